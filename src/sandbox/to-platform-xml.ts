@@ -1,4 +1,5 @@
 import { XMLBuilder } from 'fast-xml-parser';
+import { pluralOf } from '../events/plural-of';
 
 /**
  * Serializes a JSON-form platform object in the platform's XML conventions (docs/platform-shapes.md):
@@ -21,13 +22,6 @@ export function toPlatformXml(
   const root = toNode(value);
   for (const [name, attribute] of Object.entries(rootAttributes)) root[`@_${name}`] = attribute;
   return `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>${String(builder.build({ [rootName]: root }))}`;
-}
-
-/** `counter` → `counters`, `library` → `libraries`, `address` → `addresses`. */
-export function pluralOf(singular: string): string {
-  if (/[^aeiou]y$/.test(singular)) return `${singular.slice(0, -1)}ies`;
-  if (/(s|x|z|ch|sh)$/.test(singular)) return `${singular}es`;
-  return `${singular}s`;
 }
 
 type XmlNode = Record<string, unknown>;
