@@ -1,6 +1,8 @@
 import { XMLBuilder } from 'fast-xml-parser';
 import { pluralOf } from '../events/plural-of';
 
+export { pluralOf };
+
 /**
  * Serializes a JSON-form platform object in the platform's XML conventions (docs/platform-shapes.md):
  * `{value, desc}` → element text with a `desc` attribute; a `link` string → `link` attribute;
