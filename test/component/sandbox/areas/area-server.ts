@@ -79,3 +79,18 @@ function errorCodeOf(json: Record<string, unknown>): string | undefined {
   const list = json.errorList as { error?: { errorCode?: string }[] } | undefined;
   return list?.error?.[0]?.errorCode;
 }
+
+/** Starts the area before the file's tests, closes it after them; answers with its `call`. */
+export function useAreaServer(area: SandboxArea, seed = 42): AreaServer['call'] {
+  let server: AreaServer | undefined;
+  beforeAll(async () => {
+    server = await startAreaServer(area, seed);
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  return (method, path, options) => {
+    if (server === undefined) throw new Error('area server not started');
+    return server.call(method, path, options);
+  };
+}
