@@ -9,6 +9,13 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 export type Area = 'conf' | 'partners' | 'acq';
 export type BodyFormat = 'json' | 'xml';
 
+/**
+ * A check of a request body that the spec states as a rule (§4.11 code 60252: vat percentage or
+ * vat amount, not both). Returns the violated rule in plain words, or undefined when the body
+ * keeps it. Takes the body as the caller gives it: an object (JSON) or a string (XML).
+ */
+export type BodyRule = (body: unknown) => string | undefined;
+
 /** `'GET /conf/jobs/{job_id}'`: method, one space, path relative to `/svcws/v1` as the spec writes it. */
 export type Route = `${HttpMethod} /${string}`;
 
@@ -48,6 +55,8 @@ export interface Endpoint<R extends Route = Route, Q extends z.ZodType = z.ZodTy
   readonly list: boolean;
   /** Answers with a file (the job-instance download) rather than a JSON/XML document. */
   readonly download: boolean;
+  /** Checked before the call where the spec states a rule about the body; absent on most rows. */
+  readonly bodyRule?: BodyRule;
 }
 
 export interface EndpointInput<Q extends z.ZodType> {
@@ -59,6 +68,7 @@ export interface EndpointInput<Q extends z.ZodType> {
   errors: Readonly<Record<string, string>>;
   list?: boolean;
   download?: boolean;
+  bodyRule?: BodyRule;
 }
 
 /** Builds a row; method and path are split off the route so the route stays the single source. */
@@ -79,5 +89,6 @@ export function defineEndpoint<const R extends Route, Q extends z.ZodType>(
     errors: input.errors,
     list: input.list ?? false,
     download: input.download ?? false,
+    ...(input.bodyRule === undefined ? {} : { bodyRule: input.bodyRule }),
   };
 }

@@ -1,0 +1,581 @@
+import { z } from 'zod';
+import { defineEndpoint } from '../endpoint';
+import {
+  calendarDate,
+  flag,
+  isoDate,
+  listParams,
+  noQuery,
+  oneOf,
+  requiredOp,
+  text,
+} from '../query-params';
+import { searchFieldOf, searchQuery } from '../search-query';
+import { vatBodyRule } from '../vat-body-rule';
+import {
+  generalError,
+  invoiceLineSaveCodes,
+  invoiceSaveCodes,
+  licenseAdministratorCode,
+  licenseSaveCodes,
+} from './error-codes';
+
+/**
+ * spec §4.9 GET /acq/currencies. The schema marks source_currency, target_currency and
+ * exchange_date required; the rules say they apply to Ratio mode only and only exchange_date is
+ * required there. We follow the rules.
+ */
+const CurrencyListQuery = z
+  .strictObject({
+    ...listParams,
+    mode: oneOf(['ALL', 'Subset', 'Ratio']),
+    source_currency: text,
+    target_currency: text,
+    exchange_date: calendarDate('YYYYMMDD'),
+  })
+  .superRefine((query, ctx) => {
+    if (query.mode === 'Ratio') {
+      if (query.exchange_date === undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['exchange_date'],
+          message: 'is required when mode is Ratio',
+        });
+      }
+      return;
+    }
+    for (const name of ['source_currency', 'target_currency', 'exchange_date'] as const) {
+      if (query[name] !== undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [name],
+          message: `applies only when mode is Ratio (mode is ${query.mode ?? 'ALL, the default'})`,
+        });
+      }
+    }
+  });
+
+/** spec §4.10 "Fund list parameters". */
+const FundListQuery = z
+  .strictObject({
+    ...listParams,
+    q: searchQuery(['all', 'fund_code', 'description', 'external_id', 'name']),
+    library: text,
+    view: oneOf(['full', 'brief']),
+    mode: oneOf(['POL', 'ALL']),
+    status: oneOf(['ALL', 'ACTIVE', 'INACTIVE']),
+    entity_type: oneOf(['ALL', 'LEDGER', 'SUMMARY', 'ALLOCATED']),
+    fiscal_period: text,
+    parent_id: text,
+    owner: text,
+  })
+  .superRefine((query, ctx) => {
+    // spec §4.10: "When mode=POL only fund_code is searched"; POL is also the default mode.
+    if (query.q !== undefined && (query.mode ?? 'POL') === 'POL') {
+      if (searchFieldOf(query.q) !== 'fund_code') {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['q'],
+          message: 'may only search fund_code when mode is POL (the default); set mode=ALL',
+        });
+      }
+    }
+  });
+
+/** spec §4.13 order_by: the item fields a PO line list can also be sorted by. */
+const PO_LINE_SORT_ITEM_FIELDS = [
+  'enumeration_a',
+  'enumeration_b',
+  'enumeration_c',
+  'chronology_i',
+  'chronology_j',
+  'chronology_k',
+  'item_description',
+] as const;
+
+/** spec §4.13 q: related-item fields; searching them limits the records returned (§8). */
+const PO_LINE_ITEM_FIELDS = [...PO_LINE_SORT_ITEM_FIELDS, 'item_library'] as const;
+
+/** spec §4.13 "PO line list parameters". */
+const PoLineListQuery = z
+  .strictObject({
+    ...listParams,
+    q: searchQuery([
+      'title',
+      'author',
+      'mms_id',
+      'publisher',
+      'publication_year',
+      'publication_place',
+      'issn_isbn',
+      'shelving_location',
+      'vendor_code',
+      'vendor_name',
+      'vendor_account',
+      'fund_code',
+      'fund_name',
+      'number',
+      'po_number',
+      'invoice_reference',
+      'all',
+      ...PO_LINE_ITEM_FIELDS,
+    ]),
+    status: oneOf(['ALL', 'ACTIVE', 'CLOSED', 'CANCELLED', 'ALL_WITH_CLOSED']),
+    order_by: oneOf(['number', 'title', 'created_date', 'po_number', ...PO_LINE_SORT_ITEM_FIELDS]),
+    direction: oneOf(['asc', 'desc']),
+    acquisition_method: text,
+  })
+  .superRefine((query, ctx) => {
+    // spec §4.13 order_by: the item fields "also work when the query used item fields".
+    const itemFields: readonly string[] = PO_LINE_ITEM_FIELDS;
+    const searchesItems =
+      query.q !== undefined && itemFields.includes(searchFieldOf(query.q) ?? '');
+    if (query.order_by !== undefined && itemFields.includes(query.order_by) && !searchesItems) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['order_by'],
+        message: 'may name an item field only when q searches an item field',
+      });
+    }
+  });
+
+const fundWriteCodes = {
+  '410873': 'request failed',
+  '40166410': 'parameter invalid',
+  '40166404': 'invalid field',
+} as const;
+
+/** rules_level (spec §4.10): whether rules are defined in the parent or in the fund. */
+const fundWriteQuery = z.strictObject({ rules_level: oneOf(['fund', 'parent']) });
+
+/** Invoice and invoice-line create/update: a body that keeps the vat rule (spec §4.11, 60252). */
+const vatCheckedWrite = { query: noQuery, body: 'required', bodyRule: vatBodyRule } as const;
+
+const invoiceReadCodes = {
+  ...generalError,
+  '412400': 'invoice not found',
+  '402459': 'error retrieving the invoice',
+  '60100': 'parameter must be a number above zero',
+} as const;
+
+/** spec §4.11: view "brief returns the invoice without lines", expand "attachments". */
+const invoiceViewParams = { view: oneOf(['brief']), expand: oneOf(['attachments']) };
+
+const attachmentCodes = {
+  '60100': 'id or number not a number above zero',
+  '60321': 'attachment not found',
+  '60322': 'content could not be processed',
+} as const;
+
+/** spec §4.11 and §4.12: an attachment read's expand, "its default is given as content". */
+const attachmentReadQuery = z.strictObject({ expand: oneOf(['content']) });
+
+const licenseReadCodes = {
+  ...generalError,
+  '403401': 'retrieval failed',
+  '403400': 'not found',
+} as const;
+
+const licenseDeleteCodes = { ...generalError, '60200': 'could not be deleted' } as const;
+
+/** Acquisitions area, spec §4.9–§4.13. */
+export const acqEndpoints = {
+  // §4.9 currencies and fiscal periods
+  'GET /acq/currencies': defineEndpoint('GET /acq/currencies', {
+    operation: 'listCurrencies',
+    area: 'acq',
+    query: CurrencyListQuery,
+    errors: {
+      '40166410': 'currency parameter not valid',
+      '401666': 'parameter not valid',
+      '60348': 'exchange rate cannot be determined',
+    },
+    list: true,
+  }),
+  'GET /acq/fiscal-periods': defineEndpoint('GET /acq/fiscal-periods', {
+    operation: 'listFiscalPeriods',
+    area: 'acq',
+    query: z.strictObject({ mode: oneOf(['ALL', 'Current']) }),
+    errors: { '401873': 'no current fiscal period', '401666': 'mode not valid' },
+  }),
+
+  // §4.10 funds
+  'GET /acq/funds': defineEndpoint('GET /acq/funds', {
+    operation: 'listFunds',
+    area: 'acq',
+    query: FundListQuery,
+    errors: {
+      ...generalError,
+      '40166410': 'parameter invalid',
+      '40166419': 'parameter has no valid options',
+      '401873': 'filter not supported when mode=POL',
+    },
+    list: true,
+  }),
+  'POST /acq/funds': defineEndpoint('POST /acq/funds', {
+    operation: 'createFund',
+    area: 'acq',
+    query: fundWriteQuery,
+    body: 'required',
+    errors: fundWriteCodes,
+  }),
+  'GET /acq/funds/{fund_id}': defineEndpoint('GET /acq/funds/{fund_id}', {
+    operation: 'getFund',
+    area: 'acq',
+    query: z.strictObject({ view: oneOf(['full', 'brief']) }),
+    errors: {},
+  }),
+  'PUT /acq/funds/{fund_id}': defineEndpoint('PUT /acq/funds/{fund_id}', {
+    operation: 'updateFund',
+    area: 'acq',
+    query: fundWriteQuery,
+    body: 'required',
+    errors: fundWriteCodes,
+  }),
+  'POST /acq/funds/{fund_id}': defineEndpoint('POST /acq/funds/{fund_id}', {
+    operation: 'runFundOperation',
+    area: 'acq',
+    // spec §3 and §4.10: op is required, activate or deactivate.
+    query: z.strictObject({ op: requiredOp(['activate', 'deactivate']) }),
+    errors: fundWriteCodes,
+  }),
+  'DELETE /acq/funds/{fund_id}': defineEndpoint('DELETE /acq/funds/{fund_id}', {
+    operation: 'deleteFund',
+    area: 'acq',
+    query: noQuery,
+    errors: fundWriteCodes,
+  }),
+  'GET /acq/funds/{fund_id}/transactions': defineEndpoint('GET /acq/funds/{fund_id}/transactions', {
+    operation: 'listFundTransactions',
+    area: 'acq',
+    query: z.strictObject({
+      ...listParams,
+      q: searchQuery(['amount', 'po_line', 'invoice_number', 'borrowing_request_id']),
+      filter: oneOf([
+        'ALL',
+        'ALLOCATION',
+        'EXPENDITURE',
+        'ENCUMBRANCE',
+        'DISENCUMBRANCE',
+        'TRANSFER',
+      ]),
+    }),
+    errors: {
+      ...generalError,
+      '40166410': 'parameter invalid',
+      '401873': 'fund id not valid',
+      '40166404': 'filter not valid',
+      '60106': 'query not valid',
+    },
+    list: true,
+  }),
+
+  // §4.11 invoices
+  'POST /acq/invoices': defineEndpoint('POST /acq/invoices', {
+    operation: 'createInvoice',
+    area: 'acq',
+    ...vatCheckedWrite,
+    errors: { ...invoiceSaveCodes, '60256': 'invoice not created' },
+  }),
+  'GET /acq/invoices/': defineEndpoint('GET /acq/invoices/', {
+    operation: 'listInvoices',
+    area: 'acq',
+    query: z.strictObject({
+      ...listParams,
+      q: searchQuery([
+        'invoice_number',
+        'vendor_code',
+        'additional_pol_reference',
+        'invoice_reference_number',
+        'pol_number',
+        'pol_title',
+        'po_number',
+        'vendor_name',
+        'all',
+      ]),
+      ...invoiceViewParams,
+      base_status: oneOf(['ACTIVE', 'CLOSED']),
+      invoice_workflow_status: text,
+      owner: text,
+      creation_form: text,
+    }),
+    errors: { ...generalError, '412400': 'invoice not found', '401873': 'request failed' },
+    list: true,
+  }),
+  'GET /acq/invoices/{invoice_id}': defineEndpoint('GET /acq/invoices/{invoice_id}', {
+    operation: 'getInvoice',
+    area: 'acq',
+    query: z.strictObject(invoiceViewParams),
+    errors: invoiceReadCodes,
+  }),
+  'PUT /acq/invoices/{invoice_id}': defineEndpoint('PUT /acq/invoices/{invoice_id}', {
+    operation: 'updateInvoice',
+    area: 'acq',
+    ...vatCheckedWrite,
+    errors: {
+      ...invoiceSaveCodes,
+      '60285': 'invoice not valid',
+      '60290': 'task status not valid',
+      '60291': 'update not allowed due to status',
+      '60256': 'invoice not updated',
+    },
+  }),
+  'POST /acq/invoices/{invoice_id}': defineEndpoint('POST /acq/invoices/{invoice_id}', {
+    operation: 'runInvoiceOperation',
+    area: 'acq',
+    // spec §3 and §4.11: op is required, one of four.
+    query: z.strictObject({
+      op: requiredOp(['mark_in_erp', 'paid', 'process_invoice', 'rejected']),
+    }),
+    body: 'required',
+    errors: {
+      '40166410': 'op not valid',
+      '412400': 'invoice not found',
+      '60260': 'failed to start invoice process and workflow',
+      '60267': 'failed to process in the ERP system',
+      '60268': 'invoice note mandatory',
+    },
+  }),
+  'GET /acq/invoices/{invoice_id}/lines': defineEndpoint('GET /acq/invoices/{invoice_id}/lines', {
+    operation: 'listInvoiceLines',
+    area: 'acq',
+    query: z.strictObject({ ...listParams, q: searchQuery(['invoice_line_number']) }),
+    errors: { ...invoiceReadCodes, '401873': 'search query not valid' },
+    list: true,
+  }),
+  'POST /acq/invoices/{invoice_id}/lines': defineEndpoint('POST /acq/invoices/{invoice_id}/lines', {
+    operation: 'createInvoiceLine',
+    area: 'acq',
+    ...vatCheckedWrite,
+    errors: {
+      ...invoiceLineSaveCodes,
+      '60255': 'line not created',
+      '60306': 'line number not valid',
+    },
+  }),
+  'GET /acq/invoices/{invoice_id}/lines/{invoice_line_id}': defineEndpoint(
+    'GET /acq/invoices/{invoice_id}/lines/{invoice_line_id}',
+    { operation: 'getInvoiceLine', area: 'acq', query: noQuery, errors: generalError },
+  ),
+  'PUT /acq/invoices/{invoice_id}/lines/{invoice_line_id}': defineEndpoint(
+    'PUT /acq/invoices/{invoice_id}/lines/{invoice_line_id}',
+    {
+      operation: 'updateInvoiceLine',
+      area: 'acq',
+      ...vatCheckedWrite,
+      errors: {
+        ...invoiceLineSaveCodes,
+        '60284': 'line not valid',
+        '60285': 'invoice not valid',
+        '60286': 'line update not allowed',
+        '60287': 'line not valid for the invoice',
+      },
+    },
+  ),
+  'GET /acq/invoices/{invoice_id}/attachments': defineEndpoint(
+    'GET /acq/invoices/{invoice_id}/attachments',
+    {
+      operation: 'listInvoiceAttachments',
+      area: 'acq',
+      query: z.strictObject(listParams),
+      errors: {
+        '60323': 'search failed',
+        '60100': 'id or number not a number above zero',
+        '412400': 'invoice not found',
+      },
+      list: true,
+    },
+  ),
+  'POST /acq/invoices/{invoice_id}/attachments': defineEndpoint(
+    'POST /acq/invoices/{invoice_id}/attachments',
+    {
+      operation: 'createInvoiceAttachment',
+      area: 'acq',
+      query: noQuery,
+      body: 'required',
+      errors: {
+        '60100': 'id or number not a number above zero',
+        '402401': 'invoice not found',
+        '60322': 'content could not be processed',
+      },
+    },
+  ),
+  'GET /acq/invoices/{invoice_id}/attachments/{attachment_id}': defineEndpoint(
+    'GET /acq/invoices/{invoice_id}/attachments/{attachment_id}',
+    {
+      operation: 'getInvoiceAttachment',
+      area: 'acq',
+      query: attachmentReadQuery,
+      errors: { ...attachmentCodes, '402401': 'invoice not found' },
+    },
+  ),
+
+  // §4.12 licenses
+  'POST /acq/licenses': defineEndpoint('POST /acq/licenses', {
+    operation: 'createLicense',
+    area: 'acq',
+    query: noQuery,
+    body: 'required',
+    errors: { ...licenseSaveCodes, ...licenseAdministratorCode, '60196': 'not created' },
+  }),
+  'GET /acq/licenses/': defineEndpoint('GET /acq/licenses/', {
+    operation: 'listLicenses',
+    area: 'acq',
+    query: z.strictObject({
+      ...listParams,
+      // "default all" makes all a search field too.
+      q: searchQuery(['all', 'name', 'code', 'licensor']),
+      status: oneOf(['ACTIVE', 'DELETED', 'DRAFT', 'EXPIRED', 'RETIRED', 'ALL']),
+      type: oneOf(['LICENSE', 'NEGOTIATION', 'ADDENDUM', 'ALL']),
+      review_status: text,
+      expand: oneOf(['attachments']),
+      create_date_from: isoDate,
+      create_date_to: isoDate,
+      modify_date_from: isoDate,
+      modify_date_to: isoDate,
+    }),
+    errors: {
+      ...generalError,
+      '40166411': 'parameter value invalid',
+      '40166404': 'field has an invalid value',
+      '401873': 'request failed',
+    },
+    list: true,
+  }),
+  'GET /acq/licenses/{license_code}': defineEndpoint('GET /acq/licenses/{license_code}', {
+    operation: 'getLicense',
+    area: 'acq',
+    query: z.strictObject({ expand: oneOf(['attachments']), include_blank_terms: flag }),
+    errors: licenseReadCodes,
+  }),
+  'PUT /acq/licenses/{license_code}': defineEndpoint('PUT /acq/licenses/{license_code}', {
+    operation: 'updateLicense',
+    area: 'acq',
+    query: noQuery,
+    body: 'required',
+    errors: {
+      ...licenseSaveCodes,
+      ...licenseAdministratorCode,
+      ...generalError,
+      '60202': 'not updated',
+    },
+  }),
+  'DELETE /acq/licenses/{license_code}': defineEndpoint('DELETE /acq/licenses/{license_code}', {
+    operation: 'deleteLicense',
+    area: 'acq',
+    query: noQuery,
+    errors: licenseDeleteCodes,
+  }),
+  'GET /acq/licenses/{license_code}/attachments': defineEndpoint(
+    'GET /acq/licenses/{license_code}/attachments',
+    {
+      operation: 'listLicenseAttachments',
+      area: 'acq',
+      query: z.strictObject(listParams),
+      errors: { '60323': 'search failed', '60100': 'id or number not a number above zero' },
+      list: true,
+    },
+  ),
+  'POST /acq/licenses/{license_code}/attachments': defineEndpoint(
+    'POST /acq/licenses/{license_code}/attachments',
+    {
+      operation: 'createLicenseAttachment',
+      area: 'acq',
+      query: noQuery,
+      body: 'required',
+      errors: {
+        '60100': 'id or number not a number above zero',
+        '60322': 'content could not be processed',
+      },
+    },
+  ),
+  'GET /acq/licenses/{license_code}/attachments/{attachment_id}': defineEndpoint(
+    'GET /acq/licenses/{license_code}/attachments/{attachment_id}',
+    {
+      operation: 'getLicenseAttachment',
+      area: 'acq',
+      query: attachmentReadQuery,
+      errors: attachmentCodes,
+    },
+  ),
+  'PUT /acq/licenses/{license_code}/attachments/{attachment_id}': defineEndpoint(
+    'PUT /acq/licenses/{license_code}/attachments/{attachment_id}',
+    {
+      operation: 'updateLicenseAttachment',
+      area: 'acq',
+      query: noQuery,
+      body: 'required',
+      errors: {
+        '60345': 'content exceeds the allowed size',
+        '60346': 'content not allowed without a file name',
+        ...attachmentCodes,
+      },
+    },
+  ),
+  'DELETE /acq/licenses/{license_code}/attachments/{attachment_id}': defineEndpoint(
+    'DELETE /acq/licenses/{license_code}/attachments/{attachment_id}',
+    {
+      operation: 'deleteLicenseAttachment',
+      area: 'acq',
+      query: noQuery,
+      errors: attachmentCodes,
+    },
+  ),
+  'GET /acq/licenses/{license_code}/amendments': defineEndpoint(
+    'GET /acq/licenses/{license_code}/amendments',
+    {
+      operation: 'listLicenseAmendments',
+      area: 'acq',
+      query: noQuery,
+      errors: licenseReadCodes,
+    },
+  ),
+  // spec §4.12: 60220 (administrator) is not listed for amendments; 402119 is an update code.
+  'POST /acq/licenses/{license_code}/amendments': defineEndpoint(
+    'POST /acq/licenses/{license_code}/amendments',
+    {
+      operation: 'createLicenseAmendment',
+      area: 'acq',
+      query: noQuery,
+      body: 'required',
+      errors: { ...licenseSaveCodes, '60196': 'not created' },
+    },
+  ),
+  'GET /acq/licenses/{license_code}/amendments/{amendment_code}': defineEndpoint(
+    'GET /acq/licenses/{license_code}/amendments/{amendment_code}',
+    {
+      operation: 'getLicenseAmendment',
+      area: 'acq',
+      query: noQuery,
+      errors: licenseReadCodes,
+    },
+  ),
+  'PUT /acq/licenses/{license_code}/amendments/{amendment_code}': defineEndpoint(
+    'PUT /acq/licenses/{license_code}/amendments/{amendment_code}',
+    {
+      operation: 'updateLicenseAmendment',
+      area: 'acq',
+      query: noQuery,
+      body: 'required',
+      errors: { ...licenseSaveCodes, ...generalError, '60202': 'amendment not updated' },
+    },
+  ),
+  'DELETE /acq/licenses/{license_code}/amendments/{amendment_code}': defineEndpoint(
+    'DELETE /acq/licenses/{license_code}/amendments/{amendment_code}',
+    {
+      operation: 'deleteLicenseAmendment',
+      area: 'acq',
+      query: noQuery,
+      errors: licenseDeleteCodes,
+    },
+  ),
+
+  // §4.13 purchase-order lines
+  'GET /acq/po-lines': defineEndpoint('GET /acq/po-lines', {
+    operation: 'listPoLines',
+    area: 'acq',
+    query: PoLineListQuery,
+    errors: {},
+    list: true,
+  }),
+} as const;

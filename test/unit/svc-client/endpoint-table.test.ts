@@ -1,0 +1,278 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import type { Endpoint } from '../../../src/svc-client/endpoint';
+import {
+  endpointByOperation,
+  endpoints,
+  type EndpointRoute,
+} from '../../../src/svc-client/endpoints';
+import { validateQuery } from '../../../src/svc-client/validate-query';
+
+/**
+ * The table is checked against the spec itself: the rows, their 400 codes, their flags and their
+ * parameter names are read from the §4 tables, so the table cannot drift from the text.
+ */
+const SPEC_PATH = path.resolve(__dirname, '../../../../shared/spec/service-interface.md');
+
+interface SpecRow {
+  route: string;
+  method: string;
+  line: number;
+  params: string;
+  response: string;
+  codes: string;
+}
+
+interface SharedTable {
+  name: string;
+  line: number;
+  codes: { code: string; meaning: string }[];
+}
+
+const section4 = readSection4();
+const specRows = readSpecRows(section4);
+const sharedTables = readSharedTables(section4);
+const rows: [string, Endpoint][] = Object.entries(endpoints);
+
+function readSection4(): string[] {
+  const spec = readFileSync(SPEC_PATH, 'utf8');
+  const start = spec.indexOf('\n## 4. ');
+  const end = spec.indexOf('\n## 5. ');
+  return spec.slice(start, end).split('\n');
+}
+
+function cellsOf(line: string): string[] {
+  return line
+    .split('|')
+    .slice(1, -1)
+    .map((cell) => cell.trim());
+}
+
+function readSpecRows(lines: string[]): SpecRow[] {
+  return lines.flatMap((text, line) => {
+    const match = /^\| (GET|POST|PUT|DELETE) P(\/\S*) \|/.exec(text);
+    if (match === null) return [];
+    const cells = cellsOf(text);
+    const [method = '', pathPart = ''] = [match[1], match[2]];
+    return [
+      {
+        route: `${method} ${pathPart}`,
+        method,
+        line,
+        params: cells[1] ?? '',
+        response: cells[2] ?? '',
+        codes: cells[3] ?? '',
+      },
+    ];
+  });
+}
+
+/** "Job submit 400 codes:", "Invoice save codes (create and update):" and the table below. */
+function readSharedTables(lines: string[]): SharedTable[] {
+  const tables: SharedTable[] = [];
+  lines.forEach((text, line) => {
+    const heading = /^([A-Z][\w ]*? codes)\b[^|]*:$/.exec(text);
+    if (heading === null) return;
+    const codes: SharedTable['codes'] = [];
+    for (let next = line + 1; next < lines.length; next += 1) {
+      const row = lines[next] ?? '';
+      if (row.trim() === '') {
+        if (codes.length > 0) break;
+        continue;
+      }
+      if (!row.startsWith('|')) break;
+      const [codeCell = '', meaning = ''] = cellsOf(row);
+      for (const code of numbersIn(codeCell)) codes.push({ code, meaning });
+    }
+    tables.push({ name: (heading[1] ?? '').toLowerCase(), line, codes });
+  });
+  return tables;
+}
+
+function numbersIn(text: string): string[] {
+  return [...text.matchAll(/\b\d{5,}\b/g)].map((match) => match[0]);
+}
+
+/** The 400 codes the spec gives a row: its own, plus the shared table it points to. */
+function specCodesOf(row: SpecRow): string[] {
+  const excluded = new Set(
+    [...row.codes.matchAll(/\((\d+) is not listed here\)/g)].map((match) => match[1]),
+  );
+  const own = numbersIn(row.codes.replace(/\(\d+ is not listed here\)/g, ''));
+  const cell = row.codes.toLowerCase();
+  const referenced = cell.includes('see below')
+    ? sharedTables.find((table) => table.line > row.line)
+    : sharedTables
+        .filter((table) => cell.includes(table.name))
+        .sort((a, b) => b.name.length - a.name.length)[0];
+  const shared = (referenced?.codes ?? [])
+    // "general error (update operations)": only the PUT rows take it.
+    .filter((entry) => !entry.meaning.includes('(update operations)') || row.method === 'PUT')
+    .map((entry) => entry.code)
+    .filter((code) => !excluded.has(code));
+  return [...new Set([...own, ...shared])].sort();
+}
+
+function queryShapeOf(endpoint: Endpoint): Record<string, unknown> {
+  if (!(endpoint.query instanceof z.ZodObject)) throw new Error(`${endpoint.route}: not an object`);
+  return endpoint.query.shape;
+}
+
+describe('the operation table', () => {
+  it('declares exactly the 94 operations of spec §4, none missing and none invented', () => {
+    const declared = Object.keys(endpoints).sort();
+    const specified = specRows.map((row) => row.route).sort();
+
+    const missing = specified.filter((route) => !declared.includes(route));
+    const invented = declared.filter((route) => !specified.includes(route));
+
+    expect({ missing, invented }).toEqual({ missing: [], invented: [] });
+    expect(specified).toHaveLength(94);
+    expect(declared).toHaveLength(94);
+  });
+
+  it('keys every row by its own route, split into method and path', () => {
+    const mismatched = rows.filter(
+      ([key, endpoint]) =>
+        key !== endpoint.route || `${endpoint.method} ${endpoint.path}` !== endpoint.route,
+    );
+
+    expect(mismatched.map(([key]) => key)).toEqual([]);
+  });
+
+  it('holds every 400 code the spec lists for each row, and no other', () => {
+    const wrong = specRows.flatMap((row) => {
+      const declared = Object.keys(endpoints[row.route as EndpointRoute]?.errors ?? {}).sort();
+      const expected = specCodesOf(row);
+      const missing = expected.filter((code) => !declared.includes(code));
+      const invented = declared.filter((code) => !expected.includes(code));
+      return missing.length + invented.length === 0
+        ? []
+        : [{ route: row.route, missing, invented }];
+    });
+
+    expect(wrong).toEqual([]);
+  });
+
+  it('reads the shared code tables that rows point to', () => {
+    const names = sharedTables.map((table) => `${table.name}: ${String(table.codes.length)}`);
+
+    expect(names).toEqual([
+      'job submit 400 codes: 15',
+      'invoice save codes: 20',
+      'invoice line save codes: 13',
+      'license save codes: 15',
+    ]);
+  });
+
+  it('gives every meaning in words', () => {
+    const blank = rows.flatMap(([route, endpoint]) =>
+      Object.entries(endpoint.errors)
+        .filter(([, meaning]) => meaning.trim() === '')
+        .map(([code]) => `${route} ${code}`),
+    );
+
+    expect(blank).toEqual([]);
+  });
+
+  it('names every operation uniquely in camelCase', () => {
+    const names = rows.map(([, endpoint]) => endpoint.operation);
+    const repeated = names.filter((name, index) => names.indexOf(name) !== index);
+
+    expect(repeated).toEqual([]);
+    expect(names.filter((name) => !/^[a-z][a-zA-Z]*$/.test(name))).toEqual([]);
+  });
+
+  it('files every row under the area its path starts with', () => {
+    const misfiled = rows.filter(([, endpoint]) => !endpoint.path.startsWith(`/${endpoint.area}`));
+
+    expect(misfiled.map(([route]) => route)).toEqual([]);
+  });
+
+  it('marks as lists exactly the rows whose spec parameters include limit, with limit and offset', () => {
+    const wrong = specRows.flatMap((row) => {
+      const endpoint = endpoints[row.route as EndpointRoute];
+      const shape = queryShapeOf(endpoint);
+      const expected = /\blimit\b/.test(row.params);
+      const actual = [endpoint.list, 'limit' in shape, 'offset' in shape];
+      return actual.every((value) => value === expected) ? [] : [row.route];
+    });
+
+    expect(wrong).toEqual([]);
+  });
+
+  it('requires a body exactly where the spec gives the operation a body', () => {
+    const wrong = specRows.filter(
+      (row) =>
+        (endpoints[row.route as EndpointRoute].body === 'required') !== /\bbody\b/.test(row.params),
+    );
+
+    expect(wrong.map((row) => row.route)).toEqual([]);
+  });
+
+  it('accepts XML only for the letter update and both formats elsewhere', () => {
+    const xmlOnly = rows
+      .filter(([, endpoint]) => endpoint.bodyFormats.join() === 'xml')
+      .map(([route]) => route);
+    const others = rows.filter(([, endpoint]) => endpoint.bodyFormats.join() !== 'xml');
+
+    expect(xmlOnly).toEqual(['PUT /conf/letters/{letterCode}']);
+    expect(others.every(([, endpoint]) => endpoint.bodyFormats.join() === 'json,xml')).toBe(true);
+  });
+
+  it('marks as a download exactly the rows that answer with a file', () => {
+    const wrong = specRows.filter(
+      (row) => endpoints[row.route as EndpointRoute].download !== row.response.startsWith('file'),
+    );
+
+    expect(wrong.map((row) => row.route)).toEqual([]);
+  });
+
+  it('declares only query parameters that the spec row names', () => {
+    const invented = specRows.flatMap((row) =>
+      Object.keys(queryShapeOf(endpoints[row.route as EndpointRoute]))
+        .filter((name) => !new RegExp(`\\b${name}\\b`).test(row.params))
+        .map((name) => `${row.route} ${name}`),
+    );
+
+    expect(invented).toEqual([]);
+  });
+
+  it('rejects an unknown query parameter on every row', () => {
+    const lenient = rows.filter(([, endpoint]) => {
+      const result = validateQuery(endpoint, { not_a_parameter: '1' });
+      return result.ok || !result.violations.some((v) => v.parameter === 'not_a_parameter');
+    });
+
+    expect(lenient.map(([route]) => route)).toEqual([]);
+  });
+
+  it('checks the vat rule on the invoice and invoice-line create and update only', () => {
+    const withRule = rows.filter(([, endpoint]) => endpoint.bodyRule !== undefined);
+
+    expect(withRule.map(([, endpoint]) => endpoint.operation).sort()).toEqual([
+      'createInvoice',
+      'createInvoiceLine',
+      'updateInvoice',
+      'updateInvoiceLine',
+    ]);
+  });
+
+  it('finds a row by its operation name', () => {
+    const found = endpointByOperation('runJob');
+    const unknown = endpointByOperation('launchJob');
+
+    expect(found?.route).toBe('POST /conf/jobs/{job_id}');
+    expect(unknown).toBeUndefined();
+  });
+
+  it('types the route union from the table keys', () => {
+    const known: EndpointRoute = 'GET /acq/po-lines';
+    // @ts-expect-error an operation the spec does not list is not a route of the table
+    const invented: EndpointRoute = 'GET /acq/vendors';
+
+    expect(endpoints[known].operation).toBe('listPoLines');
+    expect(invented in endpoints).toBe(false);
+  });
+});
