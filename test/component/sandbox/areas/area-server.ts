@@ -39,7 +39,13 @@ export async function startAreaServer(area: SandboxArea, seed = 42): Promise<Are
     publicBaseUrl: () => base,
     now: () => new Date('2025-03-12T10:00:00Z'),
   });
-  app.use('/svcws/v1', express.json({ limit: '1mb' }), router, notFoundHandler);
+  app.use(
+    '/svcws/v1',
+    express.json({ limit: '10mb' }),
+    express.text({ limit: '10mb', type: ['application/xml', 'text/xml'] }),
+    router,
+    notFoundHandler,
+  );
   app.use(createErrorHandler(pino({ level: 'silent' })));
   const server: Server = await new Promise((resolve) => {
     const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
