@@ -1,0 +1,49 @@
+import type { Queue } from 'bullmq';
+import type { CanonicalEvent } from './canonical-event';
+import { jobIdForEvent } from './job-id-for-event';
+
+export interface EnqueueResult {
+  jobId: string;
+  /** The event id was already queued (a redelivery); nothing new was added. */
+  duplicate: boolean;
+}
+
+export type EnqueueEvent = (event: CanonicalEvent) => Promise<EnqueueResult>;
+
+export interface EventEnqueuerOptions {
+  queue: Queue;
+  /** Completed jobs are kept this long, so a redelivered id is still recognized (sender retries ~10 h). */
+  dedupWindowHours: number;
+  /** Attempts per event before it lands in the failed set. */
+  attempts: number;
+  /** First retry delay; later ones double, with jitter. */
+  backoffDelayMs?: number;
+}
+
+/**
+ * Adds the canonical event as a job named after its action. The job id comes from the event id,
+ * so BullMQ's atomic add makes a second delivery of the same id — also a concurrent one — a no-op.
+ */
+export function createEventEnqueuer({
+  queue,
+  dedupWindowHours,
+  attempts,
+  backoffDelayMs = 5000,
+}: EventEnqueuerOptions): EnqueueEvent {
+  return async (event) => {
+    const jobId = jobIdForEvent(event.id);
+    await queue.add(event.action, event, {
+      jobId,
+      attempts,
+      backoff: { type: 'exponential', delay: backoffDelayMs, jitter: 0.5 },
+      removeOnComplete: { age: dedupWindowHours * 3600 },
+      removeOnFail: false,
+    });
+    // add() answers the same for a new and an existing id; the stored data tells which delivery
+    // wrote it. Only the log's outcome depends on this, never the status.
+    const requestId = event.meta?.requestId;
+    if (requestId === undefined) return { jobId, duplicate: false };
+    const stored = (await queue.getJob(jobId)) as { data?: Partial<CanonicalEvent> } | undefined;
+    return { jobId, duplicate: stored !== undefined && stored.data?.meta?.requestId !== requestId };
+  };
+}

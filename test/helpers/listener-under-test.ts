@@ -1,0 +1,49 @@
+import type { Express } from 'express';
+import { createApp } from '../../src/http/create-app';
+import { createEventQueue } from '../../src/events/create-event-queue';
+import type { EventQueue } from '../../src/events/create-event-queue';
+import { createEventEnqueuer } from '../../src/events/enqueue-event';
+import { captureLogger } from './capture-logger';
+import type { CapturedLogger } from './capture-logger';
+import { TEST_REDIS_URL, obliterateQueue, uniqueQueueName } from './redis';
+
+export const TEST_SECRET = 'test-secret-current';
+export const TEST_PREVIOUS_SECRET = 'test-secret-previous';
+
+export interface ListenerUnderTest {
+  app: Express;
+  events: EventQueue;
+  queueName: string;
+  log: CapturedLogger;
+  close: () => Promise<void>;
+}
+
+/** The real app over a real queue of its own; `close()` removes the queue's keys. */
+export function listenerUnderTest(
+  overrides: { redisUrl?: string; bodyLimit?: string; previousSecret?: string } = {},
+): ListenerUnderTest {
+  const queueName = uniqueQueueName('listener');
+  const events = createEventQueue({ redisUrl: overrides.redisUrl ?? TEST_REDIS_URL, queueName });
+  const log = captureLogger();
+  const app = createApp({
+    config: {
+      WEBHOOK_PATH: '/webhooks',
+      WEBHOOK_SECRET: TEST_SECRET,
+      WEBHOOK_SECRET_PREVIOUS: overrides.previousSecret,
+      BODY_LIMIT: overrides.bodyLimit ?? '1mb',
+    },
+    logger: log.logger,
+    enqueue: createEventEnqueuer({ queue: events.queue, dedupWindowHours: 48, attempts: 5 }),
+    checkReady: events.ping,
+  });
+  return {
+    app,
+    events,
+    queueName,
+    log,
+    close: async () => {
+      await events.close();
+      if (overrides.redisUrl === undefined) await obliterateQueue(queueName);
+    },
+  };
+}
