@@ -1,7 +1,6 @@
 import { inspect } from 'node:util';
 import { createSvcClient } from '../../../src/svc-client/create-svc-client';
-import { SvcApiError } from '../../../src/svc-client/svc-api-error';
-import { captureLogger, errorBody, sendJson, startServer } from './recording-server';
+import { captureLogger, errorBody, failureOf, sendJson, startServer } from './recording-server';
 import type { RecordingServer } from './recording-server';
 
 const API_KEY = 'sEcReT-key-0123456789';
@@ -15,16 +14,6 @@ let answer: { status: number; type: string; body: string | Buffer } = {
 
 function respondWith(status: number, type: string, body: string | Buffer): void {
   answer = { status, type, body };
-}
-
-async function failureOf(promise: Promise<unknown>): Promise<SvcApiError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof SvcApiError) return error;
-    throw error;
-  }
-  throw new Error('expected the call to fail');
 }
 
 describe('error answers become SvcApiError', () => {

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import type { Logger } from 'pino';
+import { SvcApiError } from '../../../src/svc-client/svc-api-error';
 
 /** What the server saw of one request. */
 export interface Recorded {
@@ -124,4 +125,15 @@ export function recordingSleep(): {
       return Promise.resolve();
     },
   };
+}
+
+/** The SvcApiError a call fails with; fails the test when the call succeeds or throws another. */
+export async function failureOf(promise: Promise<unknown>): Promise<SvcApiError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof SvcApiError) return error;
+    throw error;
+  }
+  throw new Error('expected the call to fail');
 }
