@@ -1,7 +1,23 @@
 import type { SandboxArea } from '../sandbox-context';
+import { confTablesArea } from './conf-tables';
+import { orgUnitsArea } from './org-units';
+import { profilesArea } from './profiles';
+import { lettersPrintersRemindersArea } from './letters-printers-reminders';
+import { setsArea } from './sets';
+import { licenseTermsArea } from './license-terms';
+import { partnersArea } from './partners';
 
 /**
- * The platform areas other than jobs (jobs is built by create-sandbox with its store, since the
- * admin routes and the webhooks share it). Each file exports one `SandboxArea`.
+ * The platform areas other than jobs, in spec order (jobs is built by create-sandbox with its
+ * store, which the admin routes and the webhooks share). Each file exports one `SandboxArea`;
+ * a new area file is registered here.
  */
-export const platformAreas: readonly SandboxArea[] = [];
+export const platformAreas: readonly SandboxArea[] = [
+  confTablesArea,
+  orgUnitsArea,
+  profilesArea,
+  lettersPrintersRemindersArea,
+  setsArea,
+  licenseTermsArea,
+  partnersArea,
+];

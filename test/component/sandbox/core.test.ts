@@ -1,4 +1,5 @@
 import { XMLParser } from 'fast-xml-parser';
+import { platformAreas } from '../../../src/sandbox/areas';
 import { startSandbox } from './sandbox-harness';
 import type { SandboxUnderTest } from './sandbox-harness';
 
@@ -110,5 +111,43 @@ describe('sandbox core: auth, governance, errors, paging', () => {
     };
     expect(parsed.jobs.job).toHaveLength(3);
     expect(Number(parsed.jobs['@_total_record_count'])).toBeGreaterThan(3);
+  });
+
+  it('serves every registered area behind the apikey and the governance header', async () => {
+    sut = await startSandbox({}, { areas: platformAreas });
+    const paths = [
+      '/conf/code-tables',
+      '/conf/libraries',
+      '/conf/deposit-profiles',
+      '/conf/printers',
+      '/conf/sets',
+      '/conf/license-terms',
+      '/partners',
+      '/conf/jobs',
+    ];
+    for (const path of paths) {
+      const reply = await sut.api('GET', path);
+      expect([path, reply.status]).toEqual([path, 200]);
+      expect(reply.headers.get('x-svc-api-remaining')).toMatch(/^\d+$/);
+      expect((await sut.api('GET', `${path}?apikey=wrong`)).status).toBe(401);
+    }
+  });
+
+  it('deletes with 204 and no body; reset re-seeds the areas to the same data', async () => {
+    sut = await startSandbox({}, { areas: platformAreas });
+    const before = await sut.api('GET', '/partners?limit=100');
+    const code = (
+      before.json.partner as { partner_details?: { code?: string }; code?: string }[]
+    )[0];
+    const partnerCode = code?.partner_details?.code ?? code?.code ?? '';
+    const deleted = await sut.api('DELETE', `/partners/${partnerCode}`);
+    expect([deleted.status, deleted.text, deleted.headers.get('x-svc-api-remaining')]).toEqual([
+      204,
+      '',
+      null,
+    ]);
+    expect((await sut.api('GET', '/partners?limit=100')).text).not.toBe(before.text);
+    await sut.admin('POST', '/reset');
+    expect((await sut.api('GET', '/partners?limit=100')).text).toBe(before.text);
   });
 });
