@@ -6,6 +6,7 @@ import { lettersPrintersRemindersArea } from './letters-printers-reminders';
 import { setsArea } from './sets';
 import { licenseTermsArea } from './license-terms';
 import { partnersArea } from './partners';
+import { currenciesFiscalArea } from './currencies-fiscal';
 
 /**
  * The platform areas other than jobs, in spec order (jobs is built by create-sandbox with its
@@ -20,4 +21,5 @@ export const platformAreas: readonly SandboxArea[] = [
   setsArea,
   licenseTermsArea,
   partnersArea,
+  currenciesFiscalArea,
 ];

@@ -123,6 +123,8 @@ describe('sandbox core: auth, governance, errors, paging', () => {
       '/conf/sets',
       '/conf/license-terms',
       '/partners',
+      '/acq/currencies',
+      '/acq/fiscal-periods',
       '/conf/jobs',
     ];
     for (const path of paths) {
