@@ -1,0 +1,120 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/** The worker's metrics server once listening: the port it got (0 → a free one) and its stop. */
+export interface MetricsServer {
+  port: number;
+  close: () => Promise<void>;
+}
+
+export interface WorkerMetrics {
+  /** The registry behind `/metrics`; exposed so a test or a composition root can read it. */
+  registry: Registry;
+  /** One job finished without throwing (also: an unknown action, completed on purpose). */
+  jobProcessed: (action: string, seconds: number) => void;
+  /** One attempt of a job threw (a retry to come, or the failed set); `seconds` when known. */
+  jobFailed: (action: string, seconds?: number) => void;
+  /** API calls sent (one by default; a handler may report its calls at once). */
+  apiCall: (count?: number) => void;
+  /** The latest `X-Svc-Api-Remaining` (spec §1.3): pass as the client's `onRemaining`. */
+  remaining: (value: number) => void;
+  /** Serves `GET /metrics` (and nothing else) on its own port. */
+  listen: (port: number, host?: string) => Promise<MetricsServer>;
+}
+
+export interface WorkerMetricsOptions {
+  /** Node process metrics (heap, event loop lag, …) under the same prefix; on by default. */
+  defaultMetrics?: boolean;
+}
+
+/** Seconds: a non-import job takes one API call; an import downloads a file of any size. */
+const DURATION_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600];
+
+/**
+ * The worker's own metrics, on its own registry (no prom-client global), and a tiny node:http
+ * server for WORKER_METRICS_PORT: the worker has no Express app to hang a route on.
+ */
+export function createWorkerMetrics(options: WorkerMetricsOptions = {}): WorkerMetrics {
+  const registry = new Registry();
+  if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: registry });
+
+  const processed = new Counter({
+    name: 'svcws_worker_jobs_processed_total',
+    help: 'Jobs completed by the worker, by canonical action',
+    labelNames: ['action'] as const,
+    registers: [registry],
+  });
+  const failed = new Counter({
+    name: 'svcws_worker_jobs_failed_total',
+    help: 'Job attempts that threw (retried or moved to the failed set), by canonical action',
+    labelNames: ['action'] as const,
+    registers: [registry],
+  });
+  const duration = new Histogram({
+    name: 'svcws_worker_job_duration_seconds',
+    help: 'Time spent on one job attempt, by canonical action and outcome (completed|failed)',
+    labelNames: ['action', 'outcome'] as const,
+    buckets: DURATION_BUCKETS,
+    registers: [registry],
+  });
+  const apiCalls = new Counter({
+    name: 'svcws_worker_api_calls_total',
+    help: 'Calls the worker sent to the service API',
+    registers: [registry],
+  });
+  const remaining = new Gauge({
+    name: 'svcws_worker_api_remaining',
+    help: 'The latest X-Svc-Api-Remaining the service answered (spec §1.3)',
+    registers: [registry],
+  });
+
+  return {
+    registry,
+    jobProcessed: (action, seconds) => {
+      processed.inc({ action });
+      duration.observe({ action, outcome: 'completed' }, seconds);
+    },
+    jobFailed: (action, seconds) => {
+      failed.inc({ action });
+      if (seconds !== undefined) duration.observe({ action, outcome: 'failed' }, seconds);
+    },
+    apiCall: (count = 1) => apiCalls.inc(count),
+    remaining: (value) => remaining.set(value),
+    listen: (port, host) => listenOn(registry, port, host),
+  };
+}
+
+async function listenOn(registry: Registry, port: number, host?: string): Promise<MetricsServer> {
+  const server = http.createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0];
+    if (path !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD')) {
+      res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('not found\n');
+      return;
+    }
+    registry.metrics().then(
+      (text) => {
+        res.writeHead(200, { 'Content-Type': registry.contentType });
+        res.end(req.method === 'HEAD' ? undefined : text);
+      },
+      () => {
+        res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' }).end('metrics failed\n');
+      },
+    );
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeIdleConnections();
+      }),
+  };
+}
