@@ -1,0 +1,55 @@
+import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
+import express from 'express';
+import { createApp } from '../../src/http/create-app';
+import { createEventQueue } from '../../src/events/create-event-queue';
+import { createEventEnqueuer } from '../../src/events/enqueue-event';
+import { createLogger } from '../../src/logger';
+
+/**
+ * A server for the ingress benchmark, in its own process so the load generator does not share its
+ * core: `listener` is the real app over real Redis; `bare` is Express 5 reading the raw body and
+ * answering 200 — the floor the listener is compared with. Prints `port=<n>` when listening.
+ */
+async function main(): Promise<void> {
+  const kind = process.argv[2];
+  const queueName = process.argv[3] ?? 'bench-ingress';
+  const secret = process.env.BENCH_SECRET ?? 'bench-secret';
+  let app: express.Express;
+  let close = async (): Promise<void> => undefined;
+  if (kind === 'listener') {
+    const events = createEventQueue({
+      redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+      queueName,
+    });
+    // The delivery line is written as in production, to a sink instead of a terminal.
+    const sink = new Writable({ write: (_chunk, _encoding, callback) => callback() });
+    const logger = createLogger({ level: 'info', name: 'bench', destination: sink });
+    app = createApp({
+      config: { WEBHOOK_PATH: '/webhooks', WEBHOOK_SECRET: secret, BODY_LIMIT: '1mb' },
+      logger,
+      enqueue: createEventEnqueuer({ queue: events.queue, dedupWindowHours: 48, attempts: 8 }),
+      checkReady: events.ping,
+    });
+    close = async () => {
+      await events.queue.obliterate({ force: true });
+      await events.close();
+    };
+  } else if (kind === 'bare') {
+    app = express();
+    app.post('/webhooks', express.raw({ type: () => true, limit: '1mb' }), (_req, res) => {
+      res.status(200).json({ status: 'ok' });
+    });
+  } else {
+    throw new Error('usage: listener-server.ts listener|bare [queue]');
+  }
+  const server = app.listen(0, '127.0.0.1', () => {
+    process.stdout.write(`port=${(server.address() as AddressInfo).port}\n`);
+  });
+  process.on('SIGTERM', () => {
+    server.close();
+    void close().finally(() => process.exit(0));
+  });
+}
+
+void main();

@@ -1,0 +1,119 @@
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import http from 'node:http';
+import path from 'node:path';
+import { readFileSync } from 'node:fs';
+import { Queue } from 'bullmq';
+import { signWebhookBody } from '../../../src/http/webhook-signature';
+import { TEST_REDIS_URL, obliterateQueue, uniqueQueueName } from '../../helpers/redis';
+
+const root = path.join(__dirname, '../../..');
+const SECRET = 'process-test-secret';
+
+interface Started {
+  child: ChildProcess;
+  port: number;
+  output: () => string;
+}
+
+/** Starts src/bin/web.ts as the container would run it (through tsx), on a free port. */
+async function startWeb(env: Record<string, string>): Promise<Started> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/bin/web.ts')], {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setInterval(() => {
+      const match = /"msg":"listener ready"/.test(output) ? /"port":(\d+)/.exec(output) : null;
+      if (match?.[1]) {
+        clearInterval(timer);
+        resolve(Number(match[1]));
+      }
+    }, 50);
+    child.once('exit', (code) => {
+      clearInterval(timer);
+      reject(new Error(`web exited with ${String(code)}: ${output}`));
+    });
+  });
+  return { child, port, output: () => output };
+}
+
+function exitOf(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+}
+
+/** A POST whose body is sent in two parts, so it is still in flight when SIGTERM arrives. */
+function slowPost(port: number, body: string, onFirstPart: () => void): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: '/webhooks',
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/json',
+          'Content-Length': Buffer.byteLength(body),
+          'X-Svc-Signature': signWebhookBody(SECRET, body),
+        },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
+    req.on('error', reject);
+    const half = Math.floor(body.length / 2);
+    req.write(body.slice(0, half), () => {
+      onFirstPart();
+      setTimeout(() => req.end(body.slice(half)), 300);
+    });
+  });
+}
+
+describe('the web process', () => {
+  it('fails at start-up naming a missing secret, without printing any value', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/bin/web.ts')], {
+      cwd: root,
+      env: {
+        PATH: process.env.PATH ?? '',
+        PORT: '0',
+        REDIS_URL: 'redis://user:hunter2@127.0.0.1:1',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    expect(await exitOf(child)).toBe(1);
+    expect(output).toContain('WEBHOOK_SECRET (required)');
+    expect(output).not.toContain('hunter2');
+  });
+
+  it('finishes a request in flight on SIGTERM, queues its event, and exits 0', async () => {
+    const queueName = uniqueQueueName('web-process');
+    const web = await startWeb({
+      PORT: '0',
+      WEBHOOK_SECRET: SECRET,
+      REDIS_URL: TEST_REDIS_URL,
+      QUEUE_NAME: queueName,
+      LOG_LEVEL: 'info',
+    });
+    const queue = new Queue(queueName, { connection: { url: TEST_REDIS_URL } });
+    try {
+      const body = readFileSync(path.join(root, 'test/fixtures/events/job-end.json'), 'utf8');
+      const exited = exitOf(web.child);
+      const status = await slowPost(web.port, body, () => web.child.kill('SIGTERM'));
+      expect(status).toBe(200);
+      expect(await exited).toBe(0);
+      expect(await queue.getJobCounts('waiting')).toEqual({ waiting: 1 });
+      expect(web.output()).toContain('"msg":"stopped"');
+    } finally {
+      await queue.close();
+      await obliterateQueue(queueName);
+    }
+  });
+});
