@@ -12,7 +12,7 @@ import type {
 } from './client-types';
 import type { BodyFormat, Endpoint } from './endpoint';
 import { endpoints as defaultEndpoints } from './endpoints';
-import { DOWNLOAD_ROUTE, streamTo, toNodeReadable } from './download';
+import { DOWNLOAD_ROUTE, streamTo } from './download';
 import { createGovernance } from './governance';
 import { paginateItems, paginatePages } from './paginate';
 import { prepareCall } from './prepare-call';
@@ -22,7 +22,10 @@ import type { RateLimiter, Sleep } from './rate-limiter';
 import { responseSchemaOf } from './response-schemas';
 import { createRetryPolicy } from './retry-policy';
 import { sanitizedCause, sendRequest } from './send-request';
-import type { Fetch, Transport } from './send-request';
+import type { Transport } from './send-request';
+import { nodeHttpTransport } from './http-transport';
+import type { HttpTransport } from './http-transport';
+import { readText } from './read-body';
 import { SvcApiError } from './svc-api-error';
 import { SvcParamError } from './svc-param-error';
 
@@ -43,8 +46,8 @@ export interface SvcClientOptions<T extends EndpointTable = typeof defaultEndpoi
   remainingFloor?: number;
   /** Called with every `X-Svc-Api-Remaining` value seen. */
   onRemaining?: (remaining: number) => void;
-  /** The HTTP client; Node's global fetch unless given. */
-  fetch?: Fetch;
+  /** Sends one HTTP request; `node:http`/`node:https` unless given (see http-transport.ts). */
+  transport?: HttpTransport;
   /** The operation table; the service's 94 rows unless given. */
   endpoints?: T;
   /** Retry backoff: first ceiling and cap (full jitter draws below them). */
@@ -108,7 +111,7 @@ export function createSvcClient(
     onRemaining: options.onRemaining,
   });
   const transport: Transport = {
-    fetch: options.fetch ?? globalThis.fetch,
+    http: options.transport ?? nodeHttpTransport,
     limiter: options.rateLimiter ?? createRateLimiter({ limit: options.ratePerSecond ?? 25 }),
     retryPolicy: createRetryPolicy({
       maxRetries: options.maxRetries ?? 3,
@@ -146,8 +149,11 @@ export function createSvcClient(
       transport,
       call,
       async (response) => {
-        if (response.status === 204) return undefined; // spec §1.4, §7 rule 4
-        const text = await response.text();
+        if (response.status === 204) {
+          response.body.resume();
+          return undefined; // spec §1.4, §7 rule 4
+        }
+        const text = await readText(response.body);
         if (call.format === 'xml') return text;
         if (text.trim() === '') return undefined;
         let value: unknown;
@@ -219,8 +225,8 @@ export function createSvcClient(
     const response = await sendRequest(transport, call, async (answer) => answer, callOptions);
     return {
       call,
-      body: toNodeReadable(response.body),
-      contentType: response.headers.get('content-type') ?? undefined,
+      body: response.body,
+      contentType: response.header('content-type'),
     };
   }
 

@@ -2,18 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { Readable, Transform } from 'node:stream';
-import type { Writable } from 'node:stream';
+import { Transform } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 
 /** The download row (spec §4.3): a metadata import job's loaded records, XML or binary MARC. */
 export const DOWNLOAD_ROUTE = 'GET /conf/jobs/{job_id}/instances/{instance_id}/download';
-
-/** A fetch body as a Node stream; an absent body (never for a 200 download) is an empty stream. */
-export function toNodeReadable(body: ReadableStream<Uint8Array> | null): Readable {
-  if (body === null) return Readable.from([]);
-  return Readable.fromWeb(body);
-}
 
 /**
  * Streams `source` into `to` without holding it in memory (`pipeline` keeps backpressure end to

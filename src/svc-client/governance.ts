@@ -5,7 +5,7 @@ export const REMAINING_HEADER = 'x-svc-api-remaining';
 
 export interface Governance {
   /** Reads the header of a response (any status); ignores a missing or non-integer value. */
-  observe(headers: Headers): number | undefined;
+  observe(header: (name: string) => string | undefined): number | undefined;
   /** The latest value seen, or undefined before the first. */
   remaining(): number | undefined;
 }
@@ -26,9 +26,9 @@ export function createGovernance({ logger, floor, onRemaining }: GovernanceOptio
   let latest: number | undefined;
   let below = false;
   return {
-    observe(headers) {
-      const raw = headers.get(REMAINING_HEADER);
-      if (raw === null || !/^\s*\d+\s*$/.test(raw)) return undefined;
+    observe(header) {
+      const raw = header(REMAINING_HEADER);
+      if (raw === undefined || !/^\s*\d+\s*$/.test(raw)) return undefined;
       const value = Number(raw);
       latest = value;
       if (floor !== undefined) {

@@ -1,31 +1,37 @@
+import type { Readable } from 'node:stream';
+
 /** Error bodies are read up to this many bytes: enough for any platform error list. */
 export const ERROR_BODY_CAP = 64 * 1024;
 
 /**
- * Reads at most `cap` bytes of a body as UTF-8 and cancels the rest, so a gateway that answers a
- * failure with megabytes cannot fill memory. A body that breaks off mid-way yields what arrived.
+ * Reads at most `cap` bytes of a body as UTF-8 and drops the rest (the stream is destroyed), so a
+ * gateway that answers a failure with megabytes cannot fill memory. A body that breaks off
+ * mid-way yields what arrived: the status is what matters.
  */
-export async function readCapped(
-  body: ReadableStream<Uint8Array> | null,
-  cap: number = ERROR_BODY_CAP,
-): Promise<string> {
-  if (body === null) return '';
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
+export async function readCapped(body: Readable, cap: number = ERROR_BODY_CAP): Promise<string> {
+  const chunks: Buffer[] = [];
   let size = 0;
   try {
-    while (size < cap) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      const room = cap - size;
-      const kept = value.byteLength > room ? value.subarray(0, room) : value;
+    for await (const chunk of body) {
+      const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
+      const kept = buffer.subarray(0, cap - size);
       chunks.push(kept);
       size += kept.byteLength;
+      if (size >= cap) break;
     }
   } catch {
-    // A broken error body is no reason to lose the status: keep what arrived.
+    // Keep what arrived.
   } finally {
-    await reader.cancel().catch(() => undefined);
+    body.destroy();
   }
   return new TextDecoder('utf-8', { fatal: false }).decode(Buffer.concat(chunks));
+}
+
+/** Reads a whole body as UTF-8 (success answers: one resource or one page of 100). */
+export async function readText(body: Readable): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of body) {
+    chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { HttpTransport, TransportResponse } from './http-transport';
 import type { PreparedCall } from './prepare-call';
 import type { Governance } from './governance';
 import type { RateLimiter, Sleep } from './rate-limiter';
@@ -10,11 +11,9 @@ import { redactText } from './redact-url';
 import { SvcApiError } from './svc-api-error';
 import { explainJobSubmitError } from './job-submit-errors';
 
-export type Fetch = typeof globalThis.fetch;
-
 /** What one call needs from the client; built once by `createSvcClient`. */
 export interface Transport {
-  readonly fetch: Fetch;
+  readonly http: HttpTransport;
   readonly limiter: RateLimiter;
   readonly retryPolicy: RetryPolicy;
   readonly governance: Governance;
@@ -34,7 +33,7 @@ export interface SendOptions {
  * Reads a 2xx answer inside the attempt, so the timeout covers it and a failure to read it counts
  * as the attempt's failure. A download returns the response itself: its body outlives the timeout.
  */
-export type Consume<T> = (response: Response) => Promise<T>;
+export type Consume<T> = (response: TransportResponse) => Promise<T>;
 
 /**
  * Sends a prepared call: waits for the limiter, applies the timeout and the caller's signal,
@@ -94,11 +93,14 @@ export async function sendRequest<T>(
     let failure: AttemptFailure;
     let error: SvcApiError;
     try {
-      const init: RequestInit = { method: endpoint.method, headers: call.headers, signal };
-      if (call.body !== undefined) init.body = call.body;
-      const response = await transport.fetch(call.url, init);
-      const remaining = transport.governance.observe(response.headers);
-      if (response.ok) {
+      const response = await transport.http(call.url, {
+        method: endpoint.method,
+        headers: call.headers,
+        body: call.body,
+        signal,
+      });
+      const remaining = transport.governance.observe(response.header);
+      if (response.status >= 200 && response.status < 300) {
         const result = await consume(response);
         log({ status: response.status, attempts: attempt }, 'svc call');
         return result;
@@ -108,7 +110,7 @@ export async function sendRequest<T>(
       failure = {
         kind: 'status',
         status: response.status,
-        retryAfter: response.headers.get('retry-after'),
+        retryAfter: response.header('retry-after') ?? null,
         remaining,
       };
     } catch (caught) {
@@ -172,12 +174,12 @@ export async function sendRequest<T>(
 
 function statusError(
   call: PreparedCall,
-  response: Response,
+  response: TransportResponse,
   text: string,
   secrets: readonly string[],
 ): SvcApiError {
   const { endpoint } = call;
-  const parsed = parseErrorBody(text, response.headers.get('content-type') ?? undefined);
+  const parsed = parseErrorBody(text, response.header('content-type'));
   const first = parsed.errors[0];
   const code = first?.code;
   const meaning =
@@ -209,8 +211,10 @@ function notSent(error: unknown): boolean {
   return codes.length > 0 && codes.every((code) => NOT_SENT_CODES.has(code));
 }
 
-/** The `code`s of the innermost errors: undici wraps as `TypeError('fetch failed', { cause })`, and a
- * dual-stack connect fails as an `AggregateError` of one error per address. */
+/**
+ * The `code`s of the innermost errors: a wrapped error (`{ cause }`) is looked into, and a
+ * dual-stack connect fails as an `AggregateError` of one error per address.
+ */
 function errorCodes(error: unknown, depth = 0): string[] {
   if (typeof error !== 'object' || error === null || depth > 5) return [];
   if (error instanceof AggregateError && error.errors.length > 0) {

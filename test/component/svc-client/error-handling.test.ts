@@ -1,5 +1,7 @@
 import { inspect } from 'node:util';
 import { createSvcClient } from '../../../src/svc-client/create-svc-client';
+import { nodeHttpTransport } from '../../../src/svc-client/http-transport';
+import type { HttpTransport } from '../../../src/svc-client/http-transport';
 import { captureLogger, errorBody, failureOf, sendJson, startServer } from './recording-server';
 import type { RecordingServer } from './recording-server';
 
@@ -149,18 +151,18 @@ describe('error answers become SvcApiError', () => {
       'application/json',
       JSON.stringify(errorBody('402216', `Invalid key ${API_KEY}`)),
     );
-    const leakyFetch: typeof fetch = async (input, init) => {
-      const url = input instanceof URL ? input.href : String(input);
-      await fetch(input, init);
-      throw new TypeError(`fetch failed for ${url}`, {
-        cause: new Error(`socket hang up at ${url}`),
+    // A transport whose errors quote the URL, as undici's and some proxies' do.
+    const leakyTransport: HttpTransport = async (url, request) => {
+      await nodeHttpTransport(url, request).then((response) => response.body.resume());
+      throw new TypeError(`fetch failed for ${url.href}`, {
+        cause: new Error(`socket hang up at ${url.href}`),
       });
     };
     const networkClient = createSvcClient({
       baseUrl: server.baseUrl,
       apiKey: API_KEY,
       maxRetries: 0,
-      fetch: leakyFetch,
+      transport: leakyTransport,
     });
 
     const platformError = await failureOf(getJob());

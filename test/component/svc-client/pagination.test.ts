@@ -1,0 +1,90 @@
+import { createSvcClient } from '../../../src/svc-client/create-svc-client';
+import { SvcParamError } from '../../../src/svc-client/svc-param-error';
+import { sendJson, startServer } from './recording-server';
+import type { RecordingServer } from './recording-server';
+
+/** How the server answers `GET /partners`: a total it claims and how many items it really has. */
+let claimed: number | undefined;
+let held = 0;
+
+describe('paginate', () => {
+  let server: RecordingServer;
+  beforeAll(async () => {
+    server = await startServer((request, response) => {
+      const offset = Number(request.query.get('offset') ?? '0');
+      const limit = Number(request.query.get('limit') ?? '10');
+      const partner = Array.from(
+        { length: Math.max(0, Math.min(limit, held - offset)) },
+        (_unused, index) => ({ code: `P${offset + index}` }),
+      );
+      const body: Record<string, unknown> = partner.length > 0 ? { partner } : {};
+      if (claimed !== undefined) body['total_record_count'] = claimed;
+      sendJson(response, 200, body);
+    });
+  });
+  afterAll(() => server.close());
+  beforeEach(() => server.requests.splice(0));
+
+  const client = () => createSvcClient({ baseUrl: server.baseUrl, apiKey: 'page-key' });
+
+  it('yields all 250 items in 3 pages of 100, keeping the caller’s filters', async () => {
+    claimed = 250;
+    held = 250;
+    const codes: unknown[] = [];
+
+    for await (const item of client().paginate('GET /partners', { query: { status: 'ACTIVE' } })) {
+      codes.push(item);
+    }
+
+    expect(codes).toHaveLength(250);
+    expect(codes[249]).toEqual({ code: 'P249' });
+    expect(server.requests.map((request) => request.query.get('offset'))).toEqual([
+      '0',
+      '100',
+      '200',
+    ]);
+    expect(server.requests.every((request) => request.query.get('limit') === '100')).toBe(true);
+    expect(server.requests.every((request) => request.query.get('status') === 'ACTIVE')).toBe(true);
+  });
+
+  it('stops at an empty page even when the total promises more', async () => {
+    claimed = 1000;
+    held = 100;
+
+    const pages = [];
+    for await (const page of client().paginate.pages('GET /partners')) pages.push(page);
+
+    expect(pages.map((page) => page.items.length)).toEqual([100, 0]);
+    expect(pages[0]).toMatchObject({ total: 1000, offset: 0 });
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('stops at the first empty page when no total is given', async () => {
+    claimed = undefined;
+    held = 30;
+
+    const items = [];
+    for await (const item of client().paginate('GET /partners')) items.push(item);
+
+    expect(items).toHaveLength(30);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('makes no request for an empty list with total 0', async () => {
+    claimed = 0;
+    held = 0;
+
+    const items = [];
+    for await (const item of client().paginate('GET /partners')) items.push(item);
+
+    expect(items).toEqual([]);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('refuses an operation that is not a list', () => {
+    expect(() =>
+      client().paginate('GET /partners/{partner_code}', { path: { partner_code: 'P1' } }),
+    ).toThrow(SvcParamError);
+    expect(server.requests).toHaveLength(0);
+  });
+});
