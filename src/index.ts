@@ -2,6 +2,7 @@
 export {
   ConfigError,
   loadConfig,
+  EnvSchema,
   WebConfig,
   WorkerConfig,
   ClientConfig,
@@ -9,3 +10,25 @@ export {
 } from './config';
 export { createLogger } from './logger';
 export type { Logger } from './logger';
+
+// listener
+export { createApp } from './http/create-app';
+export type { CreateAppOptions } from './http/create-app';
+export { signWebhookBody, createSignatureVerifier } from './http/webhook-signature';
+export { HttpError } from './http/http-error';
+
+// events
+export {
+  CanonicalEvent,
+  CodeValue,
+  EventMeta,
+  normalizeEvent,
+  parseJsonEvent,
+  parseXmlEvent,
+  InvalidEventError,
+  createEventEnqueuer,
+  jobIdForEvent,
+} from './events';
+export type { EnqueueEvent, EnqueueResult, EventEnqueuerOptions } from './events';
+export { createEventQueue } from './events/create-event-queue';
+export type { EventQueue } from './events/create-event-queue';
