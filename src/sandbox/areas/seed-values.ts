@@ -101,3 +101,26 @@ export const REPORTING_CODES: readonly string[] = ['BOOKS', 'SERIALS', 'EBOOKS',
 
 /** Users that may administer a license (60220). */
 export const LICENSE_ADMINISTRATORS: readonly string[] = ['acq_admin', 'erm_librarian', 'jsmith'];
+
+const TITLES = [
+  'The Structure of Scientific Revolutions',
+  'Journal of Legal Studies',
+  'Nature',
+  'The Well-Tempered Clavier: Scores',
+  'Introduction to Algorithms',
+  'A History of Western Philosophy',
+  'Oxford English Dictionary Online',
+  'The Cambridge History of Law',
+  'Physical Review Letters',
+  'Goldberg Variations: Urtext',
+];
+
+/** A PO line's number, its order's number and its title (po-lines area; invoices name them). */
+export function poLineSeed(number: string): { number: string; poNumber: string; title: string } {
+  const index = Math.max(0, PO_LINE_NUMBERS.indexOf(number));
+  return {
+    number,
+    poNumber: `PO-${String(501 + Math.floor(index / 3))}`,
+    title: TITLES[index % TITLES.length] ?? '',
+  };
+}
