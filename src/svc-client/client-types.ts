@@ -19,9 +19,9 @@ type PathPart<E extends Endpoint> =
 
 export interface CallOptions {
   /** Combined with the client's timeout; an abort ends the call at once and is never retried. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Overrides the client's per-attempt timeout for this call. */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
 }
 
 /** Parameters of `request(route, …)`, typed from the row: path from the route, query from its schema. */
@@ -31,7 +31,7 @@ export type RequestParams<E extends Endpoint> = PathPart<E> &
     /** JSON: any value, serialized. XML: the document as a string, passed through. */
     body?: unknown;
     /** Request and response format (spec §1.2); JSON unless `xml`. */
-    format?: BodyFormat;
+    format?: BodyFormat | undefined;
   };
 
 /** The parameters as a rest tuple: optional when the route has no placeholders. */

@@ -35,32 +35,32 @@ export interface SvcClientOptions<T extends EndpointTable = typeof defaultEndpoi
   /** SVC_API_KEY: sent as the `apikey` query parameter (spec §5), never logged. */
   apiKey: string;
   /** Receives one debug line per call and the governance warning. */
-  logger?: Logger;
+  logger?: Logger | undefined;
   /** SVC_RATE_PER_SECOND: at most this many calls start in any rolling second. */
-  ratePerSecond?: number;
+  ratePerSecond?: number | undefined;
   /** SVC_TIMEOUT_MS: per attempt, up to the complete answer (a download: up to its headers). */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** SVC_MAX_RETRIES: retries after the first attempt, for what the retry rules allow. */
-  maxRetries?: number;
+  maxRetries?: number | undefined;
   /** SVC_REMAINING_FLOOR: warn once when `X-Svc-Api-Remaining` falls under it. */
-  remainingFloor?: number;
+  remainingFloor?: number | undefined;
   /** Called with every `X-Svc-Api-Remaining` value seen. */
-  onRemaining?: (remaining: number) => void;
+  onRemaining?: ((remaining: number) => void) | undefined;
   /** Sends one HTTP request; `node:http`/`node:https` unless given (see http-transport.ts). */
-  transport?: HttpTransport;
+  transport?: HttpTransport | undefined;
   /** The operation table; the service's 94 rows unless given. */
-  endpoints?: T;
+  endpoints?: T | undefined;
   /** Retry backoff: first ceiling and cap (full jitter draws below them). */
-  retryBaseDelayMs?: number;
-  retryMaxDelayMs?: number;
+  retryBaseDelayMs?: number | undefined;
+  retryMaxDelayMs?: number | undefined;
   /** The wait between retries and the jitter's source; injectable so tests count, not wait. */
-  sleep?: Sleep;
-  random?: () => number;
+  sleep?: Sleep | undefined;
+  random?: (() => number) | undefined;
   /**
    * A limiter to use instead of one of `ratePerSecond`: clients in one process that share it
    * share the budget of calls per second.
    */
-  rateLimiter?: RateLimiter;
+  rateLimiter?: RateLimiter | undefined;
 }
 
 export interface SvcClient<T extends EndpointTable = typeof defaultEndpoints> {
@@ -80,12 +80,12 @@ export interface SvcClient<T extends EndpointTable = typeof defaultEndpoints> {
 
 /** Run-time shape of a call's parameters, whatever the route. */
 export interface LooseParams {
-  path?: Readonly<Record<string, string>>;
+  path?: Readonly<Record<string, string>> | undefined;
   query?: unknown;
   body?: unknown;
-  format?: BodyFormat;
-  signal?: AbortSignal;
-  timeoutMs?: number;
+  format?: BodyFormat | undefined;
+  signal?: AbortSignal | undefined;
+  timeoutMs?: number | undefined;
 }
 
 /**
@@ -179,8 +179,21 @@ export function createSvcClient(
     );
   }
 
-  const request = ((route: string, params?: LooseParams) =>
-    send(rowOf(route), params)) as SvcRequest<EndpointTable>;
+  /** A file answer read as text would sit whole in memory: those rows go through download(). */
+  function documentRow(endpoint: Endpoint): Endpoint {
+    if (endpoint.download) {
+      throw new SvcParamError({
+        operation: endpoint.operation,
+        parameter: 'route',
+        rule: 'answers with a file: use download() or downloadStream()',
+      });
+    }
+    return endpoint;
+  }
+
+  // async: every refusal, even of an unknown route, arrives as a rejection.
+  const request = (async (route: string, params?: LooseParams) =>
+    send(documentRow(rowOf(route)), params)) as SvcRequest<EndpointTable>;
 
   function listRow(route: string): Endpoint {
     const endpoint = rowOf(route);
@@ -248,10 +261,10 @@ export function createSvcClient(
 
   return {
     request,
-    call: (operation, params) => {
+    call: async (operation, params) => {
       const endpoint = byOperation.get(operation);
       if (!endpoint) throw new RangeError(`unknown operation: ${operation}`);
-      return send(endpoint, params);
+      return send(documentRow(endpoint), params);
     },
     paginate,
     download,

@@ -158,6 +158,14 @@ describe('download', () => {
     expect(text).toContain('<record/>');
   });
 
+  it('refuses to read a download as a document through request()', async () => {
+    const attempt = client().request('GET /conf/jobs/{job_id}/instances/{instance_id}/download', {
+      path: { job_id: 'S7781', instance_id: 'large' },
+    });
+
+    await expect(attempt).rejects.toMatchObject({ name: 'SvcParamError', parameter: 'route' });
+  });
+
   it('stops and removes the partial file when the caller aborts', async () => {
     const target = join(dir, 'records.mrc');
     const controller = new AbortController();

@@ -1,0 +1,30 @@
+/** The API client's public pieces (spec §4 operations over §5 auth, §7 errors, §8 limits). */
+export { createSvcClient } from './create-svc-client';
+export type { LooseParams, SvcClient, SvcClientOptions } from './create-svc-client';
+export type {
+  CallOptions,
+  DownloadParams,
+  DownloadResult,
+  DownloadStream,
+  DownloadTarget,
+  EndpointTable,
+  Page,
+  RequestParams,
+  RouteOf,
+} from './client-types';
+export { SvcApiError } from './svc-api-error';
+export type { ClientErrorCode, SvcApiErrorFields } from './svc-api-error';
+export { SvcParamError } from './svc-param-error';
+export { endpoints, endpointByOperation } from './endpoints';
+export type { EndpointRoute } from './endpoints';
+export { defineEndpoint } from './endpoint';
+export type { Area, BodyFormat, Endpoint, HttpMethod, PathParams, Route } from './endpoint';
+export { redactUrl } from './redact-url';
+export { CodeField, JobInfo, JobInstance, JobInstanceCounter } from './job-instance';
+export type { ResponseOf } from './response-schemas';
+export { createRateLimiter } from './rate-limiter';
+export type { RateLimiter, Sleep } from './rate-limiter';
+export { nodeHttpTransport } from './http-transport';
+export type { HttpTransport, TransportRequest, TransportResponse } from './http-transport';
+export { JOB_SUBMIT_ROUTE } from './job-submit-errors';
+export { DOWNLOAD_ROUTE } from './download';
