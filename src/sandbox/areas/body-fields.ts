@@ -60,3 +60,17 @@ export function arrayAt(body: Body, path: string): Body[] {
 export function code(value: string, desc: string = value): { value: string; desc: string } {
   return { value, desc };
 }
+
+/** The field's value from `valid` (or `fallback` when absent); else `errorCode` naming the field. */
+export function enumField<T extends string>(
+  body: Body,
+  path: string,
+  valid: readonly T[],
+  fallback: T,
+  errorCode: string,
+): T {
+  const text = textAt(body, path) ?? fallback;
+  const found = valid.find((value) => value === text);
+  if (found === undefined) throw badRequest(errorCode, `${path} not valid: ${text}`);
+  return found;
+}

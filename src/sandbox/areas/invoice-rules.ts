@@ -1,5 +1,5 @@
 import { badRequest } from '../sandbox-error';
-import { arrayAt, code, fieldAt, textAt, type Body } from './body-fields';
+import { arrayAt, code, enumField, fieldAt, textAt, type Body } from './body-fields';
 import { codesOf } from './code-table-seed';
 import { dayText, parseDay } from './query-rules';
 import {
@@ -72,8 +72,14 @@ export function validInvoice(body: Body, others: readonly Body[], owners: readon
   const account = textAt(body, 'vendor_account') ?? vendor.accounts[0] ?? '';
   if (!vendor.accounts.includes(account))
     throw badRequest('60237', `Vendor account not valid: ${account}`);
-  const method = oneOf(body, 'payment_method', PAYMENT_METHODS, 'ACCOUNTINGDEPARTMENT', '60238');
-  const workflow = oneOf(
+  const method = enumField(
+    body,
+    'payment_method',
+    PAYMENT_METHODS,
+    'ACCOUNTINGDEPARTMENT',
+    '60238',
+  );
+  const workflow = enumField(
     body,
     'invoice_workflow_status',
     codesOf('InvoiceStatus'),
@@ -84,14 +90,14 @@ export function validInvoice(body: Body, others: readonly Body[], owners: readon
   if (typeof prepaid !== 'boolean')
     throw badRequest('60240', `Prepaid not valid: ${String(prepaid)}`);
   const ratios = explicitRatios(body);
-  const paymentStatus = oneOf(
+  const paymentStatus = enumField(
     body,
     'payment.payment_status',
     PAYMENT_STATUSES,
     'NOT_PAID',
     '60245',
   );
-  const owner = oneOf(body, 'owner', owners, owners[0] ?? '', '60246');
+  const owner = enumField(body, 'owner', owners, owners[0] ?? '', '60246');
   const vat = checkVat(body);
   return {
     ...body,
@@ -110,18 +116,6 @@ export function validInvoice(body: Body, others: readonly Body[], owners: readon
     vat_code:
       textAt(body, 'vat_code') === undefined ? undefined : code(String(textAt(body, 'vat_code'))),
   };
-}
-
-function oneOf(
-  body: Body,
-  path: string,
-  valid: readonly string[],
-  fallback: string,
-  errorCode: string,
-): string {
-  const text = textAt(body, path) ?? fallback;
-  if (!valid.includes(text)) throw badRequest(errorCode, `${path} not valid: ${text}`);
-  return text;
 }
 
 /** 60241 a rate that is not a positive number, 60244 the same currency twice. */
@@ -151,7 +145,7 @@ function explicitRatios(body: Body): Body[] | undefined {
 
 /** spec §4.11 invoice line save codes. */
 export function validLine(body: Body): Body {
-  const type = oneOf(body, 'type', LINE_TYPES, 'REGULAR', '60247');
+  const type = enumField(body, 'type', LINE_TYPES, 'REGULAR', '60247');
   const poLine = textAt(body, 'po_line');
   if (poLine !== undefined && !PO_LINE_NUMBERS.includes(poLine))
     throw badRequest('60248', `PO line not found: ${poLine}`);

@@ -1,0 +1,82 @@
+import type { Router } from 'express';
+import { sendBody, sendList, sendNoContent } from '../respond';
+import { badRequest } from '../sandbox-error';
+import { objectBody, textAt, type Body } from './body-fields';
+import type { KeyedStore } from './keyed-store';
+import { validLicense, type LicenseRuleOptions } from './license-rules';
+
+export interface AmendmentDeps {
+  readonly licenses: KeyedStore<Body>;
+  /** license code → amendment code → amendment */
+  readonly amendments: Map<string, Map<string, Body>>;
+  readonly locations: readonly string[];
+  readonly stamp: () => string;
+}
+
+/** License amendments: the license save codes without 60220 (spec §4.12). */
+export function licenseAmendmentRoutes(router: Router, deps: AmendmentDeps): void {
+  const rules: LicenseRuleOptions = {
+    locations: deps.locations,
+    checkAdministrator: false,
+    defaultType: 'ADDENDUM',
+  };
+  const of = (licenseCode: string): Map<string, Body> => {
+    deps.licenses.get(licenseCode);
+    const existing = deps.amendments.get(licenseCode) ?? new Map<string, Body>();
+    deps.amendments.set(licenseCode, existing);
+    return existing;
+  };
+  const one = (licenseCode: string, amendmentCode: string): [Map<string, Body>, Body] => {
+    const amendments = of(licenseCode);
+    const amendment = amendments.get(amendmentCode);
+    if (amendment === undefined)
+      throw badRequest('403400', `Amendment not found: ${amendmentCode}`);
+    return [amendments, amendment];
+  };
+  const path = '/acq/licenses/:license_code/amendments';
+
+  router.get(path, (req, res) => {
+    sendList(req, res, [...of(req.params.license_code).values()], {
+      itemKey: 'license',
+      paged: false,
+    });
+  });
+
+  router.post(path, (req, res) => {
+    const amendments = of(req.params.license_code);
+    const amendment = validLicense(objectBody(req.body, '60196'), rules);
+    const amendmentCode = String(amendment.code);
+    if (amendments.has(amendmentCode) || deps.licenses.has(amendmentCode)) {
+      throw badRequest('60198', `License code not unique: ${amendmentCode}`);
+    }
+    const stored = { ...amendment, created_date: deps.stamp(), modified_date: deps.stamp() };
+    amendments.set(amendmentCode, stored);
+    sendBody(req, res, stored, { xmlRoot: 'license' });
+  });
+
+  router.get(`${path}/:amendment_code`, (req, res) => {
+    const [, amendment] = one(req.params.license_code, req.params.amendment_code);
+    sendBody(req, res, amendment, { xmlRoot: 'license' });
+  });
+
+  router.put(`${path}/:amendment_code`, (req, res) => {
+    const amendmentCode = req.params.amendment_code;
+    const [amendments, current] = one(req.params.license_code, amendmentCode);
+    const body = objectBody(req.body, '60202');
+    if (textAt(body, 'code') !== undefined && textAt(body, 'code') !== amendmentCode) {
+      throw badRequest('60202', `Amendment not updated: its code cannot change (${amendmentCode})`);
+    }
+    const updated = {
+      ...validLicense({ ...current, ...body, code: amendmentCode }, rules),
+      modified_date: deps.stamp(),
+    };
+    amendments.set(amendmentCode, updated);
+    sendBody(req, res, updated, { xmlRoot: 'license' });
+  });
+
+  router.delete(`${path}/:amendment_code`, (req, res) => {
+    const [amendments] = one(req.params.license_code, req.params.amendment_code);
+    amendments.delete(req.params.amendment_code);
+    sendNoContent(res);
+  });
+}

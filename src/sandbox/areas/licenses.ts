@@ -1,0 +1,179 @@
+import { sendBody, sendList, sendNoContent } from '../respond';
+import type { SandboxArea, SandboxContext } from '../sandbox-context';
+import { badRequest } from '../sandbox-error';
+import { code, objectBody, textAt, type Body } from './body-fields';
+import { codesOf } from './code-table-seed';
+import { attachmentRoutes } from './attachments';
+import { licenseAmendmentRoutes } from './license-amendments';
+import {
+  LICENSE_STATUSES,
+  LICENSE_TYPES,
+  validLicense,
+  type LicenseRuleOptions,
+} from './license-rules';
+import { LICENSE_TERMS } from './license-term-seed';
+import { createIdSequence, createKeyedStore, pick } from './keyed-store';
+import { dateParam, dayText, enumParam } from './query-rules';
+import { matchesSearch, recordValues, searchParam } from './search-query';
+import { LIBRARY_CODES, VENDORS } from './seed-values';
+
+const SEARCH_FIELDS = ['all', 'name', 'code', 'licensor'];
+
+const licenseNotFound = (licenseCode: string) =>
+  badRequest('403400', `License not found: ${licenseCode}`);
+
+/** Licenses with attachments and amendments (license-amendments.ts): spec §4.12. */
+export const licensesArea: SandboxArea = (router, ctx) => {
+  const locations = [ctx.institution.code, ...LIBRARY_CODES];
+  const rules: LicenseRuleOptions = { locations, checkAdministrator: true, defaultType: 'LICENSE' };
+  const licenses = createKeyedStore<Body>(licenseNotFound, seedLicenses(ctx));
+  const amendments = new Map<string, Map<string, Body>>();
+  const stamp = () => dayText(ctx.now());
+  const attachments = attachmentRoutes(router, {
+    ownerPath: '/acq/licenses/:parent',
+    owner: (req) => String(licenses.get(String(req.params.parent)).code),
+    writable: true,
+    nextId: createIdSequence(ctx.random, '0361'),
+    now: ctx.now,
+  });
+  licenseAmendmentRoutes(router, { licenses, amendments, locations, stamp });
+
+  const present = (license: Body, query: Record<string, unknown>): Body => {
+    const expand = enumParam(query, 'expand', ['none', 'attachments'], 'none', '40166411');
+    const blank = enumParam(query, 'include_blank_terms', ['false', 'true'], 'false', '402119');
+    const given = (license.term as Body[] | undefined) ?? [];
+    const blanks = LICENSE_TERMS.filter(
+      (term) => !given.some((entry) => textAt(entry, 'code') === term.code),
+    );
+    return {
+      ...license,
+      term:
+        blank === 'true'
+          ? [...given, ...blanks.map((term) => ({ code: code(term.code, term.name), value: null }))]
+          : license.term,
+      attachment: expand === 'attachments' ? attachments.briefOf(String(license.code)) : undefined,
+      link: `${ctx.publicBaseUrl()}/svcws/v1/acq/licenses/${String(license.code)}`,
+    };
+  };
+
+  router.get(['/acq/licenses', '/acq/licenses/'], (req, res) => {
+    const terms = searchParam(req.query, SEARCH_FIELDS, '40166411');
+    const status = enumParam(req.query, 'status', ['ALL', ...LICENSE_STATUSES], 'ALL', '40166404');
+    const type = enumParam(req.query, 'type', ['ALL', ...LICENSE_TYPES], 'LICENSE', '40166404');
+    const review = enumParam(
+      req.query,
+      'review_status',
+      ['ALL', ...codesOf('LicenseReviewStatuses')],
+      'ALL',
+      '40166404',
+    );
+    const day = (name: string) => {
+      const date = dateParam(req.query, name, '40166411');
+      return date === undefined ? undefined : dayText(date);
+    };
+    const [createdFrom, createdTo, modifiedFrom, modifiedTo] = [
+      day('create_date_from'),
+      day('create_date_to'),
+      day('modify_date_from'),
+      day('modify_date_to'),
+    ];
+    const within = (value: unknown, from: string | undefined, to: string | undefined) =>
+      (from === undefined || String(value) >= from) && (to === undefined || String(value) <= to);
+    const items = licenses.list().filter((license) => {
+      const licenseStatus = textAt(license, 'status');
+      // spec §4.12: deleted licenses are excluded unless status asks for them.
+      const statusOk = status === 'ALL' ? licenseStatus !== 'DELETED' : licenseStatus === status;
+      return (
+        statusOk &&
+        (type === 'ALL' || textAt(license, 'type') === type) &&
+        (review === 'ALL' || textAt(license, 'review_status') === review) &&
+        within(license.created_date, createdFrom, createdTo) &&
+        within(license.modified_date, modifiedFrom, modifiedTo) &&
+        matchesSearch(license, terms, SEARCH_FIELDS, recordValues)
+      );
+    });
+    sendList(
+      req,
+      res,
+      items.map((license) => present(license, req.query)),
+      { itemKey: 'license' },
+    );
+  });
+
+  router.post(['/acq/licenses', '/acq/licenses/'], (req, res) => {
+    const license = validLicense(objectBody(req.body, '60196'), rules);
+    const licenseCode = String(license.code);
+    if (licenses.has(licenseCode))
+      throw badRequest('60198', `License code not unique: ${licenseCode}`);
+    licenses.put(licenseCode, { ...license, created_date: stamp(), modified_date: stamp() });
+    sendBody(req, res, present(licenses.get(licenseCode), {}), { xmlRoot: 'license' });
+  });
+
+  router.get('/acq/licenses/:license_code', (req, res) => {
+    sendBody(req, res, present(licenses.get(req.params.license_code), req.query), {
+      xmlRoot: 'license',
+    });
+  });
+
+  router.put('/acq/licenses/:license_code', (req, res) => {
+    const licenseCode = req.params.license_code;
+    const current = licenses.get(licenseCode);
+    const body = objectBody(req.body, '60202');
+    if (textAt(body, 'code') !== undefined && textAt(body, 'code') !== licenseCode) {
+      throw badRequest('60202', `License not updated: its code cannot change (${licenseCode})`);
+    }
+    const { link: _link, attachment: _attachment, ...fields } = body;
+    const license = validLicense({ ...current, ...fields, code: licenseCode }, rules);
+    licenses.put(licenseCode, { ...license, modified_date: stamp() });
+    sendBody(req, res, present(licenses.get(licenseCode), {}), { xmlRoot: 'license' });
+  });
+
+  router.delete('/acq/licenses/:license_code', (req, res) => {
+    const license = licenses.get(req.params.license_code);
+    const hasAmendments = (amendments.get(req.params.license_code)?.size ?? 0) > 0;
+    if (hasAmendments || textAt(license, 'status') === 'DELETED') {
+      throw badRequest(
+        '60200',
+        `License could not be deleted: it has amendments or is deleted already`,
+      );
+    }
+    // Deleting marks the license DELETED: status=DELETED still lists it (spec §4.12).
+    license.status = code('DELETED');
+    license.modified_date = stamp();
+    sendNoContent(res);
+  });
+};
+
+function seedLicenses(ctx: SandboxContext): [string, Body][] {
+  const rows: [string, string, string, string][] = [
+    ['LIC-NATURE', 'Nature Publishing license', 'LICENSE', 'ACTIVE'],
+    ['LIC-JSTOR', 'JSTOR Arts & Sciences', 'LICENSE', 'ACTIVE'],
+    ['LIC-OED', 'Oxford English Dictionary Online', 'LICENSE', 'EXPIRED'],
+    ['LIC-PQ-DRAFT', 'ProQuest Central draft', 'LICENSE', 'DRAFT'],
+    ['LIC-OLD', 'Retired CD-ROM license', 'LICENSE', 'DELETED'],
+    ['NEG-ELSEVIER', 'Elsevier negotiation', 'NEGOTIATION', 'ACTIVE'],
+  ];
+  return rows.map(([licenseCode, name, type, status], index) => {
+    const created = dayText(new Date(Date.UTC(2023, index * 2, 10)));
+    return [
+      licenseCode,
+      {
+        code: licenseCode,
+        name,
+        type: code(type),
+        status: code(status),
+        review_status: code(pick(ctx.random, codesOf('LicenseReviewStatuses'))),
+        licensor: code(VENDORS[index % 4]?.code ?? 'EBSCO', VENDORS[index % 4]?.name ?? ''),
+        start_date: dayText(new Date(Date.UTC(2023, 0, 1))),
+        end_date: dayText(new Date(Date.UTC(2026, 11, 31))),
+        location: code(ctx.institution.code),
+        term: [
+          { code: code('WALKIN', 'Walk-in user'), value: code(pick(ctx.random, ['YES', 'NO'])) },
+          { code: code('ILLPRINT', 'Interlibrary loan print or fax'), value: code('PERMITTED') },
+        ],
+        created_date: created,
+        modified_date: created,
+      },
+    ];
+  });
+}
