@@ -32,3 +32,6 @@ export {
 export type { EnqueueEvent, EnqueueResult, EventEnqueuerOptions } from './events';
 export { createEventQueue } from './events/create-event-queue';
 export type { EventQueue } from './events/create-event-queue';
+
+// API client (the 94 operations of spec §4)
+export * from './svc-client';
