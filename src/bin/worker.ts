@@ -1,0 +1,60 @@
+import { loadConfig, WorkerConfig } from '../config';
+import { createLogger } from '../logger';
+import { startWorker } from '../worker/start-worker';
+
+/**
+ * Composition root of the worker (`npm run worker`): reads env, starts the BullMQ worker, and on
+ * SIGTERM/SIGINT closes it — jobs in flight finish — within SHUTDOWN_TIMEOUT_MS. Past the
+ * deadline the jobs still running are cancelled and the process exits 1; their locks expire and
+ * another worker takes them again (stalled-job recovery), so no event is lost either way.
+ */
+async function main(): Promise<void> {
+  const config = loadConfig(WorkerConfig, process.env);
+  const logger = createLogger({ level: config.LOG_LEVEL, name: 'worker' });
+  const running = startWorker({ config, logger });
+  await running.worker.waitUntilReady();
+  logger.info(
+    {
+      queue: config.QUEUE_NAME,
+      concurrency: config.WORKER_CONCURRENCY,
+      recordsDir: config.RECORDS_DIR,
+      format: config.DOWNLOAD_FORMAT,
+      lineTypes: config.DOWNLOAD_LINE_TYPES,
+    },
+    'worker ready',
+  );
+
+  let stopping = false;
+  const stop = (signal: string): void => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down: no new jobs, finishing jobs in flight');
+    const deadline = setTimeout(() => {
+      logger.error(
+        { timeoutMs: config.SHUTDOWN_TIMEOUT_MS },
+        'shutdown deadline passed: cancelling jobs in flight (another worker will take them)',
+      );
+      running.worker.cancelAllJobs('shutdown deadline');
+      process.exit(1);
+    }, config.SHUTDOWN_TIMEOUT_MS);
+    deadline.unref();
+    running
+      .close()
+      .then(() => {
+        logger.info('stopped');
+        process.exit(0);
+      })
+      .catch((error: unknown) => {
+        logger.error({ err: error }, 'close failed');
+        process.exit(1);
+      });
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  // Config errors name keys only; nothing secret is in them.
+  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,112 @@
+import { createWriteStream } from 'node:fs';
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { SvcClient } from '../svc-client/create-svc-client';
+import type { DownloadParams } from '../svc-client/client-types';
+import { createMarcRecordCounter } from './count-marc-records';
+import type { DownloadFormat } from './records-path';
+import { safeSegment } from './records-path';
+
+export interface StoreRecordsOptions {
+  readonly client: Pick<SvcClient, 'downloadStream'>;
+  readonly params: DownloadParams & { download_format: DownloadFormat };
+  /** The final path (records-path.ts). */
+  readonly file: string;
+  /**
+   * Names the temporary file (the BullMQ job id): a redelivery of the same job after a crash
+   * truncates and reuses its own leftover, while another job for the same instance never
+   * writes into it.
+   */
+  readonly tempTag: string;
+  /** A body that sends nothing for this long is abandoned (the client's timeout ends at the headers). */
+  readonly idleTimeoutMs: number;
+  readonly signal?: AbortSignal | undefined;
+}
+
+export type StoreRecordsResult =
+  | { readonly stored: true; readonly records: number; readonly bytes: number }
+  /** The file was already complete: nothing downloaded, no API call made. */
+  | { readonly stored: false; readonly reason: 'already stored' };
+
+/** No data for `idleTimeoutMs` in the middle of a body. */
+export class DownloadStalledError extends Error {
+  constructor(idleTimeoutMs: number) {
+    super(`download stalled: no data for ${String(idleTimeoutMs)} ms`);
+    this.name = 'DownloadStalledError';
+  }
+}
+
+/**
+ * Streams one download into its file and counts the MARC records on the way (one pass, memory
+ * flat). The bytes go to `.<name>.<tag>.part` beside the target, flushed to disk and renamed when
+ * the last byte is written and the records counted: a reader sees the whole file or none, and a
+ * failure removes the temporary file. An existing target means an earlier run finished: it is
+ * kept and no call is made, so a retry or a redelivery never downloads twice.
+ */
+export async function storeRecords(options: StoreRecordsOptions): Promise<StoreRecordsResult> {
+  const { file, params } = options;
+  if (await exists(file)) return { stored: false, reason: 'already stored' };
+  await mkdir(dirname(file), { recursive: true });
+  const temporary = join(dirname(file), `.${basename(file)}.${safeSegment(options.tempTag)}.part`);
+
+  const counter = createMarcRecordCounter(params.download_format);
+  let bytes = 0;
+  let records = 0;
+  let idle: NodeJS.Timeout | undefined;
+  const counting = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      idle?.refresh();
+      bytes += chunk.byteLength;
+      try {
+        counter.write(chunk);
+      } catch (error) {
+        callback(asError(error));
+        return;
+      }
+      callback(null, chunk);
+    },
+    flush(callback) {
+      try {
+        records = counter.end();
+        callback();
+      } catch (error) {
+        callback(asError(error));
+      }
+    },
+  });
+
+  try {
+    const { body } = await options.client.downloadStream(params, { signal: options.signal });
+    idle = setTimeout(() => {
+      counting.destroy(new DownloadStalledError(options.idleTimeoutMs));
+    }, options.idleTimeoutMs);
+    await pipeline(
+      body,
+      counting,
+      // `w`, not `wx`: a leftover of this same job (killed mid-download) is overwritten.
+      createWriteStream(temporary, { flags: 'w', flush: true }),
+      options.signal ? { signal: options.signal } : {},
+    );
+    await rename(temporary, file);
+    return { stored: true, records, bytes };
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  } finally {
+    clearTimeout(idle);
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
+}

@@ -1,0 +1,142 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Queue } from 'bullmq';
+import type { Job } from 'bullmq';
+import { WorkerConfig } from '../../../../src/config';
+import { createEventEnqueuer } from '../../../../src/events/enqueue-event';
+import { normalizeEvent } from '../../../../src/events/normalize-event';
+import { createLogger } from '../../../../src/logger';
+import { createSandbox } from '../../../../src/sandbox/create-sandbox';
+import type { RunningSandbox, Sandbox } from '../../../../src/sandbox/create-sandbox';
+import type { SandboxConfig } from '../../../../src/config';
+import type { RunningWorker } from '../../../../src/worker/create-worker';
+import { startWorker } from '../../../../src/worker/start-worker';
+import { captureLogger } from '../../../helpers/capture-logger';
+import type { CapturedLogger } from '../../../helpers/capture-logger';
+import { TEST_REDIS_URL, obliterateQueue, uniqueQueueName } from '../../../helpers/redis';
+import { startCountingProxy } from './counting-proxy';
+import type { CountingProxy } from './counting-proxy';
+
+export const SANDBOX_KEY = 'sandbox-key';
+
+export interface WorkerUnderTest {
+  readonly sandbox: Sandbox;
+  readonly running: RunningSandbox;
+  readonly proxy: CountingProxy;
+  readonly queue: Queue;
+  readonly queueName: string;
+  readonly recordsDir: string;
+  readonly log: CapturedLogger;
+  readonly config: WorkerConfig;
+  /** Starts the worker (not started by default, so a test can arrange the queue first). */
+  startWorker(): RunningWorker;
+  /** Runs a sandbox job to its end; returns the ended instance's id. */
+  runJob(jobId: string, records?: number): Promise<string>;
+  /** The job_end event the sandbox sends for an ended instance, as the listener queues it. */
+  jobEndEvent(instanceId: string): Promise<Record<string, unknown>>;
+  /** Queues an event as the listener does (job id from the event id). */
+  enqueue(event: Record<string, unknown>, attempts?: number): Promise<string>;
+  /** Waits until the job is completed or failed (no timing assert: jest's timeout bounds it). */
+  settled(jobId: string): Promise<Job>;
+  close(): Promise<void>;
+}
+
+export interface HarnessOptions {
+  readonly sandbox?: Partial<SandboxConfig>;
+  readonly worker?: Record<string, string>;
+  readonly budgetPauseMs?: number;
+}
+
+/** The sandbox behind a counting proxy, a unique queue, a temp RECORDS_DIR and the real worker. */
+export async function workerUnderTest(options: HarnessOptions = {}): Promise<WorkerUnderTest> {
+  const silent = createLogger({ level: 'silent', name: 'sandbox' });
+  const sandbox = createSandbox({
+    logger: silent,
+    config: { SANDBOX_JOB_DURATION_MS: 0, ...options.sandbox },
+  });
+  const running = await sandbox.start(0);
+  const proxy = await startCountingProxy(running.url);
+  const queueName = uniqueQueueName('worker');
+  const queue = new Queue(queueName, { connection: { url: TEST_REDIS_URL } });
+  const recordsDir = await mkdtemp(join(tmpdir(), 'svc-records-'));
+  const log = captureLogger();
+  const config = WorkerConfig.parse({
+    REDIS_URL: TEST_REDIS_URL,
+    QUEUE_NAME: queueName,
+    SVC_BASE_URL: proxy.url,
+    SVC_API_KEY: SANDBOX_KEY,
+    SVC_MAX_RETRIES: '0',
+    SVC_RATE_PER_SECOND: '1000',
+    RECORDS_DIR: recordsDir,
+    WORKER_CONCURRENCY: '2',
+    ...options.worker,
+  });
+  const workers: RunningWorker[] = [];
+
+  return {
+    sandbox,
+    running,
+    proxy,
+    queue,
+    queueName,
+    recordsDir,
+    log,
+    config,
+    startWorker: () => {
+      const worker = startWorker({
+        config,
+        logger: log.logger,
+        tuning: { budgetPauseMs: options.budgetPauseMs ?? 60_000 },
+      });
+      workers.push(worker);
+      return worker;
+    },
+    runJob: async (jobId, records) => {
+      const job = sandbox.jobs().job(jobId);
+      if (!job) throw new Error(`no sandbox job ${jobId}`);
+      const instance = sandbox.jobs().run(job, {
+        submittedBy: 'sandbox',
+        durationMs: 0,
+        ...(records === undefined ? {} : { records }),
+      });
+      while (!instance.end) await new Promise((resolve) => setTimeout(resolve, 5));
+      return instance.id;
+    },
+    jobEndEvent: async (instanceId) => {
+      const answer = await fetch(`${running.url}/sandbox/events`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ kind: 'job_end', instance_id: instanceId }),
+      });
+      const body = (await answer.json()) as { event: Record<string, unknown> };
+      return body.event;
+    },
+    enqueue: async (event, attempts = 3) => {
+      const canonical = normalizeEvent(event);
+      const { jobId } = await createEventEnqueuer({
+        queue,
+        dedupWindowHours: 1,
+        attempts,
+        backoffDelayMs: 50,
+      })(canonical);
+      return jobId;
+    },
+    settled: async (jobId) => {
+      for (;;) {
+        const job = await queue.getJob(jobId);
+        if (job && (await job.isCompleted())) return job;
+        if (job && (await job.isFailed())) return job;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    },
+    close: async () => {
+      for (const worker of workers) await worker.close();
+      await queue.close();
+      await obliterateQueue(queueName);
+      await proxy.close();
+      await running.close();
+      await rm(recordsDir, { recursive: true, force: true });
+    },
+  };
+}
