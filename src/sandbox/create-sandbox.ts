@@ -42,7 +42,7 @@ export interface RunningSandbox {
 export interface Sandbox {
   /** The Express app; it never listens by itself. */
   readonly app: Express;
-  /** Listens on 127.0.0.1 (port 0: any free port). */
+  /** Listens on 127.0.0.1 (port 0 picks a free port). */
   start(port?: number): Promise<RunningSandbox>;
   readonly webhooks: WebhookSender;
   readonly jobs: () => JobStore;
