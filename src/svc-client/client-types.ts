@@ -28,7 +28,7 @@ export interface CallOptions {
 export type RequestParams<E extends Endpoint> = PathPart<E> &
   CallOptions & {
     query?: z.input<E['query']>;
-    /** JSON: any value, serialized. XML: the document as a string, passed through. */
+    /** JSON: the value, serialized. XML: the document as a string, passed through. */
     body?: unknown;
     /** Request and response format (spec §1.2); JSON unless `xml`. */
     format?: BodyFormat | undefined;
