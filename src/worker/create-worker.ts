@@ -105,7 +105,13 @@ export function createWorker(options: CreateWorkerOptions): RunningWorker {
           { ...fields, delayMs: decision.delayMs },
           'rate limited by the service: waiting',
         );
-        await queue.rateLimit(decision.delayMs);
+        try {
+          await queue.rateLimit(decision.delayMs);
+        } catch (limitError) {
+          // No rate limit could be set: fall back to an ordinary retry with backoff.
+          logger.warn({ ...fields, err: limitError }, 'rate limit could not be set: retrying');
+          return new Error(decision.reason, { cause: error });
+        }
         return Worker.RateLimitError();
       case 'unrecoverable':
         logger.error(fields, 'event failed: not retried');

@@ -13,13 +13,16 @@ export type FailureDecision =
 
 /** When a 429 names no wait. */
 export const DEFAULT_RATE_LIMIT_MS = 1000;
+export const MIN_RATE_LIMIT_MS = 100;
 
 export function decideFailure(error: unknown): FailureDecision {
   if (error instanceof UnrecoverableError) return { kind: 'unrecoverable', reason: error.message };
   if (error instanceof SvcApiError) {
     const reason = svcReason(error);
     if (error.status === 429) {
-      return { kind: 'rate-limit', delayMs: error.retryAfterMs ?? DEFAULT_RATE_LIMIT_MS, reason };
+      // Redis refuses a zero expiry; `Retry-After: 0` still means "not this instant".
+      const delayMs = Math.max(MIN_RATE_LIMIT_MS, error.retryAfterMs ?? DEFAULT_RATE_LIMIT_MS);
+      return { kind: 'rate-limit', delayMs, reason };
     }
     return error.retryable ? { kind: 'retry', reason } : { kind: 'unrecoverable', reason };
   }
@@ -41,7 +44,9 @@ export function svcReason(error: SvcApiError): string {
       : undefined,
   ].filter((part) => part !== undefined);
   const head = `${error.operation}${parts.length > 0 ? `: ${parts.join(', ')}` : ''}`;
-  return error.message.startsWith(error.operation)
-    ? `${head} — ${error.message}`
-    : `${head}: ${error.message}`;
+  // The client's own messages repeat the operation (and, for a bare status, say nothing more).
+  let detail = error.platformMessage ?? error.message;
+  if (detail.startsWith(`${error.operation}: `)) detail = detail.slice(error.operation.length + 2);
+  if (detail.startsWith(`${error.operation} failed with HTTP`)) detail = '';
+  return detail === '' ? head : `${head}: ${detail}`;
 }

@@ -34,7 +34,7 @@ export function defineHandler<P>(handler: EventHandler<P>): RegisteredHandler {
       if (!parsed.success) {
         const issue = parsed.error.issues[0];
         const field = issue?.path.map(String).join('.') || '(payload)';
-        const reason = `invalid ${handler.action} payload: ${field} ${issue?.message ?? 'is invalid'}`;
+        const reason = `invalid ${handler.action} payload: ${field}: ${issue?.message ?? 'invalid'}`;
         context.logger.warn(
           { eventId: eventIdOf(data), action: handler.action, jobId: context.job.id, reason },
           'invalid payload: failed without retry',
