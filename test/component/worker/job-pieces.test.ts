@@ -1,4 +1,4 @@
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { createMarcStream } from '../../../src/sandbox/marc/marc-stream';
 import { JobInstance } from '../../../src/svc-client/job-instance';
 import {
