@@ -5,6 +5,8 @@ import { createLogger } from '../logger';
 import { createApp } from '../http/create-app';
 import { createEventQueue } from '../events/create-event-queue';
 import { createEventEnqueuer } from '../events/enqueue-event';
+import { createWebMetrics } from '../metrics/web-metrics';
+import { createAdminDashboard } from '../http/admin-dashboard';
 
 /** Composition root of the listener: reads env, opens Redis, listens, handles signals. */
 async function main(): Promise<void> {
@@ -15,21 +17,39 @@ async function main(): Promise<void> {
     logger.warn({ err: error.message }, 'redis connection error'),
   );
 
+  const metrics = createWebMetrics({ queue: events.queue });
   const app = createApp({
     config,
     logger,
-    enqueue: createEventEnqueuer({
-      queue: events.queue,
-      dedupWindowHours: config.DEDUP_WINDOW_HOURS,
-      attempts: config.JOB_ATTEMPTS,
-    }),
+    enqueue: metrics.timeEnqueue(
+      createEventEnqueuer({
+        queue: events.queue,
+        dedupWindowHours: config.DEDUP_WINDOW_HOURS,
+        attempts: config.JOB_ATTEMPTS,
+      }),
+    ),
     checkReady: events.ping,
+    observer: metrics.observer,
+    extraRoutes: [
+      metrics.router,
+      // No routes at all unless ADMIN_TOKEN is set.
+      createAdminDashboard({ queues: [events.queue], token: config.ADMIN_TOKEN }),
+    ],
   });
 
   const server = app.listen(config.PORT);
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
-  logger.info({ port, path: config.WEBHOOK_PATH, queue: config.QUEUE_NAME }, 'listener ready');
+  logger.info(
+    {
+      port,
+      path: config.WEBHOOK_PATH,
+      queue: config.QUEUE_NAME,
+      metrics: '/metrics',
+      dashboard: config.ADMIN_TOKEN === undefined ? 'off' : '/admin/queues',
+    },
+    'listener ready',
+  );
 
   let stopping = false;
   const stop = (signal: string): void => {

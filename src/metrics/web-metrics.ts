@@ -1,0 +1,128 @@
+import express from 'express';
+import type { Router } from 'express';
+import type { Queue } from 'bullmq';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { EnqueueEvent } from '../events/enqueue-event';
+import type { DeliveryObserver } from '../http/delivery-observer';
+
+export interface WebMetrics {
+  registry: Registry;
+  /** Pass as createApp's `observer`: counts every delivery by outcome and status. */
+  observer: DeliveryObserver;
+  /** Wraps the enqueuer so the time spent in Redis alone is measured (not body reading). */
+  timeEnqueue: (enqueue: EnqueueEvent) => EnqueueEvent;
+  /** `GET /metrics`: this registry, then BullMQ's own export of the queue's job counts. */
+  router: Router;
+}
+
+export interface WebMetricsOptions {
+  /** The event queue whose depth by state is exported on every scrape. */
+  queue: Queue;
+  /** Node process metrics (heap, event loop lag, …); on by default. */
+  defaultMetrics?: boolean;
+  path?: string;
+  /** A scrape waits this long for the queue counts; BullMQ waits for a connection indefinitely. */
+  queueTimeoutMs?: number;
+}
+
+/** Seconds; the listener answers 503 when an enqueue takes over 1 s, and the sender gives up at 5 s. */
+const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
+
+/**
+ * The listener's metrics on a registry of its own. Queue depth is not kept in a gauge here: BullMQ
+ * exports `bullmq_job_count{queue,state}` itself (Queue#exportPrometheusMetrics, read on scrape), so
+ * the numbers are Redis's at the moment of the scrape.
+ */
+export function createWebMetrics({
+  queue,
+  defaultMetrics = true,
+  path = '/metrics',
+  queueTimeoutMs = 1000,
+}: WebMetricsOptions): WebMetrics {
+  const registry = new Registry();
+  if (defaultMetrics) collectDefaultMetrics({ register: registry });
+
+  const deliveries = new Counter({
+    name: 'svcws_webhook_deliveries_total',
+    help: 'Webhook deliveries answered, by outcome (queued, duplicate, bad_signature, invalid_event, queue_unavailable, …) and HTTP status',
+    labelNames: ['outcome', 'status'] as const,
+    registers: [registry],
+  });
+  const signatureFailures = new Counter({
+    name: 'svcws_webhook_signature_failures_total',
+    help: 'Deliveries refused because X-Svc-Signature was missing or did not match the body',
+    registers: [registry],
+  });
+  const deliveryDuration = new Histogram({
+    name: 'svcws_webhook_delivery_duration_seconds',
+    help: 'Time from the request to the answer, by outcome',
+    labelNames: ['outcome'] as const,
+    buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  });
+  const enqueueDuration = new Histogram({
+    name: 'svcws_webhook_enqueue_duration_seconds',
+    help: 'Time the enqueue of one event took in Redis, by result (queued, duplicate, error)',
+    labelNames: ['result'] as const,
+    buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  });
+  const queueScrape = new Gauge({
+    name: 'svcws_queue_metrics_up',
+    help: '1 when the last scrape could read the queue counts from Redis, else 0',
+    registers: [registry],
+  });
+
+  const observer: DeliveryObserver = ({ outcome, status, durationMs }) => {
+    deliveries.inc({ outcome, status: String(status) });
+    if (outcome === 'bad_signature') signatureFailures.inc();
+    deliveryDuration.observe({ outcome }, durationMs / 1000);
+  };
+
+  const timeEnqueue =
+    (enqueue: EnqueueEvent): EnqueueEvent =>
+    async (event) => {
+      const stop = enqueueDuration.startTimer();
+      try {
+        const result = await enqueue(event);
+        stop({ result: result.duplicate ? 'duplicate' : 'queued' });
+        return result;
+      } catch (error) {
+        stop({ result: 'error' });
+        throw error;
+      }
+    };
+
+  const router = express.Router();
+  router.get(path, async (_req, res) => {
+    let queueText = '';
+    try {
+      queueText = await withTimeout(queue.exportPrometheusMetrics(), queueTimeoutMs);
+      queueScrape.set(1);
+    } catch {
+      // Redis away: the process metrics still matter (they say why), so answer 200 without them.
+      queueScrape.set(0);
+    }
+    const own = await registry.metrics();
+    res.setHeader('Content-Type', registry.contentType);
+    res.status(200).send(queueText === '' ? own : `${own.trimEnd()}\n${queueText}\n`);
+  });
+
+  return { registry, observer, timeEnqueue, router };
+}
+
+async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  // The late answer (or error) of a scrape that timed out is dropped, never left unhandled.
+  promise.catch(() => undefined);
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      promise,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,120 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import request from 'supertest';
+import type { Express } from 'express';
+import { createApp } from '../../../src/http/create-app';
+import { signWebhookBody } from '../../../src/http/webhook-signature';
+import { createEventQueue } from '../../../src/events/create-event-queue';
+import type { EventQueue } from '../../../src/events/create-event-queue';
+import { createEventEnqueuer } from '../../../src/events/enqueue-event';
+import { createWebMetrics } from '../../../src/metrics/web-metrics';
+import { rawPost } from '../../helpers/raw-post';
+import { captureLogger } from '../../helpers/capture-logger';
+import { TEST_REDIS_URL, obliterateQueue, uniqueQueueName } from '../../helpers/redis';
+
+const SECRET = 'metrics-test-secret';
+const fixture = (name: string): Buffer =>
+  readFileSync(path.join(__dirname, '../../fixtures/events', name));
+
+function metricsApp(redisUrl: string, queueName: string): { app: Express; events: EventQueue } {
+  const events = createEventQueue({ redisUrl, queueName });
+  const metrics = createWebMetrics({ queue: events.queue, defaultMetrics: false });
+  const app = createApp({
+    config: { WEBHOOK_PATH: '/webhooks', WEBHOOK_SECRET: SECRET, BODY_LIMIT: '1mb' },
+    logger: captureLogger().logger,
+    enqueue: metrics.timeEnqueue(
+      createEventEnqueuer({ queue: events.queue, dedupWindowHours: 1, attempts: 2 }),
+    ),
+    checkReady: events.ping,
+    observer: metrics.observer,
+    extraRoutes: [metrics.router],
+  });
+  return { app, events };
+}
+
+async function deliver(app: Express, body: Buffer, signature: string): Promise<number> {
+  const answer = await rawPost(app, '/webhooks', body, {
+    'Content-Type': 'application/json',
+    'X-Svc-Signature': signature,
+  });
+  return answer.status;
+}
+
+describe('GET /metrics on the listener', () => {
+  let queueName: string;
+  let events: EventQueue;
+  let app: Express;
+
+  beforeEach(() => {
+    queueName = uniqueQueueName('web-metrics');
+    ({ app, events } = metricsApp(TEST_REDIS_URL, queueName));
+  });
+
+  afterEach(async () => {
+    await events.close();
+    await obliterateQueue(queueName);
+  });
+
+  it('counts deliveries by outcome and status, signature failures and enqueue latency', async () => {
+    const body = fixture('job-end.json');
+    const good = signWebhookBody(SECRET, body);
+    const wrong = signWebhookBody('not-the-secret', body);
+
+    const statuses = [
+      await deliver(app, body, good),
+      await deliver(app, body, good),
+      await deliver(app, body, wrong),
+      await deliver(app, Buffer.from('{"id":'), signWebhookBody(SECRET, '{"id":')),
+    ];
+    const res = await request(app).get('/metrics');
+
+    expect(statuses).toEqual([200, 200, 401, 400]);
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toContain('text/plain');
+    expect(res.text).toContain('svcws_webhook_deliveries_total{outcome="queued",status="200"} 1');
+    expect(res.text).toContain(
+      'svcws_webhook_deliveries_total{outcome="duplicate",status="200"} 1',
+    );
+    expect(res.text).toContain(
+      'svcws_webhook_deliveries_total{outcome="bad_signature",status="401"} 1',
+    );
+    expect(res.text).toMatch(/svcws_webhook_deliveries_total\{outcome="[a-z_]+",status="400"\} 1/);
+    expect(res.text).toContain('svcws_webhook_signature_failures_total 1');
+    expect(res.text).toContain('svcws_webhook_enqueue_duration_seconds_count{result="queued"} 1');
+    expect(res.text).toContain(
+      'svcws_webhook_enqueue_duration_seconds_count{result="duplicate"} 1',
+    );
+    expect(res.text).toContain(
+      'svcws_webhook_delivery_duration_seconds_count{outcome="bad_signature"} 1',
+    );
+  });
+
+  it('exports the queue depth by state from Redis at scrape time', async () => {
+    const before = await request(app).get('/metrics');
+    const body = fixture('loan-created.json');
+    await deliver(app, body, signWebhookBody(SECRET, body));
+    const minimal = fixture('job-end-minimal.json');
+    await deliver(app, minimal, signWebhookBody(SECRET, minimal));
+    const after = await request(app).get('/metrics');
+
+    expect(before.text).toContain(`bullmq_job_count{queue="${queueName}", state="waiting"} 0`);
+    expect(after.text).toContain(`bullmq_job_count{queue="${queueName}", state="waiting"} 2`);
+    expect(after.text).toContain(`bullmq_job_count{queue="${queueName}", state="failed"} 0`);
+    expect(after.text).toContain('svcws_queue_metrics_up 1');
+  });
+});
+
+describe('GET /metrics while Redis does not answer', () => {
+  it('still answers 200 with the process metrics and says the queue could not be read', async () => {
+    const { app, events } = metricsApp('redis://127.0.0.1:1', uniqueQueueName('web-metrics-down'));
+    try {
+      const res = await request(app).get('/metrics');
+
+      expect(res.status).toBe(200);
+      expect(res.text).toContain('svcws_queue_metrics_up 0');
+      expect(res.text).not.toContain('bullmq_job_count');
+    } finally {
+      await events.close();
+    }
+  });
+});
