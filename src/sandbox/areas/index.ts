@@ -7,6 +7,10 @@ import { setsArea } from './sets';
 import { licenseTermsArea } from './license-terms';
 import { partnersArea } from './partners';
 import { currenciesFiscalArea } from './currencies-fiscal';
+import { fundsArea } from './funds';
+import { invoicesArea } from './invoices';
+import { licensesArea } from './licenses';
+import { poLinesArea } from './po-lines';
 
 /**
  * The platform areas other than jobs, in spec order (jobs is built by create-sandbox with its
@@ -22,4 +26,8 @@ export const platformAreas: readonly SandboxArea[] = [
   licenseTermsArea,
   partnersArea,
   currenciesFiscalArea,
+  fundsArea,
+  invoicesArea,
+  licensesArea,
+  poLinesArea,
 ];
