@@ -1,0 +1,141 @@
+import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Queue } from 'bullmq';
+import { createEventEnqueuer } from '../../../src/events/enqueue-event';
+import { normalizeEvent } from '../../../src/events/normalize-event';
+import { createLogger } from '../../../src/logger';
+import { createSandbox } from '../../../src/sandbox/create-sandbox';
+import type { RunningSandbox, Sandbox } from '../../../src/sandbox/create-sandbox';
+import { TEST_REDIS_URL, obliterateQueue, uniqueQueueName } from '../../helpers/redis';
+import { spawnWorker } from './support/child-process';
+import type { ChildWorker } from './support/child-process';
+
+jest.setTimeout(60_000);
+
+const RECORDS = 30_000; // about 36 MB of MARCXML: long enough to be cut off mid-download
+
+describe('worker process: SIGKILL mid-download and graceful shutdown', () => {
+  let sandbox: Sandbox;
+  let running: RunningSandbox;
+  let queueName: string;
+  let queue: Queue;
+  let recordsDir: string;
+  const children: ChildWorker[] = [];
+
+  beforeEach(async () => {
+    sandbox = createSandbox({
+      logger: createLogger({ level: 'silent', name: 'sandbox' }),
+      config: { SANDBOX_JOB_DURATION_MS: 0 },
+    });
+    running = await sandbox.start(0);
+    queueName = uniqueQueueName('worker-proc');
+    queue = new Queue(queueName, { connection: { url: TEST_REDIS_URL } });
+    recordsDir = await mkdtemp(join(tmpdir(), 'svc-records-'));
+  });
+  afterEach(async () => {
+    for (const child of children.splice(0)) {
+      if (child.child.exitCode === null && child.child.signalCode === null)
+        child.child.kill('SIGKILL');
+      await child.exited();
+    }
+    await queue.close();
+    await obliterateQueue(queueName);
+    await running.close();
+    await rm(recordsDir, { recursive: true, force: true });
+  });
+
+  const env = (): Record<string, string> => ({
+    REDIS_URL: TEST_REDIS_URL,
+    QUEUE_NAME: queueName,
+    SVC_BASE_URL: running.url,
+    SVC_API_KEY: 'sandbox-key',
+    RECORDS_DIR: recordsDir,
+    WORKER_CONCURRENCY: '1',
+    SHUTDOWN_TIMEOUT_MS: '20000',
+  });
+
+  const start = (entry: string): ChildWorker => {
+    const child = spawnWorker(entry, env());
+    children.push(child);
+    return child;
+  };
+
+  async function queueImportRun(records: number): Promise<{ jobId: string; dir: string }> {
+    const job = sandbox.jobs().job('S7781');
+    if (!job) throw new Error('no S7781');
+    const instance = sandbox.jobs().run(job, { submittedBy: 'sandbox', records, durationMs: 0 });
+    while (!instance.end) await new Promise((resolve) => setTimeout(resolve, 5));
+    const answer = await fetch(`${running.url}/sandbox/events`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ kind: 'job_end', instance_id: instance.id }),
+    });
+    const { event } = (await answer.json()) as { event: Record<string, unknown> };
+    const enqueue = createEventEnqueuer({
+      queue,
+      dedupWindowHours: 1,
+      attempts: 3,
+      backoffDelayMs: 50,
+    });
+    const { jobId } = await enqueue(normalizeEvent(event));
+    return { jobId, dir: join(recordsDir, '01SVC_INST', 'S7781', instance.id) };
+  }
+
+  async function partFileGrowing(dir: string): Promise<void> {
+    for (;;) {
+      const names = await readdir(dir).catch(() => [] as string[]);
+      const part = names.find((name) => name.endsWith('.part'));
+      if (part) {
+        const size = await stat(join(dir, part)).then(
+          (info) => info.size,
+          () => 0,
+        );
+        if (size > 1_000_000) return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+
+  async function settled(jobId: string): Promise<'completed' | 'failed'> {
+    for (;;) {
+      const state = await queue.getJobState(jobId);
+      if (state === 'completed' || state === 'failed') return state;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  it('leaves exactly one complete file when a worker is SIGKILLed mid-download and another takes over', async () => {
+    const { jobId, dir } = await queueImportRun(RECORDS);
+    const first = start('test/integration/worker/support/worker-child.ts');
+    await partFileGrowing(dir);
+
+    first.child.kill('SIGKILL');
+    await first.exited();
+    const second = start('test/integration/worker/support/worker-child.ts');
+
+    expect(await settled(jobId)).toBe('completed');
+    expect(await readdir(dir)).toEqual(['TOTAL_RECORDS_IMPORTED.xml']);
+    const text = await readFile(join(dir, 'TOTAL_RECORDS_IMPORTED.xml'), 'utf8');
+    expect(text.split('<record>').length - 1).toBe(RECORDS);
+    expect(text.endsWith('</collection>\n')).toBe(true);
+    const summary = await second.waitForLine((line) => line.msg === 'job_end: records stored');
+    expect(summary).toMatchObject({ records: RECORDS, apiCalls: 2 });
+  });
+
+  it('finishes the job in flight on SIGTERM, then exits 0 (bin/worker.ts)', async () => {
+    const { jobId, dir } = await queueImportRun(10_000);
+    const worker = start('src/bin/worker.ts');
+    await worker.waitForLine((line) => line.msg === 'worker ready');
+    await partFileGrowing(dir);
+
+    worker.child.kill('SIGTERM');
+
+    expect(await worker.exited()).toBe(0);
+    expect(await queue.getJobState(jobId)).toBe('completed');
+    expect(await readdir(dir)).toEqual(['TOTAL_RECORDS_IMPORTED.xml']);
+    expect(worker.lines().map((line) => line.msg)).toEqual(
+      expect.arrayContaining(['shutting down: no new jobs, finishing jobs in flight', 'stopped']),
+    );
+  });
+});

@@ -1,0 +1,63 @@
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+
+export interface ChildWorker {
+  readonly child: ChildProcess;
+  /** Parsed JSON lines of its stdout so far. */
+  lines(): Record<string, unknown>[];
+  /** Resolves with the first line that matches. */
+  waitForLine(match: (line: Record<string, unknown>) => boolean): Promise<Record<string, unknown>>;
+  /** Resolves with the exit code (null when killed by a signal). */
+  exited(): Promise<number | null>;
+}
+
+const ROOT = join(__dirname, '../../../..');
+
+/** Runs a TypeScript entry with `node --import tsx`, its env on top of this process's. */
+export function spawnWorker(entry: string, env: Record<string, string>): ChildWorker {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, entry)], {
+    cwd: ROOT,
+    env: { ...process.env, LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const parsed: Record<string, unknown>[] = [];
+  const waiters: {
+    match: (line: Record<string, unknown>) => boolean;
+    resolve: (line: Record<string, unknown>) => void;
+  }[] = [];
+  let rest = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    rest += chunk.toString('utf8');
+    const complete = rest.split('\n');
+    rest = complete.pop() ?? '';
+    for (const text of complete) {
+      if (text.trim() === '') continue;
+      let line: Record<string, unknown>;
+      try {
+        line = JSON.parse(text) as Record<string, unknown>;
+      } catch {
+        continue;
+      }
+      parsed.push(line);
+      for (const waiter of [...waiters]) {
+        if (waiter.match(line)) {
+          waiters.splice(waiters.indexOf(waiter), 1);
+          waiter.resolve(line);
+        }
+      }
+    }
+  });
+  child.stderr?.on('data', (chunk: Buffer) => process.stderr.write(chunk));
+  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return {
+    child,
+    lines: () => [...parsed],
+    waitForLine: (match) => {
+      const seen = parsed.find(match);
+      if (seen) return Promise.resolve(seen);
+      return new Promise((resolve) => waiters.push({ match, resolve }));
+    },
+    exited: () => exit,
+  };
+}

@@ -1,0 +1,19 @@
+import { loadConfig, WorkerConfig } from '../../../../src/config';
+import { createLogger } from '../../../../src/logger';
+import { startWorker } from '../../../../src/worker/start-worker';
+
+/**
+ * The worker as its own process, like bin/worker.ts, with the lock and stall timings short
+ * (TEST_LOCK_MS, TEST_STALLED_MS) so a SIGKILLed worker's job is recovered in seconds.
+ */
+const config = loadConfig(WorkerConfig, process.env);
+const logger = createLogger({ level: 'info', name: 'worker-child' });
+const running = startWorker({
+  config,
+  logger,
+  tuning: {
+    lockDuration: Number(process.env.TEST_LOCK_MS ?? 1000),
+    stalledInterval: Number(process.env.TEST_STALLED_MS ?? 500),
+  },
+});
+void running.worker.waitUntilReady().then(() => logger.info('worker ready'));
