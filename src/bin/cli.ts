@@ -1,0 +1,15 @@
+import { runCli } from '../cli/run-cli';
+
+/** Composition root of `npm run events -- <command>`: process globals in, an exit status out. */
+runCli(process.argv.slice(2), {
+  env: process.env,
+  out: (line) => process.stdout.write(`${line}\n`),
+  err: (line) => process.stderr.write(`${line}\n`),
+})
+  .then((status) => {
+    process.exitCode = status;
+  })
+  .catch((error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  });

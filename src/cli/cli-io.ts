@@ -1,0 +1,8 @@
+/** What a CLI command may touch: the environment and two line writers (no process globals). */
+export interface CliIo {
+  env: NodeJS.ProcessEnv | Record<string, string | undefined>;
+  /** One line of the command's answer (stdout). */
+  out: (line: string) => void;
+  /** One line of a problem (stderr). */
+  err: (line: string) => void;
+}

@@ -1,0 +1,21 @@
+/** `npm run events -- help`: every command and option, with the environment it reads. */
+export const USAGE_TEXT = `Usage: npm run events -- <command> [options]
+
+Dead letters (reads REDIS_URL and QUEUE_NAME):
+  failed [--limit N] [--json]      list failed jobs: id, action, attempts, failed reason
+  show <id> [--json]               one job: the BullMQ job id (evt-…) or the event id
+  replay <id>                      move one failed job back to waiting (attempts reset)
+  replay --all                     the same for every failed job
+
+Checking a deployment:
+  send-test-event --url <listener> [--secret <s>] (--file <body.json|.xml> | --sample <kind>)
+                  [--format json|xml] [--timeout MS]
+                                   sign the exact bytes (X-Svc-Signature) and POST them;
+                                   prints the status and the listener's answer.
+                                   kinds: job_end, job_end_minimal, loan (a fresh id each time)
+                                   --secret falls back to WEBHOOK_SECRET from the environment,
+                                   which keeps it out of the shell history
+  challenge --url <listener> [--timeout MS]
+                                   GET <listener>?challenge=<random> and check the echo
+
+Exit status: 0 done, 1 the command failed (named on stderr), 2 the command line is wrong.`;
