@@ -12,8 +12,8 @@ const running = startWorker({
   config,
   logger,
   tuning: {
-    lockDuration: Number(process.env.TEST_LOCK_MS ?? 1000),
-    stalledInterval: Number(process.env.TEST_STALLED_MS ?? 500),
+    lockDuration: Number(process.env.TEST_LOCK_MS ?? 3000),
+    stalledInterval: Number(process.env.TEST_STALLED_MS ?? 1500),
   },
 });
 void running.worker.waitUntilReady().then(() => logger.info('worker ready'));
