@@ -1,4 +1,7 @@
+import { Queue, UnrecoverableError, Worker } from 'bullmq';
 import { createWorkerMetrics } from '../../../src/metrics/worker-metrics';
+import { observeWorker } from '../../../src/metrics/observe-worker';
+import { TEST_REDIS_URL, obliterateQueue, uniqueQueueName } from '../../helpers/redis';
 import type { MetricsServer } from '../../../src/metrics/worker-metrics';
 
 describe('worker metrics server', () => {
@@ -70,5 +73,52 @@ describe('worker metrics server', () => {
     server = await metrics.listen(0, '127.0.0.1');
 
     await expect(metrics.listen(server.port, '127.0.0.1')).rejects.toThrow(/EADDRINUSE/);
+  });
+});
+
+describe('observeWorker', () => {
+  it('counts completed and failed jobs of a real BullMQ worker by action', async () => {
+    const queueName = uniqueQueueName('observe-worker');
+    const queue = new Queue(queueName, { connection: { url: TEST_REDIS_URL } });
+    const metrics = createWorkerMetrics({ defaultMetrics: false });
+    const worker = new Worker(
+      queueName,
+      async (job) => {
+        if (job.name === 'job_end') throw new UnrecoverableError('400');
+        return 'ok';
+      },
+      { connection: { url: TEST_REDIS_URL, maxRetriesPerRequest: null }, autorun: false },
+    );
+    observeWorker(worker, metrics);
+    try {
+      await queue.addBulk([
+        { name: 'job_end', data: {} },
+        { name: 'loan_created', data: {} },
+        { name: 'loan_created', data: {} },
+      ]);
+      const settled = new Promise<void>((resolve) => {
+        let count = 0;
+        const one = (): void => {
+          count += 1;
+          if (count === 3) resolve();
+        };
+        worker.on('completed', one);
+        worker.on('failed', one);
+      });
+      void worker.run();
+      await settled;
+
+      const text = await metrics.registry.metrics();
+
+      expect(text).toContain('svcws_worker_jobs_processed_total{action="loan_created"} 2');
+      expect(text).toContain('svcws_worker_jobs_failed_total{action="job_end"} 1');
+      expect(text).toContain(
+        'svcws_worker_job_duration_seconds_count{action="job_end",outcome="failed"} 1',
+      );
+    } finally {
+      await worker.close();
+      await queue.close();
+      await obliterateQueue(queueName);
+    }
   });
 });
