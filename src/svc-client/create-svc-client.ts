@@ -246,7 +246,7 @@ export function createSvcClient(
   async function download(params: DownloadParams, target: DownloadTarget): Promise<DownloadResult> {
     const { call, body, contentType } = await openDownload(params, target);
     try {
-      const bytes = await streamTo(body, target.to, target.signal);
+      const bytes = await streamTo(body, target.to, { signal: target.signal });
       return { bytes, contentType };
     } catch (error) {
       body.destroy();

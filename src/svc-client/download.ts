@@ -9,16 +9,28 @@ import { pipeline } from 'node:stream/promises';
 /** The download row (spec §4.3): a metadata import job's loaded records, XML or binary MARC. */
 export const DOWNLOAD_ROUTE = 'GET /conf/jobs/{job_id}/instances/{instance_id}/download';
 
+export interface StreamToOptions {
+  signal?: AbortSignal | undefined;
+  /** Stages between the source and the target (e.g. a record counter), in order. */
+  through?: readonly Transform[];
+  /**
+   * Names the temporary file instead of a random suffix. A writer that reruns after a crash with
+   * the same tag overwrites its own leftover (the worker passes the BullMQ job id).
+   */
+  temporaryTag?: string;
+}
+
 /**
  * Streams `source` into `to` without holding it in memory (`pipeline` keeps backpressure end to
- * end) and counts the bytes. To a path, it writes a temporary file beside the target and renames
- * it when the last byte is on disk: no reader ever sees a partial file, and a failure removes the
- * temporary file. An existing target is replaced whole (rename is atomic on one file system).
+ * end) and counts the bytes. To a path, it writes a temporary file beside the target, flushed to
+ * disk, and renames it when the last byte is written: no reader ever sees a partial file, and a
+ * failure removes the temporary file. An existing target is replaced whole (rename is atomic on one
+ * file system).
  */
 export async function streamTo(
   source: Readable,
   to: Writable | string,
-  signal?: AbortSignal,
+  { signal, through = [], temporaryTag }: StreamToOptions = {},
 ): Promise<number> {
   let bytes = 0;
   const counter = new Transform({
@@ -28,13 +40,20 @@ export async function streamTo(
     },
   });
   const options = signal ? { signal } : {};
+  const stages: (Readable | Writable)[] = [source, counter, ...through];
   if (typeof to !== 'string') {
-    await pipeline(source, counter, to, options);
+    await pipeline([...stages, to], options);
     return bytes;
   }
-  const temporary = join(dirname(to), `.${basename(to)}.${randomBytes(6).toString('hex')}.part`);
+  const tag = temporaryTag ?? randomBytes(6).toString('hex');
+  const temporary = join(dirname(to), `.${basename(to)}.${tag}.part`);
+  // `w` for a tagged name (its own leftover after a crash is overwritten), `wx` for a random one.
+  const file = createWriteStream(temporary, {
+    flags: temporaryTag === undefined ? 'wx' : 'w',
+    flush: true,
+  });
   try {
-    await pipeline(source, counter, createWriteStream(temporary, { flags: 'wx' }), options);
+    await pipeline([...stages, file], options);
     await rename(temporary, to);
   } catch (error) {
     await rm(temporary, { force: true });

@@ -1,10 +1,9 @@
-import { createWriteStream } from 'node:fs';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { mkdir, stat } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import type { SvcClient } from '../svc-client/create-svc-client';
 import type { DownloadParams } from '../svc-client/client-types';
+import { streamTo } from '../svc-client/download';
 import { createMarcRecordCounter } from './count-marc-records';
 import type { DownloadFormat } from './records-path';
 import { safeSegment } from './records-path';
@@ -49,16 +48,13 @@ export async function storeRecords(options: StoreRecordsOptions): Promise<StoreR
   const { file, params } = options;
   if (await exists(file)) return { stored: false, reason: 'already stored' };
   await mkdir(dirname(file), { recursive: true });
-  const temporary = join(dirname(file), `.${basename(file)}.${safeSegment(options.tempTag)}.part`);
 
   const counter = createMarcRecordCounter(params.download_format);
-  let bytes = 0;
   let records = 0;
   let idle: NodeJS.Timeout | undefined;
   const counting = new Transform({
     transform(chunk: Buffer, _encoding, callback) {
       idle?.refresh();
-      bytes += chunk.byteLength;
       try {
         counter.write(chunk);
       } catch (error) {
@@ -82,18 +78,12 @@ export async function storeRecords(options: StoreRecordsOptions): Promise<StoreR
     idle = setTimeout(() => {
       counting.destroy(new DownloadStalledError(options.idleTimeoutMs));
     }, options.idleTimeoutMs);
-    await pipeline(
-      body,
-      counting,
-      // `w`, not `wx`: a leftover of this same job (killed mid-download) is overwritten.
-      createWriteStream(temporary, { flags: 'w', flush: true }),
-      options.signal ? { signal: options.signal } : {},
-    );
-    await rename(temporary, file);
+    const bytes = await streamTo(body, file, {
+      signal: options.signal,
+      through: [counting],
+      temporaryTag: safeSegment(options.tempTag),
+    });
     return { stored: true, records, bytes };
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
   } finally {
     clearTimeout(idle);
   }
