@@ -1,0 +1,85 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, stat, symlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { TEST_REDIS_URL } from '../helpers/redis';
+
+const root = path.join(__dirname, '../..');
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function runDemo(env: Record<string, string>): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(
+      path.join(root, 'node_modules/.bin/tsx'),
+      ['scripts/demo.ts'],
+      { cwd: root, env: { ...process.env, ...env }, timeout: 60_000 },
+      (error, stdout, stderr) => {
+        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+const quick = { DEMO_RECORDS: '7', DEMO_JOB_DURATION_MS: '200', DEMO_TIMEOUT_MS: '20000' };
+
+describe('npm run demo', () => {
+  it('runs the whole path and reports the records stored, then exits 0', async () => {
+    const run = await runDemo({ ...quick, REDIS_URL: TEST_REDIS_URL });
+
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    for (const step of [
+      /✓ listener registered with the platform: it echoed the challenge/,
+      /✓ import job S7781 started through the API: instance \d+/,
+      /✓ webhook arrived: job_end event \d+ \(json, [\d.]+ kB\)/,
+      /✓ signature verified, event queued as evt-\d+/,
+      /✓ instance \d+ fetched: S7781 "Import MARC records" COMPLETED_SUCCESS \(TOTAL_RECORDS_IMPORTED 7/,
+      /✓ records stored: 7 records, [\d.]+ kB → \S+TOTAL_RECORDS_IMPORTED\.xml/,
+      /✓ file complete on disk/,
+      /7 records \([\d.]+ kB\) stored by the worker in .+ with 2 API calls\./,
+    ]) {
+      expect(run.stdout).toMatch(step);
+    }
+    const file = /records stored: .* → (\S+)/.exec(run.stdout)?.[1] ?? '';
+    const xml = await readFile(file, 'utf8');
+    expect(xml.match(/<record[\s>]/g)).toHaveLength(7);
+    const log = /Logs\s+(\S+)/.exec(run.stdout)?.[1] ?? '';
+    expect((await stat(log)).size).toBeGreaterThan(0);
+    expect(await readFile(log, 'utf8')).toContain('"msg":"job_end: records stored"');
+  });
+
+  it('starts a private redis-server when REDIS_URL does not answer, and stops it', async () => {
+    const run = await runDemo({
+      ...quick,
+      REDIS_URL: 'redis://127.0.0.1:1',
+      DEMO_WEBHOOK_FORMAT: 'xml',
+    });
+
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/Redis\s+redis:\/\/127\.0\.0\.1:\d+\s+\(private \S*redis-server/);
+    expect(run.stdout).toMatch(/webhook arrived: job_end event \d+ \(xml,/);
+    expect(run.stdout).toContain('7 records');
+  });
+
+  it('says how to get a Redis when none answers and none is on PATH (exit 1)', async () => {
+    // A PATH with node only (node and redis-server may share /usr/bin).
+    const bin = await mkdtemp(path.join(tmpdir(), 'demo-path-'));
+    await symlink(process.execPath, path.join(bin, 'node'));
+
+    const run = await runDemo({ REDIS_URL: 'redis://127.0.0.1:1', PATH: bin });
+    await rm(bin, { recursive: true });
+
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(
+      'No Redis answers at 127.0.0.1:1 and there is no redis-server on PATH.',
+    );
+    expect(run.stderr).toContain('apt-get install redis-server');
+    expect(run.stderr).toContain('REDIS_URL=');
+  });
+});
