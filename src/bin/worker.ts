@@ -1,6 +1,8 @@
 import { loadConfig, WorkerConfig } from '../config';
 import { createLogger } from '../logger';
 import { startWorker } from '../worker/start-worker';
+import { createWorkerMetrics } from '../metrics/worker-metrics';
+import { observeWorker } from '../metrics/observe-worker';
 
 /**
  * Composition root of the worker (`npm run worker`): reads env, starts the BullMQ worker, and on
@@ -11,7 +13,18 @@ import { startWorker } from '../worker/start-worker';
 async function main(): Promise<void> {
   const config = loadConfig(WorkerConfig, process.env);
   const logger = createLogger({ level: config.LOG_LEVEL, name: 'worker' });
-  const running = startWorker({ config, logger });
+  const metrics = createWorkerMetrics();
+  const running = startWorker({
+    config,
+    logger,
+    // Every answer of the service carries the remaining budget: one API call each.
+    onRemaining: (remaining) => {
+      metrics.remaining(remaining);
+      metrics.apiCall();
+    },
+  });
+  observeWorker(running.worker, metrics);
+  const metricsServer = await metrics.listen(config.WORKER_METRICS_PORT);
   await running.worker.waitUntilReady();
   logger.info(
     {
@@ -20,6 +33,7 @@ async function main(): Promise<void> {
       recordsDir: config.RECORDS_DIR,
       format: config.DOWNLOAD_FORMAT,
       lineTypes: config.DOWNLOAD_LINE_TYPES,
+      metricsPort: metricsServer.port,
     },
     'worker ready',
   );
@@ -40,6 +54,7 @@ async function main(): Promise<void> {
     deadline.unref();
     running
       .close()
+      .then(() => metricsServer.close())
       .then(() => {
         logger.info('stopped');
         process.exit(0);

@@ -48,7 +48,8 @@ export function createEventQueue({
       closing = true;
       await queue.close();
       if (connection.status === 'ready') await connection.quit();
-      else connection.disconnect();
+      // A connection that already ended must not be told again: ioredis would arm a new timer.
+      else if (connection.status !== 'end') connection.disconnect();
     },
   };
 }

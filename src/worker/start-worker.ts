@@ -13,6 +13,8 @@ export interface StartWorkerOptions {
   readonly logger: Logger;
   /** The API client; one built from `config` unless given. */
   readonly client?: SvcClient;
+  /** Called with every `X-Svc-Api-Remaining` the built client reads (metrics). */
+  readonly onRemaining?: (remaining: number) => void;
   /** Lock, stall and pause timings (tests make them short). */
   readonly tuning?: Pick<CreateWorkerOptions, 'lockDuration' | 'stalledInterval' | 'budgetPauseMs'>;
 }
@@ -25,6 +27,7 @@ export function startWorker({
   config,
   logger,
   client,
+  onRemaining,
   tuning = {},
 }: StartWorkerOptions): RunningWorker {
   const svc =
@@ -37,6 +40,7 @@ export function startWorker({
       timeoutMs: config.SVC_TIMEOUT_MS,
       maxRetries: config.SVC_MAX_RETRIES,
       remainingFloor: config.SVC_REMAINING_FLOOR,
+      ...(onRemaining === undefined ? {} : { onRemaining }),
     });
   const dispatch = createHandlerRegistry({
     logger,

@@ -53,6 +53,7 @@ describe('worker process: SIGKILL mid-download and graceful shutdown', () => {
     RECORDS_DIR: recordsDir,
     WORKER_CONCURRENCY: '1',
     SHUTDOWN_TIMEOUT_MS: '20000',
+    WORKER_METRICS_PORT: '0',
   });
 
   const start = (entry: string): ChildWorker => {
@@ -126,8 +127,11 @@ describe('worker process: SIGKILL mid-download and graceful shutdown', () => {
   it('finishes the job in flight on SIGTERM, then exits 0 (bin/worker.ts)', async () => {
     const { jobId, dir } = await queueImportRun(10_000);
     const worker = start('src/bin/worker.ts');
-    await worker.waitForLine((line) => line.msg === 'worker ready');
+    const ready = await worker.waitForLine((line) => line.msg === 'worker ready');
     await partFileGrowing(dir);
+    const metrics = await fetch(`http://127.0.0.1:${String(ready.metricsPort)}/metrics`);
+    expect(metrics.status).toBe(200);
+    expect(await metrics.text()).toMatch(/^svcws_worker_api_remaining \d+$/m);
 
     worker.child.kill('SIGTERM');
 
