@@ -36,7 +36,10 @@ export interface SvcClientOptions<T extends EndpointTable = typeof defaultEndpoi
   apiKey: string;
   /** Receives one debug line per call and the governance warning. */
   logger?: Logger | undefined;
-  /** SVC_RATE_PER_SECOND: at most this many calls start in any rolling second. */
+  /**
+   * SVC_RATE_PER_SECOND: at most this many calls arrive at the service in any second. A call holds
+   * one of this many slots from its start until a second after its answer (rate-limiter.ts).
+   */
   ratePerSecond?: number | undefined;
   /** SVC_TIMEOUT_MS: per attempt, up to the complete answer (a download: up to its headers). */
   timeoutMs?: number | undefined;

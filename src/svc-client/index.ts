@@ -23,7 +23,7 @@ export { redactUrl } from './redact-url';
 export { CodeField, JobInfo, JobInstance, JobInstanceCounter } from './job-instance';
 export type { ResponseOf } from './response-schemas';
 export { createRateLimiter } from './rate-limiter';
-export type { RateLimiter, Sleep } from './rate-limiter';
+export type { RateLimiter, Release, Sleep } from './rate-limiter';
 export { nodeHttpTransport } from './http-transport';
 export type { HttpTransport, TransportRequest, TransportResponse } from './http-transport';
 export { JOB_SUBMIT_ROUTE } from './job-submit-errors';

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { HttpTransport, TransportResponse } from './http-transport';
 import type { PreparedCall } from './prepare-call';
 import type { Governance } from './governance';
-import type { RateLimiter, Sleep } from './rate-limiter';
+import type { RateLimiter, Release, Sleep } from './rate-limiter';
 import type { AttemptFailure, RetryPolicy } from './retry-policy';
 import { NOT_SENT_CODES } from './retry-policy';
 import { parseErrorBody } from './parse-error-body';
@@ -36,7 +36,8 @@ export interface SendOptions {
 export type Consume<T> = (response: TransportResponse) => Promise<T>;
 
 /**
- * Sends a prepared call: waits for the limiter, applies the timeout and the caller's signal,
+ * Sends a prepared call: waits for the limiter (a slot per attempt, released when the attempt
+ * ends), applies the timeout and the caller's signal,
  * reads the governance header, classifies failures into `SvcApiError` and retries what the
  * policy allows. One debug line per call (plus one per retry), with the redacted URL only.
  */
@@ -80,8 +81,10 @@ export async function sendRequest<T>(
     });
 
   for (let attempt = 1; ; attempt += 1) {
+    // Each attempt holds its own slot until its answer, failure or abort (rate-limiter.ts).
+    let release: Release;
     try {
-      await transport.limiter.acquire(callerSignal);
+      release = await transport.limiter.acquire(callerSignal);
     } catch {
       log({ attempts: attempt, outcome: 'aborted' }, 'svc call');
       throw aborted(attempt - 1);
@@ -89,10 +92,12 @@ export async function sendRequest<T>(
 
     const timeout = new AbortController();
     const timer = setTimeout(() => timeout.abort(), timeoutMs);
-    const signal = callerSignal ? AbortSignal.any([callerSignal, timeout.signal]) : timeout.signal;
     let failure: AttemptFailure;
     let error: SvcApiError;
     try {
+      const signal = callerSignal
+        ? AbortSignal.any([callerSignal, timeout.signal])
+        : timeout.signal;
       const response = await transport.http(call.url, {
         method: endpoint.method,
         headers: call.headers,
@@ -146,6 +151,8 @@ export async function sendRequest<T>(
       }
     } finally {
       clearTimeout(timer);
+      // Every way out of the attempt passes here, so no slot is lost; release() is idempotent.
+      release();
     }
 
     const decision = transport.retryPolicy.decide(endpoint.method, failure, attempt);
