@@ -2,6 +2,9 @@ import { z } from 'zod';
 import { addDays, addMonths, formatIsoDate, parseCalendarDate, utcToday } from './calendar-date';
 import { isoDate } from './query-params';
 
+/** spec §4.2 "one month of days", counted as 31 days with both ends included. */
+const MAX_DAYS = 31;
+
 /** Supplies "now"; the table passes `() => new Date()`, tests a fixed instant. */
 export type Clock = () => Date;
 
@@ -10,9 +13,10 @@ export type Clock = () => Date;
  * clock at parse time. The rules apply to the range the server will use, defaults included:
  * `from` defaults to today, `to` to `from` plus one week (§4.2 parameter table).
  *
- * - rule 1 "at most one month of days": `to` ≤ `from` + 1 calendar month, the day clamped to the
- *   month's end (2024-01-31 → 2024-02-29). "Plus one month" reads like the spec's own default
- *   "from plus one week", and the looser reading never refuses a range the server accepts.
+ * - rule 1 "at most one month of days": at most 31 days counting both ends, that is
+ *   `to` ≤ `from` + 30 days, whatever the months. The sandbox counts the same way
+ *   (src/sandbox/areas/org-units.ts); a calendar-month reading would allow 32 days from the 1st
+ *   of a 31-day month and only 29 from February 1st.
  * - rule 2 "between one year in the past and three years ahead": both dates lie in
  *   [today − 1 year, today + 3 years], bounds included, today being the UTC date of the clock.
  * - `to` before `from` is refused as well: such a request covers no day at all.
@@ -42,12 +46,12 @@ export function openHoursQuery(clock: Clock) {
     }
     if (to < from) {
       ctx.addIssue({ code: 'custom', path: ['to'], message: `must not be before ${fromText}` });
-    } else if (to > addMonths(from, 1)) {
+    } else if (to > addDays(from, MAX_DAYS - 1)) {
       // spec §4.2 open-hours rule 1, §8 open hours range
       ctx.addIssue({
         code: 'custom',
         path: ['to'],
-        message: `must be at most one month after ${fromText}: one request covers at most one month of days`,
+        message: `must be at most ${String(MAX_DAYS - 1)} days after ${fromText}: one request covers at most one month of days (${String(MAX_DAYS)} counting both ends)`,
       });
     }
   });

@@ -12,7 +12,10 @@ const REMOTE_STORAGE_CODES = ['OFFSITE-A', 'OFFSITE-B'];
 const FULFILLMENT_UNITS = ['GENERAL', 'RESERVES', 'NON_CIRC'];
 const ACCESSION_PLACEMENTS = ['NONE', 'LIBRARY', 'LOCATION'];
 const CALL_NUMBER_TYPES = ['0', '1', '2', '3', '4', '5', '6', '7', '8'];
-/** spec §4.2: one request covers at most one month of days; we count it as 31. */
+/**
+ * spec §4.2: one request covers at most one month of days, counted as 31 with both ends
+ * (`to` ≤ `from` + 30 days), the same count as the client's open-hours-query.ts.
+ */
 const MAX_DAYS = 31;
 
 interface Library {

@@ -81,8 +81,12 @@ export function addDays(date: Date, days: number): Date {
   return new Date(date.getTime() + days * 86_400_000);
 }
 
+/** Whole years later (earlier when negative); February 29 becomes February 28, as in the client. */
 export function addYears(date: Date, years: number): Date {
+  const year = date.getUTCFullYear() + years;
+  const month = date.getUTCMonth();
+  const lastDay = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
   const moved = new Date(date.getTime());
-  moved.setUTCFullYear(moved.getUTCFullYear() + years);
+  moved.setUTCFullYear(year, month, Math.min(date.getUTCDate(), lastDay));
   return moved;
 }

@@ -214,7 +214,7 @@ describe('library open hours (spec §4.2 rules, §8)', () => {
   const window =
     'must lie between one year before and three years after today (2024-03-15 to 2028-03-15)';
   const oneMonth =
-    'must be at most one month after from: one request covers at most one month of days';
+    'must be at most 30 days after from: one request covers at most one month of days (31 counting both ends)';
 
   function openHours(query: object) {
     return validateQuery({ query: schema }, query);
@@ -222,15 +222,21 @@ describe('library open hours (spec §4.2 rules, §8)', () => {
 
   const edges: [string, object, object, QueryViolation][] = [
     [
-      'exactly one calendar month, not a day more',
+      '31 days counting both ends, not 32',
+      { from: '2025-03-15', to: '2025-04-14' },
       { from: '2025-03-15', to: '2025-04-15' },
-      { from: '2025-03-15', to: '2025-04-16' },
       { parameter: 'to', rule: oneMonth },
     ],
     [
-      'a month clamped at the end of a shorter month',
-      { from: '2025-01-31', to: '2025-02-28' },
-      { from: '2025-01-31', to: '2025-03-01' },
+      'the 1st to the 31st of a 31-day month, not to the 1st of the next',
+      { from: '2025-05-01', to: '2025-05-31' },
+      { from: '2025-05-01', to: '2025-06-01' },
+      { parameter: 'to', rule: oneMonth },
+    ],
+    [
+      '31 days from February 1st, past the end of February',
+      { from: '2026-02-01', to: '2026-03-03' },
+      { from: '2026-02-01', to: '2026-03-04' },
       { parameter: 'to', rule: oneMonth },
     ],
     [
@@ -255,15 +261,18 @@ describe('library open hours (spec §4.2 rules, §8)', () => {
     expect(refused).toEqual({ ok: false, violations: [violation] });
   });
 
-  it('measures the month from today when from is left out', () => {
-    const result = openHours({ to: '2025-04-16' });
+  it('measures the 31 days from today when from is left out', () => {
+    const accepted = openHours({ to: '2025-04-14' });
+    const result = openHours({ to: '2025-04-15' });
+
+    expect(accepted.ok).toBe(true);
 
     expect(result).toEqual({
       ok: false,
       violations: [
         {
           parameter: 'to',
-          rule: 'must be at most one month after from (default today): one request covers at most one month of days',
+          rule: 'must be at most 30 days after from (default today): one request covers at most one month of days (31 counting both ends)',
         },
       ],
     });
@@ -290,6 +299,20 @@ describe('library open hours (spec §4.2 rules, §8)', () => {
       ok: false,
       violations: [{ parameter: 'to', rule: 'must not be before from' }],
     });
+  });
+
+  it('on February 29th reads one year back and three years ahead as February 28th', () => {
+    const leap = openHoursQuery(() => new Date('2028-02-29T12:00:00Z'));
+    const at = (query: object) => validateQuery({ query: leap }, query).ok;
+
+    expect([at({ from: '2027-02-28', to: '2027-03-01' }), at({ from: '2027-02-27' })]).toEqual([
+      true,
+      false,
+    ]);
+    expect([
+      at({ from: '2031-02-20', to: '2031-02-28' }),
+      at({ from: '2031-02-20', to: '2031-03-01' }),
+    ]).toEqual([true, false]);
   });
 
   it('reads the clock at each check, not when the schema is built', () => {

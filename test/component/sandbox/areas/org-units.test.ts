@@ -66,16 +66,27 @@ describe('organization units area (spec §4.2)', () => {
     expect(days[7]?.date).toBe('2025-03-19Z');
   });
 
-  it('answers a given range of up to one month', async () => {
-    const reply = await call('GET', '/conf/libraries/LAW/open-hours?from=2025-04-01&to=2025-05-01');
-    expect(reply.json.day).toHaveLength(31);
-  });
+  it.each([
+    ['from=2025-04-01&to=2025-05-01', 31],
+    ['from=2025-05-01&to=2025-05-31', 31],
+    ['from=2026-02-01&to=2026-03-03', 31],
+    ['from=2024-03-12&to=2024-03-12', 1],
+    ['from=2028-03-05&to=2028-03-12', 8],
+  ])(
+    'answers open hours %s: at most 31 days counting both ends, inside the window (%i days)',
+    async (query, days) => {
+      const reply = await call('GET', `/conf/libraries/LAW/open-hours?${query}`);
+      expect(reply.json.day).toHaveLength(days);
+    },
+  );
 
   it.each([
     ['from=2025-13-01'],
     ['from=2025-04-01&to=2025-03-01'],
     ['from=2025-04-01&to=2025-05-02'],
-    ['from=2024-03-01&to=2024-03-05'],
+    ['from=2025-05-01&to=2025-06-01'],
+    ['from=2024-03-11&to=2024-03-12'],
+    ['from=2028-03-05&to=2028-03-13'],
     ['from=2028-03-10&to=2028-03-20'],
   ])('refuses open hours %s with 402119', async (query) => {
     expect((await call('GET', `/conf/libraries/LAW/open-hours?${query}`)).errorCode).toBe('402119');
