@@ -113,8 +113,9 @@ export function createJobsArea(store: JobStore): SandboxArea {
 
     router.get('/conf/jobs/:job_id/instances/:instance_id/events', (req, res) => {
       const instance = instanceOf(req);
-      // spec §4.3: instance events only for jobs of category and type USERS/SIS.
-      if (instance.job.category !== 'USERS' || instance.job.type !== 'SIS') {
+      // spec §4.3: instance events only for jobs of category and type USERS/SIS, read as a USERS
+      // job that is a SIS job (job-catalog.ts `sis`); SIS is no job type.
+      if (instance.job.category !== 'USERS' || instance.job.sis !== true) {
         throw badRequest('60332', 'Only USERS/SIS jobs are supported');
       }
       sendList(req, res, sisEventsOf(instance, ctx.now()), { itemKey: 'event' });

@@ -56,6 +56,8 @@ describe('sandbox jobs (spec §4.3, §8)', () => {
     it('refuses an invalid category or type with 40166410', async () => {
       expect((await sut.api('GET', '/conf/jobs?category=NOPE')).errorCode).toBe('40166410');
       expect((await sut.api('GET', '/conf/jobs?type=WEEKLY')).errorCode).toBe('40166410');
+      // spec §4.3: type is MANUAL, SCHEDULED or OTHER; the USERS/SIS job is a SCHEDULED one.
+      expect((await sut.api('GET', '/conf/jobs?type=SIS')).errorCode).toBe('40166410');
     });
 
     it('gets a job, and refuses a bad id format (402215) and an unknown id (402216)', async () => {
@@ -65,6 +67,12 @@ describe('sandbox jobs (spec §4.3, §8)', () => {
         category: { value: 'IMPORT' },
         type: { value: 'SCHEDULED' },
       });
+      const sis = await sut.api('GET', '/conf/jobs/S8801');
+      expect(sis.json).toMatchObject({
+        category: { value: 'USERS' },
+        type: { value: 'SCHEDULED' },
+      });
+      expect(sis.json).not.toHaveProperty('sis');
       expect((await sut.api('GET', '/conf/jobs/7781')).errorCode).toBe('402215');
       expect((await sut.api('GET', '/conf/jobs/S0001')).errorCode).toBe('402216');
     });

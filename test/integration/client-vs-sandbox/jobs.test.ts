@@ -77,13 +77,17 @@ describe('client against sandbox: jobs (spec §4.3, §8)', () => {
     expect(pages).toEqual([5, 5, 2]);
   });
 
-  it('the client refuses type=SIS before the network, while the sandbox lists the USERS/SIS job under it', async () => {
-    // spec §4.3: type is MANUAL, SCHEDULED or OTHER; the events rule names a job "of type SIS". See the report.
+  it('type=SIS is refused, by the client before the network and by the sandbox with 40166410; the USERS/SIS job is a SCHEDULED USERS job', async () => {
+    // spec §4.3: type is MANUAL, SCHEDULED or OTHER; "USERS/SIS" names a USERS job that is a SIS job.
     await expect(env.client.call('listJobs', { query: { type: 'SIS' } })).rejects.toBeInstanceOf(
       SvcParamError,
     );
     const raw = await env.sut.api('GET', '/conf/jobs?type=SIS');
-    expect(items(raw.json, 'job').map((job) => job.id)).toEqual(['S8801']);
+    expect([raw.status, raw.errorCode]).toEqual([400, '40166410']);
+    const users = await env.request('GET /conf/jobs', {
+      query: { category: 'USERS', type: 'SCHEDULED' },
+    });
+    expect(items(users, 'job').map((job) => job.id)).toEqual(['S8801']);
   });
 
   it('reads a job; a malformed id is 402215, an unknown one 402216', async () => {
