@@ -3,7 +3,17 @@ import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'coverage/', 'records/', 'jest.config.js'] },
+  {
+    ignores: [
+      'dist/',
+      'node_modules/',
+      'coverage/',
+      'records/',
+      '.tmp/',
+      'jest.config.js',
+      'test/summary-reporter.js',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.strict,
   prettier,

@@ -7,4 +7,5 @@ module.exports = {
   testTimeout: 30000,
   // Two cores on the CI machine; Redis-backed suites each use their own queue names.
   maxWorkers: 2,
+  reporters: ['default', '<rootDir>/test/summary-reporter.js'],
 };
