@@ -24,11 +24,13 @@ export const LINE_TYPES = ['REGULAR', 'ADJUSTMENT', 'SHIPMENT', 'OVERHEAD', 'INS
 
 /**
  * VAT on an invoice or a line: `vat_info: { percentage, amount }`, one of the two (60252).
- * The spec names the fields, not the shape; this one is ours (docs/sandbox-areas.md).
+ * The spec names the fields, not the shape; this one is ours (docs/sandbox-areas.md). A value of
+ * 0, `""` or null counts as not given, as in the client (vat-body-rule.ts): the platform writes
+ * `0.0` for both when no vat is set, so a body read and sent back unchanged passes.
  */
 export function checkVat(body: Body): Body | undefined {
-  const percentage = textAt(body, 'vat_info.percentage');
-  const amount = textAt(body, 'vat_info.amount');
+  const percentage = vatValue(body, 'vat_info.percentage');
+  const amount = vatValue(body, 'vat_info.amount');
   if (percentage !== undefined && amount !== undefined) {
     throw badRequest('60252', 'VAT percentage or VAT amount is allowed, not both');
   }
@@ -40,6 +42,11 @@ export function checkVat(body: Body): Body | undefined {
     : percentage === undefined
       ? { amount: Number(amount) }
       : { percentage: Number(percentage) };
+}
+
+function vatValue(body: Body, path: string): string | undefined {
+  const text = textAt(body, path);
+  return text === undefined || Number(text) === 0 ? undefined : text;
 }
 
 /** spec §4.11 invoice save codes, in the order a reader checks the payload. */

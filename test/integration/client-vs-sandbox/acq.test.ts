@@ -253,11 +253,10 @@ describe('client against sandbox: acquisitions (spec §4.9–§4.13)', () => {
       expect(error).toBeInstanceOf(SvcParamError);
     });
 
-    it('a zero vat percentage with a zero amount passes the client and the sandbox refuses it with 60252', async () => {
-      // The client counts 0 as "not given" (a body read back from the platform carries 0.0 for
-      // both); the sandbox counts any value. See the report.
-      await expectRefusal(
-        env.request('POST /acq/invoices', {
+    it('a zero vat percentage with a zero amount counts as no vat on both sides', async () => {
+      // The platform writes 0.0 for both when no vat is set; 0, "" and null mean "not given".
+      const created = obj(
+        await env.request('POST /acq/invoices', {
           body: {
             vendor: 'GOBI',
             number: 'GOBI-VAT0',
@@ -266,9 +265,22 @@ describe('client against sandbox: acquisitions (spec §4.9–§4.13)', () => {
             vat_info: { percentage: 0, amount: 0 },
           },
         }),
-        '60252',
-        'vat percentage or vat amount allowed, not both',
       );
+      expect(created.vat_info).toBeUndefined();
+    });
+
+    it('the sandbox refuses a vat percentage with a non-zero amount with 60252', async () => {
+      const raw = await env.sut.api('POST', '/acq/invoices', {
+        body: JSON.stringify({
+          vendor: 'GOBI',
+          number: 'GOBI-VAT2',
+          invoice_date: isoDay(-1),
+          total_amount: 10,
+          vat_info: { percentage: 7, amount: 3 },
+        }),
+        headers: { 'content-type': 'application/json' },
+      });
+      expect([raw.status, raw.errorCode]).toEqual([400, '60252']);
     });
 
     it('lists invoices with the spec path (trailing slash), by base status', async () => {

@@ -108,6 +108,18 @@ describe('invoices area (spec §4.11)', () => {
     expect(reply.errorCode).toBe(errorCode);
   });
 
+  it.each([
+    ['both zero', { percentage: 0, amount: 0 }, undefined],
+    ['both empty or null', { percentage: '', amount: null }, undefined],
+    ['a percentage with a zero amount', { percentage: 7, amount: 0 }, { percentage: 7 }],
+    ['an amount with a zero percentage', { percentage: '0.0', amount: 3 }, { amount: 3 }],
+  ])('accepts a vat given as %s: 0, "" and null count as not given', async (_case, vat, kept) => {
+    const reply = await call('POST', '/acq/invoices', {
+      body: invoice({ number: `VAT-${JSON.stringify(vat)}`, vat_info: vat }),
+    });
+    expect([reply.status, reply.json.vat_info]).toEqual([200, kept]);
+  });
+
   it('refuses a second invoice number of the same vendor with 60288 and a non-object with 60256', async () => {
     await create({ number: 'DUP-1' });
     expect(
