@@ -55,6 +55,10 @@ const CurrencyListQuery = z
     }
   });
 
+/** spec §4.10: what q may search in the default mode POL. */
+const FUND_POL_SEARCH_RULE =
+  'may search only fund_code, or all (which then searches fund_code), when mode is POL (the default; spec §4.10); set mode=ALL to search another field';
+
 /** spec §4.10 "Fund list parameters". */
 const FundListQuery = z
   .strictObject({
@@ -70,13 +74,16 @@ const FundListQuery = z
     owner: text,
   })
   .superRefine((query, ctx) => {
-    // spec §4.10: "When mode=POL only fund_code is searched"; POL is also the default mode.
+    // spec §4.10: "When mode=POL only fund_code is searched"; POL is also the default mode. We
+    // read it as a description: fund_code, and all (which then searches fund_code), pass; another
+    // field would be searched as fund_code or refused (the sandbox: 401873), so it is refused here.
     if (query.q !== undefined && (query.mode ?? 'POL') === 'POL') {
-      if (searchFieldOf(query.q) !== 'fund_code') {
+      const field = searchFieldOf(query.q);
+      if (field !== 'fund_code' && field !== 'all') {
         ctx.addIssue({
           code: 'custom',
           path: ['q'],
-          message: 'may only search fund_code when mode is POL (the default); set mode=ALL',
+          message: FUND_POL_SEARCH_RULE,
         });
       }
     }
@@ -282,17 +289,21 @@ export const acqEndpoints = {
     area: 'acq',
     query: z.strictObject({
       ...listParams,
-      q: searchQuery([
-        'invoice_number',
-        'vendor_code',
-        'additional_pol_reference',
-        'invoice_reference_number',
-        'pol_number',
-        'pol_title',
-        'po_number',
-        'vendor_name',
-        'all',
-      ]),
+      // spec §4.11 "q (default all)": the bare value all is the default written out.
+      q: searchQuery(
+        [
+          'invoice_number',
+          'vendor_code',
+          'additional_pol_reference',
+          'invoice_reference_number',
+          'pol_number',
+          'pol_title',
+          'po_number',
+          'vendor_name',
+          'all',
+        ],
+        { bareAll: true },
+      ),
       ...invoiceViewParams,
       base_status: oneOf(['ACTIVE', 'CLOSED']),
       invoice_workflow_status: text,
@@ -423,8 +434,9 @@ export const acqEndpoints = {
     area: 'acq',
     query: z.strictObject({
       ...listParams,
-      // "default all" makes all a search field too.
-      q: searchQuery(['all', 'name', 'code', 'licensor']),
+      // spec §4.12 "q (default all; searches name, code, licensor)": all as a search field, and
+      // the bare value all, the default written out.
+      q: searchQuery(['all', 'name', 'code', 'licensor'], { bareAll: true }),
       status: oneOf(['ACTIVE', 'DELETED', 'DRAFT', 'EXPIRED', 'RETIRED', 'ALL']),
       type: oneOf(['LICENSE', 'NEGOTIATION', 'ADDENDUM', 'ALL']),
       review_status: text,

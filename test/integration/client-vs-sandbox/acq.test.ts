@@ -187,13 +187,15 @@ describe('client against sandbox: acquisitions (spec §4.9–§4.13)', () => {
       );
     });
 
-    it('q=all~ in the default POL mode is refused by the client, while the sandbox searches fund_code', async () => {
-      // spec §4.10: "When mode=POL only fund_code is searched". See the report.
+    it('q=all~ in the default POL mode searches fund_code on both sides; another field is refused by the client before the network and by the sandbox with 401873', async () => {
+      // spec §4.10: "When mode=POL only fund_code is searched" describes the search.
+      const byAll = await env.request('GET /acq/funds', { query: { q: 'all~BOOKS' } });
+      expect(items(byAll, 'fund').map((fund) => fund.code)).toEqual(['BOOKS-GEN']);
       await expect(
-        env.client.request('GET /acq/funds', { query: { q: 'all~BOOKS' } }),
+        env.client.request('GET /acq/funds', { query: { q: 'name~books' } }),
       ).rejects.toBeInstanceOf(SvcParamError);
-      const raw = await env.sut.api('GET', '/acq/funds?q=all~BOOKS');
-      expect(items(raw.json, 'fund').map((fund) => fund.code)).toEqual(['BOOKS-GEN']);
+      const raw = await env.sut.api('GET', '/acq/funds?q=name~books');
+      expect([raw.status, raw.errorCode]).toEqual([400, '401873']);
     });
 
     it('the read of an unknown fund is refused with 401873, a code the spec does not list for it', async () => {
@@ -281,6 +283,13 @@ describe('client against sandbox: acquisitions (spec §4.9–§4.13)', () => {
         headers: { 'content-type': 'application/json' },
       });
       expect([raw.status, raw.errorCode]).toEqual([400, '60252']);
+    });
+
+    it('q=all (the spec default) lists every invoice, as no q does', async () => {
+      // spec §4.11: "q (default all)".
+      const plain = await env.request('GET /acq/invoices/', { query: { limit: 100 } });
+      const all = await env.request('GET /acq/invoices/', { query: { q: 'all', limit: 100 } });
+      expect(total(all)).toBe(total(plain));
     });
 
     it('lists invoices with the spec path (trailing slash), by base status', async () => {
@@ -444,13 +453,10 @@ describe('client against sandbox: acquisitions (spec §4.9–§4.13)', () => {
       expect(items(deleted, 'license').map((l) => l.code)).toEqual(['LIC-OLD']);
     });
 
-    it('q=all (the spec default) is refused by the client as not <field>~<text>, while the sandbox lists every license', async () => {
-      // spec §4.12: "q (default all; searches name, code, licensor)". See the report.
-      await expect(env.client.call('listLicenses', { query: { q: 'all' } })).rejects.toBeInstanceOf(
-        SvcParamError,
-      );
-      const raw = await env.sut.api('GET', '/acq/licenses/?q=all');
-      expect(total(raw.json)).toBe(4);
+    it('q=all (the spec default) lists every license, as no q does', async () => {
+      // spec §4.12: "q (default all; searches name, code, licensor)".
+      const all = await env.client.call('listLicenses', { query: { q: 'all' } });
+      expect(total(all)).toBe(4);
     });
 
     it('creates a license; an end date before the start date is 60201, an unknown administrator 60220', async () => {

@@ -419,8 +419,12 @@ describe('search query q (spec §2 and each endpoint)', () => {
     ],
   ];
 
+  /** spec §4.11, §4.12: q "default all", so the bare value all is accepted there. */
+  const bareAll: readonly EndpointRoute[] = ['GET /acq/invoices/', 'GET /acq/licenses/'];
+
   it.each(cases)('%s searches exactly %j, by field~text or field=value', (route, fields, base) => {
-    const rule = `must be <field>~<text> or <field>=<value> with <field> one of ${fields.join(', ')}`;
+    const orAll = bareAll.includes(route) ? ', or all (no filter, the default)' : '';
+    const rule = `must be <field>~<text> or <field>=<value> with <field> one of ${fields.join(', ')}${orAll}`;
 
     const contains = fields.map((field) => check(route, { ...base, q: `${field}~some text` }).ok);
     const equals = fields.map((field) => check(route, { ...base, q: `${field}=A=1` }).ok);
@@ -430,6 +434,15 @@ describe('search query q (spec §2 and each endpoint)', () => {
     expect(equals).toEqual(fields.map(() => true));
     expect(unknownField).toEqual([{ parameter: 'q', rule }]);
   });
+
+  it.each(cases)(
+    '%s takes the bare q=all only where the spec gives q "default all"',
+    (route, _fields, base) => {
+      const result = check(route, { ...base, q: 'all' });
+
+      expect(result.ok).toBe(bareAll.includes(route));
+    },
+  );
 
   it.each(['amount', 'amount~', 'amount 12', '~12', 'Amount~12'])(
     'rejects the malformed q %p',
@@ -443,6 +456,9 @@ describe('search query q (spec §2 and each endpoint)', () => {
 });
 
 describe('cross-field rules', () => {
+  const FUND_POL_RULE =
+    'may search only fund_code, or all (which then searches fund_code), when mode is POL (the default; spec §4.10); set mode=ALL to search another field';
+
   const rules: [string, EndpointRoute, object, QueryViolation, object][] = [
     [
       'job instances: submit_date_to not before submit_date_from (the same day is fine)',
@@ -472,21 +488,22 @@ describe('cross-field rules', () => {
       'funds: mode POL searches fund_code only (spec §4.10)',
       'GET /acq/funds',
       { mode: 'POL', q: 'name~books' },
-      {
-        parameter: 'q',
-        rule: 'may only search fund_code when mode is POL (the default); set mode=ALL',
-      },
+      { parameter: 'q', rule: FUND_POL_RULE },
       { mode: 'POL', q: 'fund_code~BK' },
+    ],
+    [
+      'funds: mode POL takes all, which then searches fund_code (spec §4.10)',
+      'GET /acq/funds',
+      { mode: 'POL', q: 'external_id=77' },
+      { parameter: 'q', rule: FUND_POL_RULE },
+      { mode: 'POL', q: 'all~BK' },
     ],
     [
       'funds: POL is the default mode, so its q rule holds without mode',
       'GET /acq/funds',
       { q: 'description~books' },
-      {
-        parameter: 'q',
-        rule: 'may only search fund_code when mode is POL (the default); set mode=ALL',
-      },
-      { mode: 'ALL', q: 'description~books' },
+      { parameter: 'q', rule: FUND_POL_RULE },
+      { q: 'all~books' },
     ],
     [
       'PO lines: an item-field sort needs an item-field search (spec §4.13)',

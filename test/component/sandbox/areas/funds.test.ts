@@ -29,10 +29,12 @@ describe('funds area (spec §4.10)', () => {
     expect((await funds('mode=ALL')).length).toBe(18);
   });
 
-  it('searches only fund_code with POL and refuses other fields and filters with 401873', async () => {
+  it('searches only fund_code with POL, all included, and refuses other fields and filters with 401873', async () => {
     const [first] = await funds('');
     const byCode = await funds(`q=fund_code~${first?.code ?? ''}`);
     expect(byCode.map((f) => f.id)).toEqual([first?.id]);
+    const byAll = await funds(`q=all~${first?.code ?? ''}`);
+    expect(byAll.map((f) => f.id)).toEqual([first?.id]);
     expect((await funds('q=all~Main ledger')).length).toBe(0);
     for (const query of [
       'q=name~books',
