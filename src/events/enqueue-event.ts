@@ -41,9 +41,13 @@ export function createEventEnqueuer({
     });
     // add() answers the same for a new and an existing id; the stored data tells which delivery
     // wrote it. Only the log's outcome depends on this, never the status.
-    const requestId = event.meta?.requestId;
-    if (requestId === undefined) return { jobId, duplicate: false };
-    const stored = (await queue.getJob(jobId)) as { data?: Partial<CanonicalEvent> } | undefined;
-    return { jobId, duplicate: stored !== undefined && stored.data?.meta?.requestId !== requestId };
+    // The delivery's meta (format, receivedAt to the millisecond, request id) is what makes the
+    // stored data this delivery's own.
+    if (event.meta === undefined) return { jobId, duplicate: false };
+    const ours = JSON.stringify(event.meta);
+    // One field, no Job built: this runs on every delivery.
+    const client = await queue.backend.connection.client;
+    const stored = await client.hget(queue.toKey(jobId), 'data');
+    return { jobId, duplicate: stored !== null && !stored.includes(ours) };
   };
 }
