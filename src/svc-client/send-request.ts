@@ -10,6 +10,7 @@ import { readCapped } from './read-body';
 import { redactText } from './redact-url';
 import { SvcApiError } from './svc-api-error';
 import { explainJobSubmitError } from './job-submit-errors';
+import { generalMeanings } from './endpoints/error-codes';
 
 /** What one call needs from the client; built once by `createSvcClient`. */
 export interface Transport {
@@ -189,8 +190,15 @@ function statusError(
   const parsed = parseErrorBody(text, response.header('content-type'));
   const first = parsed.errors[0];
   const code = first?.code;
+  // The row's documented meaning; for a code the row does not list, §7's general one if any.
   const meaning =
-    code !== undefined && Object.hasOwn(endpoint.errors, code) ? endpoint.errors[code] : undefined;
+    code === undefined
+      ? undefined
+      : Object.hasOwn(endpoint.errors, code)
+        ? endpoint.errors[code]
+        : Object.hasOwn(generalMeanings, code)
+          ? generalMeanings[code]
+          : undefined;
   // The platform fills placeholders with what it was given (§7 rule 1): scrub it like any text.
   const platformMessage =
     first?.message !== undefined ? redactText(first.message, secrets) : undefined;

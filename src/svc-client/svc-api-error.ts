@@ -14,7 +14,10 @@ export interface SvcApiErrorFields {
   readonly status: number | undefined;
   /** The platform's `errorCode` (a numeric string such as `402216`), or a {@link ClientErrorCode}. */
   readonly code: string | undefined;
-  /** The table's documented meaning of `code` for this operation (spec §4), when listed. */
+  /**
+   * The table's documented meaning of `code` for this operation (spec §4), when listed; else the
+   * general meaning spec §7 gives the code (402119, 40166410, 40166411, 60100), if it is one.
+   */
   readonly meaning: string | undefined;
   /** What happened in words a user understands, where the client knows more than the code. */
   readonly explanation?: string | undefined;

@@ -7,6 +7,18 @@ type Codes = Readonly<Record<string, string>>;
 /** spec §7 rule 2: the general error of the configuration and acquisitions areas. */
 export const generalError: Codes = { '402119': 'general error' };
 
+/**
+ * spec §7 rule 2: codes with one meaning across operations. The meaning of a code an operation's
+ * row does not list (the platform, or the sandbox, answering with a code the spec does not name
+ * for that operation) falls back to these.
+ */
+export const generalMeanings: Codes = {
+  ...generalError,
+  '40166410': 'invalid parameter value',
+  '40166411': 'invalid parameter',
+  '60100': 'not a number above zero',
+};
+
 /** spec §4.3 "Job submit 400 codes", for POST /conf/jobs/{job_id}. */
 export const jobSubmitCodes: Codes = {
   '402215': 'bad job id format',

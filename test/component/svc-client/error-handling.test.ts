@@ -128,6 +128,23 @@ describe('error answers become SvcApiError', () => {
     expect(error.retryable).toBe(status >= 500);
   });
 
+  it.each([
+    ['402119', 'general error'],
+    ['40166410', 'invalid parameter value'],
+    ['40166411', 'invalid parameter'],
+    ['60100', 'not a number above zero'],
+    ['401873', undefined],
+  ])(
+    'gives a code the operation does not list (%s) the general meaning of spec §7, if it has one',
+    async (code, meaning) => {
+      respondWith(400, 'application/json', JSON.stringify(errorBody(code, 'Refused')));
+
+      const error = await failureOf(getJob());
+
+      expect([error.status, error.code, error.meaning]).toEqual([400, code, meaning]);
+    },
+  );
+
   it('keeps a non-numeric platform code such as UNAUTHORIZED', async () => {
     respondWith(
       401,

@@ -198,8 +198,8 @@ describe('client against sandbox: acquisitions (spec §4.9–§4.13)', () => {
       expect([raw.status, raw.errorCode]).toEqual([400, '401873']);
     });
 
-    it('the read of an unknown fund is refused with 401873, a code the spec does not list for it', async () => {
-      // spec §4.10 lists no 400 code for GET /acq/funds/{fund_id}. See the report.
+    it('the read of an unknown fund is refused with 401873, a code the spec does not list for it and §7 gives no general meaning', async () => {
+      // spec §4.10 lists no 400 code for GET /acq/funds/{fund_id}.
       const error = await apiError(
         env.request('GET /acq/funds/{fund_id}', { path: { fund_id: '1' } }),
       );

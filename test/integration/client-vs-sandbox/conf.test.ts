@@ -355,15 +355,15 @@ describe('client against sandbox: configuration (spec §4.1, §4.2, §4.4–§4.
       expect(typeof profile.last_run).toBe('string');
     });
 
-    it('the deprecated run of an UPLOAD profile is refused with 402119, a code the spec does not list for it', async () => {
-      // spec §4.4 lists only 401871; "supported for FTP, OAI and Digital" gives no code. See the report.
+    it('the deprecated run of an UPLOAD profile is refused with 402119, a code the spec does not list for it, and the client gives §7 general meaning', async () => {
+      // spec §4.4 lists only 401871; "supported for FTP, OAI and Digital" gives no code.
       const error = await apiError(
         env.request('POST /conf/md-import-profiles/{profile_id}', {
           path: { profile_id: '61030000561' },
           query: { op: 'run' },
         }),
       );
-      expect([error.status, error.code, error.meaning]).toEqual([400, '402119', undefined]);
+      expect([error.status, error.code, error.meaning]).toEqual([400, '402119', 'general error']);
     });
   });
 

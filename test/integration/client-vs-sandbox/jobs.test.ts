@@ -275,8 +275,8 @@ describe('client against sandbox: jobs (spec §4.3, §8)', () => {
     expect(xml.trimEnd().endsWith('</collection>')).toBe(true);
   });
 
-  it('the download of a non-import instance is refused with 40166410, a code the spec does not list for it', async () => {
-    // spec §4.3 lists 402215, 402216, 402218 for the download; the sandbox chose 40166410. See the report.
+  it('the download of a non-import instance is refused with 40166410, a code the spec does not list for it, and the client gives §7 general meaning', async () => {
+    // spec §4.3 lists 402215, 402216, 402218 for the download; the sandbox chose 40166410.
     const exports = await env.request('GET /conf/jobs/{job_id}/instances', {
       path: { job_id: 'S8130' },
       query: { status: 'COMPLETED_SUCCESS' },
@@ -285,7 +285,11 @@ describe('client against sandbox: jobs (spec §4.3, §8)', () => {
     const error = await apiError(
       env.download({ job_id: 'S8130', instance_id: id }, { to: join(tmp, 'none.xml') }),
     );
-    expect([error.status, error.code, error.meaning]).toEqual([400, '40166410', undefined]);
+    expect([error.status, error.code, error.meaning]).toEqual([
+      400,
+      '40166410',
+      'invalid parameter value',
+    ]);
   });
 
   it('lists the events of a USERS/SIS instance; another job is 60332', async () => {
