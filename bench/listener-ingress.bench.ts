@@ -41,7 +41,7 @@ function bodies(): { json: (id: string) => string; xml: (id: string) => string }
 }
 
 async function startServer(
-  kind: 'listener' | 'bare',
+  kind: 'listener' | 'listener-no-redis' | 'bare',
 ): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(
     process.execPath,
@@ -140,6 +140,16 @@ export async function run(): Promise<void> {
   await stop(bare.child);
   print(floor);
 
+  const noRedis = await startServer('listener-no-redis');
+  const withoutQueue = await load(
+    'listener without the enqueue (diagnostic)',
+    noRedis.url,
+    'application/json',
+    make.json,
+  );
+  await stop(noRedis.child);
+  print(withoutQueue);
+
   const listener = await startServer('listener');
   try {
     const json = await load(
@@ -165,6 +175,7 @@ export async function run(): Promise<void> {
     process.stdout.write(
       `\nJSON ingress / Express floor: ${(json.reqPerSec / floor.reqPerSec).toFixed(2)} (target >= 0.90)\n` +
         `XML ingress / Express floor:  ${(xml.reqPerSec / floor.reqPerSec).toFixed(2)}\n` +
+        `JSON ingress without the enqueue / Express floor: ${(withoutQueue.reqPerSec / floor.reqPerSec).toFixed(2)}\n` +
         `p99 at 1,000 req/s: ${paced.p99} ms (target < 25 ms)\n`,
     );
   } finally {

@@ -17,7 +17,17 @@ async function main(): Promise<void> {
   const secret = process.env.BENCH_SECRET ?? 'bench-secret';
   let app: express.Express;
   let close = async (): Promise<void> => undefined;
-  if (kind === 'listener') {
+  if (kind === 'listener-no-redis') {
+    // Diagnostic: the whole listener but for the enqueue, which resolves at once — shows how
+    // much of the gap to the floor is BullMQ and Redis.
+    const sink = new Writable({ write: (_chunk, _encoding, callback) => callback() });
+    app = createApp({
+      config: { WEBHOOK_PATH: '/webhooks', WEBHOOK_SECRET: secret, BODY_LIMIT: '1mb' },
+      logger: createLogger({ level: 'info', name: 'bench', destination: sink }),
+      enqueue: async (event) => ({ jobId: event.id, duplicate: false }),
+      checkReady: async () => undefined,
+    });
+  } else if (kind === 'listener') {
     const events = createEventQueue({
       redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
       queueName,
@@ -41,7 +51,7 @@ async function main(): Promise<void> {
       res.status(200).json({ status: 'ok' });
     });
   } else {
-    throw new Error('usage: listener-server.ts listener|bare [queue]');
+    throw new Error('usage: listener-server.ts listener|listener-no-redis|bare [queue]');
   }
   const server = app.listen(0, '127.0.0.1', () => {
     process.stdout.write(`port=${(server.address() as AddressInfo).port}\n`);
