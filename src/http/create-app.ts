@@ -32,7 +32,7 @@ export function createApp(options: CreateAppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
-  app.use(createHealthRoutes({ checkReady: options.checkReady }));
+  // The webhook routes come first: they take every request that matters to the platform.
   app.use(
     createWebhookRoutes({
       path: config.WEBHOOK_PATH,
@@ -50,6 +50,7 @@ export function createApp(options: CreateAppOptions): Express {
       ...(options.observer === undefined ? {} : { observer: options.observer }),
     }),
   );
+  app.use(createHealthRoutes({ checkReady: options.checkReady }));
   for (const router of options.extraRoutes ?? []) app.use(router);
   app.use((req, res) => {
     sendError(res, new HttpError(404, 'not_found', `no route for ${req.method} ${req.path}`));
