@@ -13,6 +13,8 @@ const BODIES = Number(process.env.BENCH_BODIES ?? 60000);
 
 interface Figures {
   name: string;
+  /** Server CPU time per request, µs. */
+  cpuUs: number;
   reqPerSec: number;
   p50: number;
   p99: number;
@@ -40,9 +42,14 @@ function bodies(): { json: (id: string) => string; xml: (id: string) => string }
   };
 }
 
-async function startServer(
-  kind: 'listener' | 'listener-no-redis' | 'bare',
-): Promise<{ url: string; child: ChildProcess }> {
+interface Server {
+  url: string;
+  child: ChildProcess;
+  /** Server CPU time per request (µs) for the requests since the last call. */
+  cpuPerRequest: () => Promise<number>;
+}
+
+async function startServer(kind: 'listener' | 'listener-no-redis' | 'bare'): Promise<Server> {
   const child = spawn(
     process.execPath,
     [
@@ -54,16 +61,31 @@ async function startServer(
     ],
     { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, BENCH_SECRET: SECRET } },
   );
+  let out = '';
+  child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
   const port = await new Promise<number>((resolve, reject) => {
-    let out = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
+    const timer = setInterval(() => {
       const match = /port=(\d+)/.exec(out);
-      if (match?.[1]) resolve(Number(match[1]));
+      if (match?.[1]) {
+        clearInterval(timer);
+        resolve(Number(match[1]));
+      }
+    }, 20);
+    child.once('exit', (code) => {
+      clearInterval(timer);
+      reject(new Error(`${kind} server exited with ${String(code)}`));
     });
-    child.once('exit', (code) => reject(new Error(`${kind} server exited with ${String(code)}`)));
   });
-  return { url: `http://127.0.0.1:${port}/webhooks`, child };
+  const cpuPerRequest = async (): Promise<number> => {
+    const seen = out.length;
+    child.kill('SIGUSR2');
+    for (;;) {
+      const match = /cpu_us=(\d+) requests=(\d+)/.exec(out.slice(seen));
+      if (match?.[1] && match[2]) return Number(match[1]) / Math.max(1, Number(match[2]));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  };
+  return { url: `http://127.0.0.1:${port}/webhooks`, child, cpuPerRequest };
 }
 
 async function stop(child: ChildProcess): Promise<void> {
@@ -74,7 +96,7 @@ async function stop(child: ChildProcess): Promise<void> {
 
 async function load(
   name: string,
-  url: string,
+  server: Server,
   contentType: string,
   makeBody: (id: string) => string,
   extra: Partial<autocannon.Options> = {},
@@ -86,8 +108,9 @@ async function load(
     return { body, signature: signWebhookBody(SECRET, body) };
   });
   let n = 0;
+  await server.cpuPerRequest(); // resets the server's counters
   const result = await autocannon({
-    url,
+    url: server.url,
     connections: CONNECTIONS,
     duration: DURATION_S,
     method: 'POST',
@@ -109,6 +132,7 @@ async function load(
   });
   return {
     name,
+    cpuUs: await server.cpuPerRequest(),
     reqPerSec: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
@@ -119,7 +143,7 @@ async function load(
 
 function print(figures: Figures): void {
   process.stdout.write(
-    `${figures.name.padEnd(42)} ${figures.reqPerSec.toFixed(0).padStart(7)} req/s   p50 ${String(figures.p50).padStart(4)} ms   p99 ${String(figures.p99).padStart(4)} ms   non-2xx ${figures.non2xx}   errors ${figures.errors}\n`,
+    `${figures.name.padEnd(42)} ${figures.reqPerSec.toFixed(0).padStart(7)} req/s   p50 ${String(figures.p50).padStart(4)} ms   p99 ${String(figures.p99).padStart(4)} ms   cpu ${figures.cpuUs.toFixed(0).padStart(4)} µs/req   non-2xx ${figures.non2xx}   errors ${figures.errors}\n`,
   );
 }
 
@@ -127,13 +151,14 @@ function print(figures: Figures): void {
 export async function run(): Promise<void> {
   const make = bodies();
   process.stdout.write(
-    `${CONNECTIONS} connections, ${DURATION_S} s each; server in its own process, real Redis\n`,
+    `${CONNECTIONS} connections, ${DURATION_S} s each; server in its own process, real Redis; ` +
+      `cpu = the server process's CPU time per request\n`,
   );
 
   const bare = await startServer('bare');
   const floor = await load(
     'bare Express 5 (raw body, 200), 1 KB JSON',
-    bare.url,
+    bare,
     'application/json',
     make.json,
   );
@@ -143,7 +168,7 @@ export async function run(): Promise<void> {
   const noRedis = await startServer('listener-no-redis');
   const withoutQueue = await load(
     'listener without the enqueue (diagnostic)',
-    noRedis.url,
+    noRedis,
     'application/json',
     make.json,
   );
@@ -152,18 +177,13 @@ export async function run(): Promise<void> {
 
   const listener = await startServer('listener');
   try {
-    const json = await load(
-      'listener, signed 1 KB JSON',
-      listener.url,
-      'application/json',
-      make.json,
-    );
+    const json = await load('listener, signed 1 KB JSON', listener, 'application/json', make.json);
     print(json);
-    const xml = await load('listener, signed 2 KB XML', listener.url, 'application/xml', make.xml);
+    const xml = await load('listener, signed 2 KB XML', listener, 'application/xml', make.xml);
     print(xml);
     const paced = await load(
       'listener, 1 KB JSON at 1,000 req/s',
-      listener.url,
+      listener,
       'application/json',
       make.json,
       {
@@ -172,10 +192,13 @@ export async function run(): Promise<void> {
       },
     );
     print(paced);
+    const ratio = (a: number, b: number): string => (a / b).toFixed(2);
     process.stdout.write(
-      `\nJSON ingress / Express floor: ${(json.reqPerSec / floor.reqPerSec).toFixed(2)} (target >= 0.90)\n` +
-        `XML ingress / Express floor:  ${(xml.reqPerSec / floor.reqPerSec).toFixed(2)}\n` +
-        `JSON ingress without the enqueue / Express floor: ${(withoutQueue.reqPerSec / floor.reqPerSec).toFixed(2)}\n` +
+      `\nJSON ingress / Express floor: ${ratio(json.reqPerSec, floor.reqPerSec)} req/s (target >= 0.90); ` +
+        `server CPU per request ${ratio(json.cpuUs, floor.cpuUs)} x the floor's\n` +
+        `XML ingress / Express floor:  ${ratio(xml.reqPerSec, floor.reqPerSec)} req/s\n` +
+        `JSON without the enqueue / Express floor: ${ratio(withoutQueue.reqPerSec, floor.reqPerSec)} req/s; ` +
+        `CPU per request ${ratio(withoutQueue.cpuUs, floor.cpuUs)} x\n` +
         `p99 at 1,000 req/s: ${paced.p99} ms (target < 25 ms)\n`,
     );
   } finally {

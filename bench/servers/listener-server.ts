@@ -56,6 +56,19 @@ async function main(): Promise<void> {
   const server = app.listen(0, '127.0.0.1', () => {
     process.stdout.write(`port=${(server.address() as AddressInfo).port}\n`);
   });
+  // CPU time per request is steadier than req/s on a small shared machine. SIGUSR2 prints it
+  // for the requests since the last SIGUSR2 (the load generator sends one after each run).
+  let requests = 0;
+  let since = process.cpuUsage();
+  server.on('request', () => {
+    requests++;
+  });
+  process.on('SIGUSR2', () => {
+    const cpu = process.cpuUsage(since);
+    process.stdout.write(`cpu_us=${cpu.user + cpu.system} requests=${requests}\n`);
+    requests = 0;
+    since = process.cpuUsage();
+  });
   process.on('SIGTERM', () => {
     server.close();
     void close().finally(() => process.exit(0));
