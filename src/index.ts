@@ -25,6 +25,7 @@ export {
   normalizeEvent,
   parseJsonEvent,
   parseXmlEvent,
+  toPlatformXml,
   InvalidEventError,
   createEventEnqueuer,
   jobIdForEvent,

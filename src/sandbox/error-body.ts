@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import { formatOf } from './respond';
-import { toPlatformXml } from './to-platform-xml';
+import { toPlatformXml } from '../events/to-platform-xml';
 
 const RESULT_NAMESPACE = 'http://com/exlibris/urm/general/xmlbeans';
 

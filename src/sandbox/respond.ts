@@ -1,6 +1,7 @@
 import type { Request, Response } from 'express';
 import { pageOf, parseListQuery } from './list-query';
-import { pluralOf, toPlatformXml } from './to-platform-xml';
+import { pluralOf } from '../events/plural-of';
+import { toPlatformXml } from '../events/to-platform-xml';
 
 /**
  * How areas use it (docs/platform-shapes.md):

@@ -1,7 +1,7 @@
 import type { Logger } from '../../logger';
 import type { TimerSet } from '../timer-set';
-import { toPlatformXml } from '../to-platform-xml';
-import { checkChallenge } from './check-challenge';
+import { toPlatformXml } from '../../events/to-platform-xml';
+import { checkChallenge } from '../../http/check-challenge';
 import type { WebhookEvent } from './sample-events';
 import { signBody } from './sign-body';
 import type { EventKind, WebhookProfile, WebhookProfileInput } from './webhook-profile';

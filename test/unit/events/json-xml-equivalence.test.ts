@@ -3,6 +3,7 @@ import path from 'node:path';
 import { normalizeEvent } from '../../../src/events/normalize-event';
 import { parseJsonEvent } from '../../../src/events/parse-json-event';
 import { parseXmlEvent } from '../../../src/events/parse-xml-event';
+import { toPlatformXml } from '../../../src/events/to-platform-xml';
 
 const fixture = (name: string): string =>
   readFileSync(path.join(__dirname, '../../fixtures/events', name), 'utf8');
@@ -15,6 +16,12 @@ describe.each(['job-end', 'job-end-minimal', 'job-end-odd-values', 'loan-created
       const fromXml = normalizeEvent(parseXmlEvent(fixture(`${name}.xml`)));
       expect(fromXml).toStrictEqual(fromJson);
       expect(fromJson.action).toBe(fromJson.action.toLowerCase());
+    });
+
+    it('reads back the same event after its JSON form is written as platform XML', () => {
+      const json = parseJsonEvent(fixture(`${name}.json`)) as Record<string, unknown>;
+      const written = toPlatformXml('webhook', json);
+      expect(normalizeEvent(parseXmlEvent(written))).toStrictEqual(normalizeEvent(json));
     });
   },
 );

@@ -1,7 +1,5 @@
 import { XMLBuilder } from 'fast-xml-parser';
-import { pluralOf } from '../events/plural-of';
-
-export { pluralOf };
+import { pluralOf } from './plural-of';
 
 /**
  * Serializes a JSON-form platform object in the platform's XML conventions (docs/platform-shapes.md):
