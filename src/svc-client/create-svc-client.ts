@@ -28,6 +28,7 @@ import type { HttpTransport } from './http-transport';
 import { readText } from './read-body';
 import { SvcApiError } from './svc-api-error';
 import { SvcParamError } from './svc-param-error';
+import { isRecord } from './is-record';
 
 export interface SvcClientOptions<T extends EndpointTable = typeof defaultEndpoints> {
   /** The regional deployment's address (SVC_BASE_URL); the client adds `/svcws/v1`. */
@@ -316,8 +317,4 @@ function downloadFailed(
     retryable: !abortedByCaller && !local,
     cause,
   });
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

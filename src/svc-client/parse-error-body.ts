@@ -1,4 +1,5 @@
 import { XMLParser } from 'fast-xml-parser';
+import { isRecord } from './is-record';
 
 /** One entry of the platform's `errorList` (docs/platform-shapes.md, "Error body"). */
 export interface PlatformError {
@@ -86,8 +87,4 @@ function scalar(value: unknown): string | undefined {
   if (typeof value === 'string') return value.trim() === '' ? undefined : value.trim();
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);
   return undefined;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

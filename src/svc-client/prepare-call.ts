@@ -4,6 +4,7 @@ import { redactUrl } from './redact-url';
 import { SvcApiError } from './svc-api-error';
 import { SvcParamError } from './svc-param-error';
 import { validateQuery } from './validate-query';
+import { isRecord } from './is-record';
 
 /** A call checked against its row and ready to send. */
 export interface PreparedCall {
@@ -137,8 +138,4 @@ function checkBody(
   if (rule !== undefined)
     throw new SvcParamError({ operation: endpoint.operation, parameter: 'body', rule: rule });
   return typeof body === 'string' && format === 'xml' ? body : JSON.stringify(body);
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

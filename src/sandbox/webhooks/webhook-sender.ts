@@ -3,7 +3,7 @@ import type { TimerSet } from '../timer-set';
 import { toPlatformXml } from '../../events/to-platform-xml';
 import { checkChallenge } from '../../http/check-challenge';
 import type { WebhookEvent } from './sample-events';
-import { signBody } from './sign-body';
+import { signWebhookBody } from '../../http/webhook-signature';
 import type { EventKind, WebhookProfile, WebhookProfileInput } from './webhook-profile';
 
 /** Retry schedule after a 5xx, a network error or a timeout: 1 h, 3 h, 6 h (then given up). */
@@ -72,7 +72,7 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
         method: 'POST',
         headers: {
           'Content-Type': profile.format === 'xml' ? 'application/xml' : 'application/json',
-          'X-Svc-Signature': signBody(profile.secret, body),
+          'X-Svc-Signature': signWebhookBody(profile.secret, body),
           'User-Agent': 'svcws-sandbox',
         },
         body,
