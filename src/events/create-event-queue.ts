@@ -13,6 +13,11 @@ export interface EventQueue {
  * The producer side of the event queue, as BullMQ's production guide asks: no offline queue, so a
  * command fails at once while Redis is away (→ 503 to the sender) instead of waiting for it; and a
  * command timeout, so a Redis that stops answering mid-connection fails fast too.
+ *
+ * Auto-pipelining sends the commands of deliveries that arrive together (one event-loop turn) in
+ * one write: under load this cuts the CPU that each delivery costs Redis and the listener (see
+ * `npm run bench`) and changes nothing for a lone delivery. Each command keeps its own answer
+ * and its own timeout.
  */
 export function createEventQueue({
   redisUrl,
@@ -26,6 +31,7 @@ export function createEventQueue({
   let closing = false;
   const connection = new Redis(redisUrl, {
     enableOfflineQueue: false,
+    enableAutoPipelining: true,
     maxRetriesPerRequest: 1,
     commandTimeout: commandTimeoutMs,
     connectTimeout: 2000,

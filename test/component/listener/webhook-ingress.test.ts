@@ -9,6 +9,8 @@ import {
 } from '../../helpers/listener-under-test';
 import type { ListenerUnderTest } from '../../helpers/listener-under-test';
 import { rawPost } from '../../helpers/raw-post';
+import { startFreezableProxy } from '../../helpers/freezable-proxy';
+import { TEST_REDIS_URL, obliterateQueue } from '../../helpers/redis';
 
 const fixture = (name: string): string =>
   readFileSync(path.join(__dirname, '../../fixtures/events', name), 'utf8');
@@ -257,6 +259,25 @@ describe('POST /webhooks', () => {
     expect(await jobCount()).toBe(1);
   });
 
+  it('answers each of many concurrent deliveries for itself: one job and one "queued" per id', async () => {
+    // The producer connection pipelines the adds of concurrent deliveries into one write; each
+    // delivery must still get its own answer.
+    const ids = Array.from({ length: 20 }, (_, i) => `burst-${i}`);
+    const bodyOf = (id: string): string =>
+      jobEndJson.replace('"3219421620000561"', JSON.stringify(id));
+    const answers = await Promise.all(
+      [...ids, ...ids].map(async (id) => ({ id, res: await post(listener, bodyOf(id)) })),
+    );
+    expect(answers.map(({ res }) => res.status)).toEqual(Array(40).fill(200));
+    for (const id of ids) {
+      const mine = answers.filter((answer) => answer.id === id);
+      expect(mine.map(({ res }) => res.body.id)).toEqual([id, id]);
+      expect(mine.map(({ res }) => res.body.status).sort()).toEqual(['duplicate', 'queued']);
+    }
+    const jobs = await listener.events.queue.getJobs(['waiting']);
+    expect(jobs.map((job) => job.data.id).sort()).toEqual([...ids].sort());
+  });
+
   it('answers 405 with Allow to other methods', async () => {
     const res = await request(listener.app).put('/webhooks').send('x');
     expect(res.status).toBe(405);
@@ -275,6 +296,36 @@ describe('POST /webhooks while Redis is unreachable', () => {
       expect((await request(listener.app).get('/healthz')).status).toBe(200);
     } finally {
       await listener.close();
+    }
+  });
+});
+
+describe('POST /webhooks while Redis is connected but stops answering', () => {
+  it('answers 503 before the sender gives up, and 200 again once Redis answers', async () => {
+    const redis = new URL(TEST_REDIS_URL);
+    const proxy = await startFreezableProxy({
+      host: redis.hostname,
+      port: Number(redis.port || 6379),
+    });
+    const listener = listenerUnderTest({ redisUrl: proxy.url });
+    const bodyOf = (id: string): string =>
+      jobEndJson.replace('"3219421620000561"', JSON.stringify(id));
+    try {
+      expect((await post(listener, bodyOf('before-freeze'))).status).toBe(200);
+      proxy.freeze();
+      const stalled = await post(listener, bodyOf('while-frozen')).timeout(4000);
+      expect(stalled.status).toBe(503);
+      expect(stalled.body.error).toBe('queue_unavailable');
+      proxy.thaw();
+      expect((await post(listener, bodyOf('after-thaw'))).status).toBe(200);
+      const ids = (await listener.events.queue.getJobs(['waiting'])).map((job) => job.data.id);
+      // The add sent while frozen reached Redis when it thawed: the sender's retry of that 503
+      // is then a duplicate, never a lost event.
+      expect(ids.sort()).toEqual(['after-thaw', 'before-freeze', 'while-frozen']);
+    } finally {
+      await listener.close();
+      await proxy.close();
+      await obliterateQueue(listener.queueName);
     }
   });
 });
