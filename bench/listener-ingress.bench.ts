@@ -5,6 +5,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { signWebhookBody } from '../src/http/webhook-signature';
+import { INGRESS_STAGES } from './servers/ingress-stages';
+import type { IngressStage } from './servers/ingress-stages';
 
 const SECRET = 'bench-secret';
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
@@ -49,16 +51,17 @@ interface Server {
   cpuPerRequest: () => Promise<number>;
 }
 
-async function startServer(kind: 'listener' | 'listener-no-redis' | 'bare'): Promise<Server> {
+type ServerKind =
+  'listener' | 'listener-no-redis' | 'bare' | 'bare-enqueue' | { stagesUpTo: IngressStage };
+
+async function startServer(kind: ServerKind): Promise<Server> {
+  const [script, args] =
+    typeof kind === 'string'
+      ? ['listener-server.ts', [kind, `bench-${randomUUID().slice(0, 8)}`]]
+      : ['ingress-stages-server.ts', [kind.stagesUpTo]];
   const child = spawn(
     process.execPath,
-    [
-      '--import',
-      'tsx',
-      path.join(__dirname, 'servers/listener-server.ts'),
-      kind,
-      `bench-${randomUUID().slice(0, 8)}`,
-    ],
+    ['--import', 'tsx', path.join(__dirname, 'servers', script), ...args],
     { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, BENCH_SECRET: SECRET } },
   );
   let out = '';
@@ -73,7 +76,7 @@ async function startServer(kind: 'listener' | 'listener-no-redis' | 'bare'): Pro
     }, 20);
     child.once('exit', (code) => {
       clearInterval(timer);
-      reject(new Error(`${kind} server exited with ${String(code)}`));
+      reject(new Error(`${script} ${args.join(' ')} exited with ${String(code)}`));
     });
   });
   const cpuPerRequest = async (): Promise<number> => {
@@ -147,41 +150,45 @@ function print(figures: Figures): void {
   );
 }
 
-/** Ingress throughput and latency of the listener against a bare Express 5 floor, in one run. */
+/** Starts a server, loads it with signed 1 KB JSON, stops it, prints and returns the figures. */
+async function measure(
+  name: string,
+  kind: ServerKind,
+  body: (id: string) => string,
+): Promise<Figures> {
+  const server = await startServer(kind);
+  try {
+    const figures = await load(name, server, 'application/json', body);
+    print(figures);
+    return figures;
+  } finally {
+    await stop(server.child);
+  }
+}
+
+/**
+ * Ingress throughput and latency of the listener against a bare Express 5 floor, in one run; then
+ * diagnostics that show where the gap between them goes: the floor plus each stage of the
+ * listener's pipeline in turn (no Redis), and the floor plus nothing but a BullMQ add.
+ */
 export async function run(): Promise<void> {
   const make = bodies();
   process.stdout.write(
     `${CONNECTIONS} connections, ${DURATION_S} s each; server in its own process, real Redis; ` +
       `cpu = the server process's CPU time per request\n`,
   );
-
-  const bare = await startServer('bare');
-  const floor = await load(
-    'bare Express 5 (raw body, 200), 1 KB JSON',
-    bare,
-    'application/json',
-    make.json,
-  );
-  await stop(bare.child);
-  print(floor);
-
-  const noRedis = await startServer('listener-no-redis');
-  const withoutQueue = await load(
-    'listener without the enqueue (diagnostic)',
-    noRedis,
-    'application/json',
-    make.json,
-  );
-  await stop(noRedis.child);
-  print(withoutQueue);
+  const floor = await measure('bare Express 5 (raw body, 200), 1 KB JSON', 'bare', make.json);
 
   const listener = await startServer('listener');
+  let json: Figures;
+  let xml: Figures;
+  let paced: Figures;
   try {
-    const json = await load('listener, signed 1 KB JSON', listener, 'application/json', make.json);
+    json = await load('listener, signed 1 KB JSON', listener, 'application/json', make.json);
     print(json);
-    const xml = await load('listener, signed 2 KB XML', listener, 'application/xml', make.xml);
+    xml = await load('listener, signed 2 KB XML', listener, 'application/xml', make.xml);
     print(xml);
-    const paced = await load(
+    paced = await load(
       'listener, 1 KB JSON at 1,000 req/s',
       listener,
       'application/json',
@@ -192,16 +199,31 @@ export async function run(): Promise<void> {
       },
     );
     print(paced);
-    const ratio = (a: number, b: number): string => (a / b).toFixed(2);
-    process.stdout.write(
-      `\nJSON ingress / Express floor: ${ratio(json.reqPerSec, floor.reqPerSec)} req/s (target >= 0.90); ` +
-        `server CPU per request ${ratio(json.cpuUs, floor.cpuUs)} x the floor's\n` +
-        `XML ingress / Express floor:  ${ratio(xml.reqPerSec, floor.reqPerSec)} req/s\n` +
-        `JSON without the enqueue / Express floor: ${ratio(withoutQueue.reqPerSec, floor.reqPerSec)} req/s; ` +
-        `CPU per request ${ratio(withoutQueue.cpuUs, floor.cpuUs)} x\n` +
-        `p99 at 1,000 req/s: ${paced.p99} ms (target < 25 ms)\n`,
-    );
   } finally {
     await stop(listener.child);
   }
+
+  process.stdout.write('\ndiagnostics: where the gap to the floor goes\n');
+  const diagnostics: Figures[] = [];
+  for (const stage of INGRESS_STAGES) {
+    const upTo = INGRESS_STAGES.slice(0, INGRESS_STAGES.indexOf(stage) + 1).join(' + ');
+    diagnostics.push(await measure(`floor + ${upTo}`, { stagesUpTo: stage }, make.json));
+  }
+  diagnostics.push(
+    await measure('listener with the enqueue answered at once', 'listener-no-redis', make.json),
+  );
+  diagnostics.push(await measure('floor + a BullMQ add, nothing else', 'bare-enqueue', make.json));
+
+  const ratio = (a: number, b: number): string => (a / b).toFixed(2);
+  process.stdout.write('\nreq/s and CPU per request against the floor\n');
+  for (const figures of [json, xml, ...diagnostics]) {
+    process.stdout.write(
+      `  ${figures.name.padEnd(48)} ${ratio(figures.reqPerSec, floor.reqPerSec)} x req/s   ` +
+        `${ratio(figures.cpuUs, floor.cpuUs)} x CPU\n`,
+    );
+  }
+  process.stdout.write(
+    `\nJSON ingress / Express floor: ${ratio(json.reqPerSec, floor.reqPerSec)} req/s (target >= 0.90)\n` +
+      `p99 at 1,000 req/s: ${paced.p99} ms (target < 25 ms)\n`,
+  );
 }

@@ -5,6 +5,7 @@ import { createApp } from '../../src/http/create-app';
 import { createEventQueue } from '../../src/events/create-event-queue';
 import { createEventEnqueuer } from '../../src/events/enqueue-event';
 import { createLogger } from '../../src/logger';
+import { reportCpuPerRequest } from './report-cpu-per-request';
 
 /**
  * A server for the ingress benchmark, in its own process so the load generator does not share its
@@ -45,30 +46,35 @@ async function main(): Promise<void> {
       await events.queue.obliterate({ force: true });
       await events.close();
     };
+  } else if (kind === 'bare-enqueue') {
+    // Diagnostic: the floor plus the one thing the issue requires before a 200 — a BullMQ add on
+    // the listener's own producer connection — and nothing else (no signature, parse or schema).
+    const events = createEventQueue({
+      redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+      queueName,
+    });
+    let n = 0;
+    app = express();
+    app.post('/webhooks', express.raw({ type: () => true, limit: '1mb' }), async (req, res) => {
+      await events.queue.add('bench', { body: (req.body as Buffer).length }, { jobId: `b-${n++}` });
+      res.status(200).json({ status: 'ok' });
+    });
+    close = async () => {
+      await events.queue.obliterate({ force: true });
+      await events.close();
+    };
   } else if (kind === 'bare') {
     app = express();
     app.post('/webhooks', express.raw({ type: () => true, limit: '1mb' }), (_req, res) => {
       res.status(200).json({ status: 'ok' });
     });
   } else {
-    throw new Error('usage: listener-server.ts listener|listener-no-redis|bare [queue]');
+    throw new Error('usage: listener-server.ts listener|listener-no-redis|bare|bare-enqueue [queue]');
   }
   const server = app.listen(0, '127.0.0.1', () => {
     process.stdout.write(`port=${(server.address() as AddressInfo).port}\n`);
   });
-  // CPU time per request is steadier than req/s on a small shared machine. SIGUSR2 prints it
-  // for the requests since the last SIGUSR2 (the load generator sends one after each run).
-  let requests = 0;
-  let since = process.cpuUsage();
-  server.on('request', () => {
-    requests++;
-  });
-  process.on('SIGUSR2', () => {
-    const cpu = process.cpuUsage(since);
-    process.stdout.write(`cpu_us=${cpu.user + cpu.system} requests=${requests}\n`);
-    requests = 0;
-    since = process.cpuUsage();
-  });
+  reportCpuPerRequest(server);
   process.on('SIGTERM', () => {
     server.close();
     void close().finally(() => process.exit(0));
