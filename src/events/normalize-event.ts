@@ -37,8 +37,9 @@ export function normalizeEvent(body: unknown, meta?: EventMeta): CanonicalEvent 
     throw new InvalidEventError('body must be an object with id, action and time');
   }
   const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(body)) {
+  for (const key of Object.keys(body)) {
     if (UNSAFE_KEYS.has(key) || key === 'meta') continue;
+    const value = (body as Record<string, unknown>)[key];
     const normalized = key === 'id' || key === 'action' ? rootScalar(value) : normalize(key, value);
     if (normalized !== undefined) out[key] = normalized;
   }
@@ -70,9 +71,11 @@ function normalize(key: string, value: unknown, inList = false): Json | undefine
   if (value === null || value === undefined || value === '') return undefined;
   const asList = LIST_FIELDS.has(key) && !inList;
   if (Array.isArray(value)) {
-    const items = value
-      .map((item) => normalize(key, item, true))
-      .filter((item): item is Json => item !== undefined);
+    const items: Json[] = [];
+    for (const item of value as unknown[]) {
+      const normalized = normalize(key, item, true);
+      if (normalized !== undefined) items.push(normalized);
+    }
     return items.length === 0 ? undefined : items;
   }
   if (typeof value === 'object') {
@@ -97,11 +100,16 @@ function normalize(key: string, value: unknown, inList = false): Json | undefine
 }
 
 function normalizeObject(value: Record<string, unknown>): { [key: string]: Json } | undefined {
+  // Runs for every object of every delivery: no per-key allocations.
   const out: { [key: string]: Json } = {};
-  for (const [key, child] of Object.entries(value)) {
+  let empty = true;
+  for (const key of Object.keys(value)) {
     if (UNSAFE_KEYS.has(key)) continue;
-    const normalized = normalize(key, child);
-    if (normalized !== undefined) out[key] = normalized;
+    const normalized = normalize(key, value[key]);
+    if (normalized !== undefined) {
+      out[key] = normalized;
+      empty = false;
+    }
   }
-  return Object.keys(out).length === 0 ? undefined : out;
+  return empty ? undefined : out;
 }
