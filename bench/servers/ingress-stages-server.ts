@@ -9,7 +9,6 @@ import { reportCpuPerRequest } from './report-cpu-per-request';
 import { INGRESS_STAGES } from './ingress-stages';
 import type { IngressStage } from './ingress-stages';
 
-
 /**
  * Diagnostic for the ingress benchmark: bare Express 5 plus the listener's own stages, one more
  * at a time, each the real function the listener calls — so the bench can show what each stage

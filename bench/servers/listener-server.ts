@@ -69,7 +69,9 @@ async function main(): Promise<void> {
       res.status(200).json({ status: 'ok' });
     });
   } else {
-    throw new Error('usage: listener-server.ts listener|listener-no-redis|bare|bare-enqueue [queue]');
+    throw new Error(
+      'usage: listener-server.ts listener|listener-no-redis|bare|bare-enqueue [queue]',
+    );
   }
   const server = app.listen(0, '127.0.0.1', () => {
     process.stdout.write(`port=${(server.address() as AddressInfo).port}\n`);
