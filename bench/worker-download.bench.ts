@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -10,6 +9,7 @@ import { createEventEnqueuer } from '../src/events/enqueue-event';
 import { normalizeEvent } from '../src/events/normalize-event';
 import { createLogger } from '../src/logger';
 import { startWorker } from '../src/worker/start-worker';
+import { startSandboxProcess } from '../test/helpers/sandbox-process';
 
 const TARGET_MB = Number(process.env.BENCH_DOWNLOAD_MB ?? 500);
 const FORMAT = process.env.BENCH_DOWNLOAD_FORMAT === 'BINARY' ? 'BINARY' : 'XML';
@@ -26,7 +26,7 @@ type Line = Record<string, unknown>;
  * streamed download, MARC count, temp file and rename — and this process's RSS while it runs.
  */
 export async function run(): Promise<void> {
-  const sandbox = await startSandboxProcess();
+  const sandbox = await startBenchSandbox();
   const recordsDir = await mkdtemp(path.join(tmpdir(), 'bench-records-'));
   const queueName = `bench-worker-${randomUUID().slice(0, 8)}`;
   const queue = new Queue(queueName, { connection: { url: REDIS_URL } });
@@ -108,37 +108,21 @@ export async function run(): Promise<void> {
     await worker.close();
     await queue.obliterate({ force: true });
     await queue.close();
-    sandbox.stop();
+    await sandbox.stop();
     await rm(recordsDir, { recursive: true, force: true });
   }
 }
 
-interface SandboxProcess {
-  readonly url: string;
+interface BenchSandbox {
   /** Runs the import job with `records` records and returns its job_end event. */
   jobEnd(records: number): Promise<Line & { id: string }>;
-  stop(): void;
+  url: string;
+  stop(): Promise<void>;
 }
 
-async function startSandboxProcess(): Promise<SandboxProcess> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', path.join(__dirname, '../src/bin/sandbox.ts')],
-    {
-      env: { ...process.env, SANDBOX_PORT: '0', SANDBOX_JOB_DURATION_MS: '0', LOG_LEVEL: 'info' },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
-  const url = await new Promise<string>((resolve, reject) => {
-    let buffered = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      buffered += chunk.toString('utf8');
-      const match = /"url":"(http:\/\/127\.0\.0\.1:\d+)"/.exec(buffered);
-      if (match?.[1]) resolve(match[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`sandbox exited with ${String(code)}`)));
-  });
-  child.stdout.resume();
+async function startBenchSandbox(): Promise<BenchSandbox> {
+  const sandbox = await startSandboxProcess({ SANDBOX_JOB_DURATION_MS: '0' });
+  const { url } = sandbox;
   const admin = async (route: string, body: unknown): Promise<Line> => {
     const answer = await fetch(`${url}/sandbox${route}`, {
       method: 'POST',
@@ -160,6 +144,6 @@ async function startSandboxProcess(): Promise<SandboxProcess> {
       })) as { event: Line & { id: string } };
       return fired.event;
     },
-    stop: () => child.kill('SIGTERM'),
+    stop: sandbox.stop,
   };
 }

@@ -1,8 +1,7 @@
-import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { XMLParser } from 'fast-xml-parser';
 import { startSandbox, waitFor } from './sandbox-harness';
 import type { SandboxUnderTest } from './sandbox-harness';
+import { startSandboxProcess } from '../../helpers/sandbox-process';
 
 const RECORD_TERMINATOR = 0x1d;
 const FIELD_TERMINATOR = 0x1e;
@@ -103,7 +102,7 @@ describe('sandbox download of an import instance (spec §4.3)', () => {
 
 describe('sandbox download at size', () => {
   it('streams a large download chunked, the server process holding far less than the body', async () => {
-    const server = await startSandboxProcess();
+    const server = await startSandboxProcess({ SANDBOX_RATE_PER_SECOND: '1000' });
     try {
       const records = 220_000;
       const run = await fetch(`${server.url}/sandbox/jobs/S7781/run`, {
@@ -153,39 +152,3 @@ describe('sandbox download at size', () => {
     }
   });
 });
-
-interface SandboxProcess {
-  readonly url: string;
-  /** Resident set size of the sandbox process, from /proc (Linux). */
-  rss(): number;
-  stop(): Promise<void>;
-}
-
-/** The real composition root in its own process, so its memory is measured alone. */
-async function startSandboxProcess(): Promise<SandboxProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/bin/sandbox.ts'], {
-    env: { ...process.env, SANDBOX_PORT: '0', LOG_LEVEL: 'info', SANDBOX_RATE_PER_SECOND: '1000' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString('utf8');
-      const match = /"url":"(http:\/\/127\.0\.0\.1:\d+)"/.exec(output);
-      if (match?.[1] !== undefined) resolve(match[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`sandbox exited with ${String(code)}`)));
-  });
-  return {
-    url,
-    rss: () => {
-      const status = readFileSync(`/proc/${String(child.pid)}/status`, 'utf8');
-      return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
-    },
-    stop: async () => {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
-}

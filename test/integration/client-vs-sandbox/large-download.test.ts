@@ -1,12 +1,11 @@
-import { spawn } from 'node:child_process';
-import type { ChildProcessByStdio } from 'node:child_process';
 import { createReadStream } from 'node:fs';
 import { mkdtemp, open, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Readable } from 'node:stream';
 import { createSvcClient } from '../../../src/svc-client';
 import type { SvcClient } from '../../../src/svc-client';
+import { startSandboxProcess } from '../../helpers/sandbox-process';
+import type { SandboxProcess } from '../../helpers/sandbox-process';
 
 const RECORD_TERMINATOR = 0x1d;
 const MB = 1024 * 1024;
@@ -14,50 +13,6 @@ const MB = 1024 * 1024;
 const BINARY_RECORDS = 230_000;
 const XML_RECORDS = 85_000;
 const RSS_BUDGET = 64 * MB;
-
-interface SandboxProcess {
-  readonly url: string;
-  stop(): Promise<void>;
-}
-
-/**
- * The real composition root (`src/bin/sandbox.ts`) in a child process on a free port, so the
- * record generator's memory is not the test process's. Its "sandbox ready" log line gives the URL.
- */
-async function startSandboxProcess(): Promise<SandboxProcess> {
-  const child: ChildProcessByStdio<null, Readable, null> = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'src/bin/sandbox.ts'],
-    {
-      env: {
-        ...process.env,
-        SANDBOX_PORT: '0',
-        LOG_LEVEL: 'info',
-        SANDBOX_RATE_PER_SECOND: '1000',
-      },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
-  const url = await new Promise<string>((resolve, reject) => {
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString('utf8');
-      const match = /"url":"(http:\/\/127\.0\.0\.1:\d+)"/.exec(output);
-      if (match?.[1] !== undefined) resolve(match[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`sandbox exited with ${String(code)}`)));
-  });
-  child.stdout.resume();
-  return {
-    url,
-    stop: async () => {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
-}
 
 /** An ended S7781 instance of `records` records, run through the admin route. */
 async function importInstance(server: SandboxProcess, client: SvcClient, records: number) {
@@ -126,7 +81,7 @@ describe('client against sandbox: a large streamed download with bounded memory'
   let client: SvcClient;
   let dir: string;
   beforeAll(async () => {
-    server = await startSandboxProcess();
+    server = await startSandboxProcess({ SANDBOX_RATE_PER_SECOND: '1000' });
     client = createSvcClient({ baseUrl: server.url, apiKey: 'sandbox-key', maxRetries: 0 });
     dir = await mkdtemp(join(tmpdir(), 'client-large-download-'));
   }, 30_000);
