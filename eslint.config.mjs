@@ -10,7 +10,7 @@ export default tseslint.config(
       'coverage/',
       'records/',
       '.tmp/',
-      'jest.config.js',
+      '**/jest.config.js',
       'test/summary-reporter.js',
     ],
   },
@@ -24,6 +24,37 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': [
         'error',
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' },
+      ],
+    },
+  },
+  {
+    // The product ships without the sandbox (packages/sandbox): it may never import it.
+    files: ['src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@svcws/sandbox', '**/packages/**'],
+              message: 'src/ never imports the sandbox.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The sandbox sees the product through its public entry only.
+    files: ['packages/sandbox/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/src/**'], message: "import the product from 'svcws-listener'." },
+          ],
+        },
       ],
     },
   },

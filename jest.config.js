@@ -1,9 +1,21 @@
-/** @type {import('jest').Config} */
-module.exports = {
+// The product's tests and the sandbox package's tests run together (`npm test` from the root);
+// reporters, timeout and workers are run-wide, so the closing summary line counts both.
+const product = {
+  displayName: 'product',
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
-  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
+  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }] },
+  // Same names as tsconfig.json's `paths`: both packages resolve from source, no build needed.
+  moduleNameMapper: {
+    '^svcws-listener$': '<rootDir>/src/index.ts',
+    '^@svcws/sandbox$': '<rootDir>/packages/sandbox/src/index.ts',
+  },
+};
+
+/** @type {import('jest').Config} */
+module.exports = {
+  projects: [product, '<rootDir>/packages/sandbox'],
   testTimeout: 30000,
   // Two cores on the CI machine; Redis-backed suites each use their own queue names.
   maxWorkers: 2,

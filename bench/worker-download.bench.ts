@@ -9,7 +9,7 @@ import { createEventEnqueuer } from '../src/events/enqueue-event';
 import { normalizeEvent } from '../src/events/normalize-event';
 import { createLogger } from '../src/logger';
 import { startWorker } from '../src/worker/start-worker';
-import { startSandboxProcess } from '../test/helpers/sandbox-process';
+import { startSandboxProcess } from '@svcws/sandbox';
 
 const TARGET_MB = Number(process.env.BENCH_DOWNLOAD_MB ?? 500);
 const FORMAT = process.env.BENCH_DOWNLOAD_FORMAT === 'BINARY' ? 'BINARY' : 'XML';

@@ -14,7 +14,7 @@ import { createLogger } from '../src/logger';
 import { createWebMetrics } from '../src/metrics/web-metrics';
 import { createWorkerMetrics } from '../src/metrics/worker-metrics';
 import { observeWorker } from '../src/metrics/observe-worker';
-import { createSandbox } from '../src/sandbox/create-sandbox';
+import { createSandbox } from '@svcws/sandbox';
 import { createSvcClient } from '../src/svc-client/create-svc-client';
 import { startWorker } from '../src/worker/start-worker';
 import { demoRedis, NoRedisError } from './demo/demo-redis';

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 
 /**
- * The one schema over the environment. Each process (web, worker, sandbox, cli) picks the keys it
+ * The one schema over the product's environment. Each process (web, worker, cli) picks the keys it
  * needs with `.pick()`; every key is declared here once so `.env.example`, the README and the
- * compose file can agree with it line by line. Secrets have no default.
+ * compose file can agree with it line by line. Secrets have no default. The sandbox is not the
+ * product: its keys are read by its own package (packages/sandbox).
  */
 
 const port = z.coerce.number().int().min(0).max(65535);
@@ -60,19 +61,6 @@ export const EnvSchema = z.object({
   DOWNLOAD_FORMAT: z.enum(['XML', 'BINARY']).default('XML'),
   DOWNLOAD_LINE_TYPES: csv.default(['TOTAL_RECORDS_IMPORTED']),
   IMPORT_JOB_MATCH: z.string().min(1).default('category=IMPORT|type=MD_IMPORT|name~import'),
-
-  // sandbox (development and tests only)
-  SANDBOX_PORT: port.default(8790),
-  SANDBOX_API_KEYS: csv.default(['sandbox-key']),
-  SANDBOX_SEED: nonNegativeInt.default(42),
-  SANDBOX_DAILY_BUDGET: positiveInt.default(100000),
-  SANDBOX_RATE_PER_SECOND: positiveInt.default(25),
-  SANDBOX_JOB_DURATION_MS: nonNegativeInt.default(3000),
-  SANDBOX_RECORD_COUNT: nonNegativeInt.default(25),
-  SANDBOX_RETRY_SCALE: z.coerce.number().positive().max(1).default(1),
-  SANDBOX_WEBHOOK_URL: z.url({ protocol: /^https?$/ }).optional(),
-  SANDBOX_WEBHOOK_SECRET: optionalSecret,
-  SANDBOX_WEBHOOK_FORMAT: z.enum(['json', 'xml']).default('json'),
 });
 export type EnvSchema = z.infer<typeof EnvSchema>;
 
@@ -117,22 +105,6 @@ export const WorkerConfig = ClientConfig.extend(
   }).shape,
 );
 export type WorkerConfig = z.infer<typeof WorkerConfig>;
-
-export const SandboxConfig = EnvSchema.pick({
-  SANDBOX_PORT: true,
-  SANDBOX_API_KEYS: true,
-  SANDBOX_SEED: true,
-  SANDBOX_DAILY_BUDGET: true,
-  SANDBOX_RATE_PER_SECOND: true,
-  SANDBOX_JOB_DURATION_MS: true,
-  SANDBOX_RECORD_COUNT: true,
-  SANDBOX_RETRY_SCALE: true,
-  SANDBOX_WEBHOOK_URL: true,
-  SANDBOX_WEBHOOK_SECRET: true,
-  SANDBOX_WEBHOOK_FORMAT: true,
-  LOG_LEVEL: true,
-});
-export type SandboxConfig = z.infer<typeof SandboxConfig>;
 
 /** Thrown at start-up; names the offending keys and the rule, never a value. */
 export class ConfigError extends Error {

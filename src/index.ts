@@ -6,7 +6,6 @@ export {
   WebConfig,
   WorkerConfig,
   ClientConfig,
-  SandboxConfig,
 } from './config';
 export { createLogger } from './logger';
 export type { Logger } from './logger';
@@ -25,7 +24,6 @@ export {
   normalizeEvent,
   parseJsonEvent,
   parseXmlEvent,
-  toPlatformXml,
   InvalidEventError,
   createEventEnqueuer,
   jobIdForEvent,
@@ -33,6 +31,13 @@ export {
 export type { EnqueueEvent, EnqueueResult, EventEnqueuerOptions } from './events';
 export { createEventQueue } from './events/create-event-queue';
 export type { EventQueue } from './events/create-event-queue';
+
+// the platform's XML conventions (docs/platform-shapes.md): the writer the CLI's samples use
+export { toPlatformXml } from './platform-xml/to-platform-xml';
+export { pluralOf } from './platform-xml/plural-of';
+
+// the outbound challenge of spec §6.1 (the CLI's `challenge` command)
+export { checkChallenge } from './cli/check-challenge';
 
 // API client (the 94 operations of spec §4)
 export * from './svc-client';

@@ -25,21 +25,27 @@ export const REDACT_PATHS = [
   'WEBHOOK_SECRET_PREVIOUS',
   'SVC_API_KEY',
   'ADMIN_TOKEN',
-  'SANDBOX_WEBHOOK_SECRET',
 ];
 
 export interface CreateLoggerOptions {
   level: LoggerOptions['level'];
   name: string;
   destination?: pino.DestinationStream;
+  /** Paths blanked besides REDACT_PATHS, for a process with secrets of its own (the sandbox). */
+  redact?: readonly string[];
 }
 
 /** JSON lines to stdout (or the given destination); redaction set once here. */
-export function createLogger({ level, name, destination }: CreateLoggerOptions): Logger {
+export function createLogger({
+  level,
+  name,
+  destination,
+  redact = [],
+}: CreateLoggerOptions): Logger {
   const options: LoggerOptions = {
     level: level ?? 'info',
     name,
-    redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+    redact: { paths: [...REDACT_PATHS, ...redact], censor: '[redacted]' },
     base: { pid: process.pid },
     timestamp: pino.stdTimeFunctions.isoTime,
   };

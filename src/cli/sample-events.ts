@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { toPlatformXml } from '../events/to-platform-xml';
+import { toPlatformXml } from '../platform-xml/to-platform-xml';
 
 export const SAMPLE_KINDS = ['job_end', 'job_end_minimal', 'loan'] as const;
 export type SampleKind = (typeof SAMPLE_KINDS)[number];

@@ -2,7 +2,6 @@ export { CanonicalEvent, CodeValue, EventMeta } from './canonical-event';
 export { normalizeEvent } from './normalize-event';
 export { parseJsonEvent } from './parse-json-event';
 export { parseXmlEvent } from './parse-xml-event';
-export { toPlatformXml } from './to-platform-xml';
 export { InvalidEventError } from './invalid-event-error';
 export { createEventEnqueuer } from './enqueue-event';
 export type { EnqueueEvent, EnqueueResult, EventEnqueuerOptions } from './enqueue-event';

@@ -1,4 +1,4 @@
-import { pluralOf } from './plural-of';
+import { pluralOf } from '../platform-xml/plural-of';
 
 type Node = Record<string, unknown>;
 

@@ -15,8 +15,8 @@ export type Clock = () => Date;
  *
  * - rule 1 "at most one month of days": at most 31 days counting both ends, that is
  *   `to` ≤ `from` + 30 days, whatever the months. The sandbox counts the same way
- *   (src/sandbox/areas/org-units.ts); a calendar-month reading would allow 32 days from the 1st
- *   of a 31-day month and only 29 from February 1st.
+ *   (packages/sandbox/src/areas/org-units.ts); a calendar-month reading would allow 32 days from
+ *   the 1st of a 31-day month and only 29 from February 1st.
  * - rule 2 "between one year in the past and three years ahead": both dates lie in
  *   [today − 1 year, today + 3 years], bounds included, today being the UTC date of the clock.
  * - `to` before `from` is refused as well: such a request covers no day at all.

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { createMarcStream } from '../../../src/sandbox/marc/marc-stream';
+import { createMarcStream } from '@svcws/sandbox';
 import { JobInstance } from '../../../src/svc-client/job-instance';
 import {
   createMarcRecordCounter,

@@ -7,10 +7,8 @@ import type {
   SvcClient,
 } from '../../../src/svc-client';
 import type { SvcRequest } from '../../../src/svc-client/client-types';
-import type { SandboxConfig } from '../../../src/config';
-import { platformAreas } from '../../../src/sandbox/areas';
-import { API_KEY, startSandbox } from '../../component/sandbox/sandbox-harness';
-import type { SandboxUnderTest } from '../../component/sandbox/sandbox-harness';
+import { platformAreas, startSandbox, TEST_API_KEY } from '@svcws/sandbox';
+import type { SandboxConfig, SandboxUnderTest } from '@svcws/sandbox';
 
 type Table = typeof endpoints;
 export type Route = keyof Table & string;
@@ -59,7 +57,7 @@ export async function clientAgainstSandbox(
   );
   const client = createSvcClient({
     baseUrl: sut.url,
-    apiKey: API_KEY,
+    apiKey: TEST_API_KEY,
     ratePerSecond: 10_000,
     maxRetries: 0,
     timeoutMs: 10_000,

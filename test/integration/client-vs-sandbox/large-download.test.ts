@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSvcClient } from '../../../src/svc-client';
 import type { SvcClient } from '../../../src/svc-client';
-import { startSandboxProcess } from '../../helpers/sandbox-process';
-import type { SandboxProcess } from '../../helpers/sandbox-process';
+import { startSandboxProcess } from '@svcws/sandbox';
+import type { SandboxProcess } from '@svcws/sandbox';
 
 const RECORD_TERMINATOR = 0x1d;
 const MB = 1024 * 1024;

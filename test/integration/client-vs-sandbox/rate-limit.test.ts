@@ -1,7 +1,7 @@
 import { createSvcClient, nodeHttpTransport } from '../../../src/svc-client';
 import type { HttpTransport } from '../../../src/svc-client';
-import { API_KEY, startSandbox } from '../../component/sandbox/sandbox-harness';
-import type { SandboxUnderTest } from '../../component/sandbox/sandbox-harness';
+import { startSandbox, TEST_API_KEY } from '@svcws/sandbox';
+import type { SandboxUnderTest } from '@svcws/sandbox';
 
 /**
  * The per-second limit (spec §8 governance, docs/platform-shapes.md: 429 past the threshold).
@@ -38,7 +38,7 @@ describe('client against sandbox: the per-second limit', () => {
     const { transport, statuses } = countingTransport();
     const client = createSvcClient({
       baseUrl: sut.url,
-      apiKey: API_KEY,
+      apiKey: TEST_API_KEY,
       ratePerSecond: RATE,
       maxRetries: 3,
       transport,
@@ -65,7 +65,7 @@ describe('client against sandbox: the per-second limit', () => {
     const { transport, statuses } = countingTransport();
     const client = createSvcClient({
       baseUrl: sut.url,
-      apiKey: API_KEY,
+      apiKey: TEST_API_KEY,
       ratePerSecond: 10_000,
       maxRetries: 3,
       transport,

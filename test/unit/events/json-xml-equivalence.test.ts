@@ -3,7 +3,7 @@ import path from 'node:path';
 import { normalizeEvent } from '../../../src/events/normalize-event';
 import { parseJsonEvent } from '../../../src/events/parse-json-event';
 import { parseXmlEvent } from '../../../src/events/parse-xml-event';
-import { toPlatformXml } from '../../../src/events/to-platform-xml';
+import { toPlatformXml } from '../../../src/platform-xml/to-platform-xml';
 
 const fixture = (name: string): string =>
   readFileSync(path.join(__dirname, '../../fixtures/events', name), 'utf8');

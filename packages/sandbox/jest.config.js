@@ -1,0 +1,12 @@
+// Run from the repository root's jest.config.js (a project of it), or alone: `npm test -w @svcws/sandbox`.
+/** @type {import('jest').Config} */
+module.exports = {
+  displayName: 'sandbox',
+  testEnvironment: 'node',
+  roots: ['<rootDir>/test'],
+  testMatch: ['**/*.test.ts'],
+  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }] },
+  // Same name as tsconfig.json's `paths`: the product's public entry, from source.
+  moduleNameMapper: { '^svcws-listener$': '<rootDir>/../../src/index.ts' },
+  testTimeout: 30000,
+};

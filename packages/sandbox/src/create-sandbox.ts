@@ -1,0 +1,203 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express, { Router } from 'express';
+import type { Express, RequestHandler } from 'express';
+import type { Logger } from 'svcws-listener';
+import { createAdminRouter } from './admin-router';
+import { platformAreas } from './areas';
+import { createJobsArea } from './areas/jobs';
+import { createErrorHandler, notFoundHandler } from './error-handler';
+import { createGovernance } from './governance';
+import { instanceView } from './jobs/instance-view';
+import { createJobStore } from './jobs/job-store';
+import type { JobStore } from './jobs/job-store';
+import { requireApiKey } from './require-api-key';
+import { SandboxConfig } from './sandbox-config';
+import type { SandboxArea, SandboxContext } from './sandbox-context';
+import { SandboxError } from './sandbox-error';
+import { seededRandom } from './seeded-random';
+import { createTimerSet } from './timer-set';
+import { createEventFactory } from './webhooks/event-factory';
+import { createWebhookSender } from './webhooks/webhook-sender';
+import type { WebhookSender } from './webhooks/webhook-sender';
+
+export interface CreateSandboxOptions {
+  /** SandboxConfig keys; missing ones take the schema's defaults. */
+  readonly config?: Partial<SandboxConfig>;
+  readonly logger: Logger;
+  /** The platform areas besides jobs; all of areas/index.ts by default. */
+  readonly areas?: readonly SandboxArea[];
+  /** The sandbox's notion of now (instance times, governance windows, event times). */
+  readonly clock?: () => Date;
+  /** Timeout of a webhook challenge or delivery; 5 s by default. */
+  readonly webhookTimeoutMs?: number;
+}
+
+export interface RunningSandbox {
+  readonly url: string;
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+export interface Sandbox {
+  /** The Express app; it never listens by itself. */
+  readonly app: Express;
+  /** Listens on 127.0.0.1 (port 0 picks a free port). */
+  start(port?: number): Promise<RunningSandbox>;
+  readonly webhooks: WebhookSender;
+  readonly jobs: () => JobStore;
+  /** Re-seeds every area and the jobs, cancels timers; keeps webhook profiles when asked. */
+  reset(keepWebhooks?: boolean): void;
+  /** Cancels every pending timer (job runs, webhook retries). */
+  stop(): void;
+}
+
+const INSTITUTION = { code: '01SVC_INST', name: 'Sandbox University Library' } as const;
+const API_BODY_LIMIT = '10mb';
+
+export function createSandbox(options: CreateSandboxOptions): Sandbox {
+  const config = { ...SandboxConfig.parse({}), ...options.config };
+  const { logger } = options;
+  const now = options.clock ?? ((): Date => new Date());
+  const areas = options.areas ?? platformAreas;
+  const timers = createTimerSet();
+  let baseUrl = `http://127.0.0.1:${String(config.SANDBOX_PORT)}`;
+  const webhooks = createWebhookSender({
+    logger,
+    timers,
+    now,
+    retryScale: config.SANDBOX_RETRY_SCALE,
+    timeoutMs: options.webhookTimeoutMs ?? 5000,
+  });
+  const governance = createGovernance({
+    dailyBudget: config.SANDBOX_DAILY_BUDGET,
+    ratePerSecond: config.SANDBOX_RATE_PER_SECOND,
+    now,
+  });
+
+  let events = createEventFactory({
+    institution: INSTITUTION,
+    now,
+    random: seededRandom(config.SANDBOX_SEED),
+  });
+  let store: JobStore;
+  let api: Router;
+
+  const build = (): void => {
+    const ctx: SandboxContext = {
+      institution: INSTITUTION,
+      random: seededRandom(config.SANDBOX_SEED),
+      publicBaseUrl: () => baseUrl,
+      now,
+    };
+    events = createEventFactory({
+      institution: INSTITUTION,
+      now,
+      random: seededRandom(config.SANDBOX_SEED + 1),
+    });
+    store = createJobStore({
+      now,
+      random: ctx.random,
+      timers,
+      durationMs: config.SANDBOX_JOB_DURATION_MS,
+      recordCount: config.SANDBOX_RECORD_COUNT,
+      onInstanceEnd: (instance) => {
+        void webhooks.publish('job_end', events.jobEnd(instanceView(instance, now(), baseUrl)));
+      },
+    });
+    api = Router();
+    createJobsArea(store)(api, ctx);
+    for (const area of areas) area(api, ctx);
+  };
+  build();
+
+  const reset = (keepWebhooks = false): void => {
+    timers.clearAll();
+    if (!keepWebhooks) webhooks.reset();
+    governance.reset();
+    build();
+  };
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('query parser', 'simple');
+  const currentApi: RequestHandler = (req, res, next) => {
+    api(req, res, next);
+  };
+  app.use(
+    '/svcws/v1',
+    requireApiKey(config.SANDBOX_API_KEYS),
+    governance.middleware,
+    express.json({ limit: API_BODY_LIMIT, type: ['application/json', '+json'] }),
+    express.text({ limit: API_BODY_LIMIT, type: ['application/xml', 'text/xml', '+xml'] }),
+    currentApi,
+  );
+  app.use(
+    '/sandbox',
+    createAdminRouter({
+      jobs: () => store,
+      webhooks,
+      reset,
+      run: (jobId, records, durationMs) => {
+        const job = store.job(jobId);
+        if (!job) throw new SandboxError(404, 'NOT_FOUND', `No such job: ${jobId}`);
+        const instance = store.run(job, {
+          submittedBy: 'sandbox',
+          ...(records === undefined ? {} : { records }),
+          ...(durationMs === undefined ? {} : { durationMs }),
+        });
+        return instanceView(instance, now(), baseUrl);
+      },
+      fire: async (kind, instanceId) => {
+        let event;
+        if (kind === 'job_end') {
+          const instance = instanceId === undefined ? undefined : store.instance(instanceId);
+          if (!instance?.end)
+            throw new SandboxError(
+              422,
+              'INVALID_INPUT',
+              'job_end needs the instance_id of an ended instance',
+            );
+          event = events.jobEnd(instanceView(instance, now(), baseUrl));
+        } else {
+          event = events.sample(kind);
+        }
+        await webhooks.publish(kind, event);
+        return event;
+      },
+    }),
+  );
+  app.use(notFoundHandler);
+  app.use(createErrorHandler(logger));
+
+  return {
+    app,
+    webhooks,
+    jobs: () => store,
+    reset,
+    stop: () => {
+      timers.clearAll();
+    },
+    start: (port = 0) =>
+      new Promise<RunningSandbox>((resolve, reject) => {
+        const server = createServer(app);
+        server.once('error', reject);
+        server.listen(port, '127.0.0.1', () => {
+          const address = server.address() as AddressInfo;
+          baseUrl = `http://127.0.0.1:${String(address.port)}`;
+          resolve({
+            url: baseUrl,
+            port: address.port,
+            close: () =>
+              new Promise<void>((done) => {
+                timers.clearAll();
+                server.closeAllConnections();
+                server.close(() => {
+                  done();
+                });
+              }),
+          });
+        });
+      }),
+  };
+}

@@ -1,0 +1,40 @@
+import { EnvSchema } from 'svcws-listener';
+import { z } from 'zod';
+
+/**
+ * The sandbox's environment (development and tests only; never part of the product's schema).
+ * Read with the product's `loadConfig`, so a bad key fails at start naming the key, never the value.
+ */
+
+const port = z.coerce.number().int().min(0).max(65535);
+const positiveInt = z.coerce.number().int().positive();
+const nonNegativeInt = z.coerce.number().int().nonnegative();
+const optionalSecret = z
+  .string()
+  .optional()
+  .transform((value) => (value === '' ? undefined : value));
+const csv = z.string().transform((value) =>
+  value
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== ''),
+);
+
+export const SandboxConfig = z.object({
+  SANDBOX_PORT: port.default(8790),
+  SANDBOX_API_KEYS: csv.default(['sandbox-key']),
+  SANDBOX_SEED: nonNegativeInt.default(42),
+  SANDBOX_DAILY_BUDGET: positiveInt.default(100000),
+  SANDBOX_RATE_PER_SECOND: positiveInt.default(25),
+  SANDBOX_JOB_DURATION_MS: nonNegativeInt.default(3000),
+  SANDBOX_RECORD_COUNT: nonNegativeInt.default(25),
+  SANDBOX_RETRY_SCALE: z.coerce.number().positive().max(1).default(1),
+  SANDBOX_WEBHOOK_URL: z.url({ protocol: /^https?$/ }).optional(),
+  SANDBOX_WEBHOOK_SECRET: optionalSecret,
+  SANDBOX_WEBHOOK_FORMAT: z.enum(['json', 'xml']).default('json'),
+  LOG_LEVEL: EnvSchema.shape.LOG_LEVEL,
+});
+export type SandboxConfig = z.infer<typeof SandboxConfig>;
+
+/** Log paths the sandbox blanks besides the product's own (its webhook secret). */
+export const SANDBOX_REDACT_PATHS = ['SANDBOX_WEBHOOK_SECRET'] as const;

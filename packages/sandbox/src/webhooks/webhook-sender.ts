@@ -1,0 +1,170 @@
+import { checkChallenge, signWebhookBody, toPlatformXml } from 'svcws-listener';
+import type { Logger } from 'svcws-listener';
+import type { TimerSet } from '../timer-set';
+import type { WebhookEvent } from './sample-events';
+import type { EventKind, WebhookProfile, WebhookProfileInput } from './webhook-profile';
+
+/** Retry schedule after a 5xx, a network error or a timeout: 1 h, 3 h, 6 h (then given up). */
+export const RETRY_DELAYS_MS = [3_600_000, 10_800_000, 21_600_000] as const;
+
+export interface Delivery {
+  readonly event_id: string;
+  readonly action: string;
+  readonly profile_id: string;
+  readonly url: string;
+  readonly attempt: number;
+  /** The listener's HTTP status; null for a network error or a timeout. */
+  readonly status: number | null;
+  readonly outcome: 'delivered' | 'retry_scheduled' | 'failed';
+  readonly error?: string;
+  readonly time: string;
+  readonly next_attempt_at?: string;
+}
+
+export interface WebhookSenderOptions {
+  readonly logger: Logger;
+  readonly timers: TimerSet;
+  readonly now: () => Date;
+  /** SANDBOX_RETRY_SCALE: multiplies RETRY_DELAYS_MS (0.001 → 3.6 s, 10.8 s, 21.6 s). */
+  readonly retryScale: number;
+  /** Per request, challenge and delivery alike. */
+  readonly timeoutMs: number;
+}
+
+export type RegisterResult = { ok: true; profile: WebhookProfile } | { ok: false; reason: string };
+
+export interface WebhookSender {
+  register(input: WebhookProfileInput): Promise<RegisterResult>;
+  unregister(id: string): boolean;
+  profiles(): readonly WebhookProfile[];
+  deliveries(): readonly Delivery[];
+  /** Sends the event to every profile subscribed to its kind; resolves when first attempts end. */
+  publish(kind: EventKind, event: WebhookEvent): Promise<void>;
+  /** Forgets profiles and deliveries (timers are the caller's TimerSet). */
+  reset(): void;
+}
+
+export function createWebhookSender(options: WebhookSenderOptions): WebhookSender {
+  const { logger, timers, now, retryScale, timeoutMs } = options;
+  const profiles = new Map<string, WebhookProfile>();
+  const deliveries: Delivery[] = [];
+  let nextProfile = 1;
+
+  const attempt = async (
+    profile: WebhookProfile,
+    event: WebhookEvent,
+    body: Buffer,
+    number: number,
+  ): Promise<void> => {
+    const base = {
+      event_id: event.id,
+      action: event.action,
+      profile_id: profile.id,
+      url: profile.url,
+      attempt: number,
+    };
+    let status: number | null = null;
+    let error: string | undefined;
+    try {
+      const response = await fetch(profile.url, {
+        method: 'POST',
+        headers: {
+          'Content-Type': profile.format === 'xml' ? 'application/xml' : 'application/json',
+          'X-Svc-Signature': signWebhookBody(profile.secret, body),
+          'User-Agent': 'svcws-sandbox',
+        },
+        body,
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      status = response.status;
+      await response.arrayBuffer();
+    } catch (caught) {
+      error = caught instanceof Error ? `${caught.name}: ${caught.message}` : String(caught);
+    }
+    const time = now().toISOString();
+    if (status !== null && status >= 200 && status < 300) {
+      deliveries.push({ ...base, status, outcome: 'delivered', time });
+      logger.info(
+        { eventId: event.id, action: event.action, profileId: profile.id, attempt: number, status },
+        'webhook delivered',
+      );
+      return;
+    }
+    error ??= `listener answered ${String(status)}`;
+    // A 4xx says the listener refuses this body: sending it again cannot succeed.
+    const retryable = status === null || status >= 500;
+    const delay = RETRY_DELAYS_MS[number - 1];
+    if (!retryable || delay === undefined) {
+      deliveries.push({ ...base, status, outcome: 'failed', error, time });
+      logger.warn(
+        { eventId: event.id, action: event.action, profileId: profile.id, attempt: number, status },
+        'webhook failed',
+      );
+      return;
+    }
+    const waitMs = delay * retryScale;
+    const nextAt = new Date(now().getTime() + waitMs).toISOString();
+    deliveries.push({
+      ...base,
+      status,
+      outcome: 'retry_scheduled',
+      error,
+      time,
+      next_attempt_at: nextAt,
+    });
+    logger.info(
+      { eventId: event.id, profileId: profile.id, attempt: number, status, waitMs },
+      'webhook retry scheduled',
+    );
+    timers.after(waitMs, () => {
+      void attempt(profile, event, body, number + 1);
+    });
+  };
+
+  return {
+    async register(input) {
+      const reason = await checkChallenge(input.url, timeoutMs);
+      if (reason !== undefined) {
+        logger.warn({ url: input.url, reason }, 'webhook profile refused');
+        return { ok: false, reason };
+      }
+      const profile: WebhookProfile = {
+        id: `webhook-${String(nextProfile++)}`,
+        url: input.url,
+        secret: input.secret,
+        format: input.format,
+        ...(input.events ? { events: input.events } : {}),
+        createdAt: now().toISOString(),
+      };
+      profiles.set(profile.id, profile);
+      logger.info(
+        { profileId: profile.id, url: profile.url, format: profile.format },
+        'webhook profile registered',
+      );
+      return { ok: true, profile };
+    },
+    unregister: (id) => profiles.delete(id),
+    profiles: () => [...profiles.values()],
+    deliveries: () => [...deliveries],
+    async publish(kind, event) {
+      const targets = [...profiles.values()].filter(
+        (profile) => !profile.events || profile.events.includes(kind),
+      );
+      await Promise.all(
+        targets.map((profile) => attempt(profile, event, encode(event, profile.format), 1)),
+      );
+    },
+    reset() {
+      profiles.clear();
+      deliveries.length = 0;
+    },
+  };
+}
+
+/** The exact bytes that are signed and sent: JSON, or XML with root `<webhook>`. */
+function encode(event: WebhookEvent, format: 'json' | 'xml'): Buffer {
+  return Buffer.from(
+    format === 'xml' ? toPlatformXml('webhook', { ...event }) : JSON.stringify(event),
+    'utf8',
+  );
+}
