@@ -9,6 +9,8 @@ import { createEventEnqueuer } from '../src/events/enqueue-event';
 import { normalizeEvent } from '../src/events/normalize-event';
 import { createLogger } from '../src/logger';
 import { startWorker } from '../src/worker/start-worker';
+import { closeRedis } from '../src/redis/close-redis';
+import { openWorkerConnection } from '../src/redis/open-worker-connection';
 import { startSandboxProcess } from '../test/helpers/sandbox-process';
 
 const TARGET_MB = Number(process.env.BENCH_DOWNLOAD_MB ?? 500);
@@ -43,7 +45,9 @@ export async function run(): Promise<void> {
       },
     }),
   });
+  const connection = openWorkerConnection(REDIS_URL, logger);
   const worker = startWorker({
+    connection,
     config: WorkerConfig.parse({
       REDIS_URL,
       QUEUE_NAME: queueName,
@@ -106,6 +110,7 @@ export async function run(): Promise<void> {
     );
   } finally {
     await worker.close();
+    await closeRedis(connection);
     await queue.obliterate({ force: true });
     await queue.close();
     await sandbox.stop();

@@ -33,6 +33,12 @@ export {
 export type { EnqueueEvent, EnqueueResult, EventEnqueuerOptions } from './events';
 export { createEventQueue } from './events/create-event-queue';
 export type { EventQueue } from './events/create-event-queue';
+export { openProducerConnection } from './redis/open-producer-connection';
+export { closeRedis } from './redis/close-redis';
+
+// processes: the shutdown every composition root shares
+export { runUntilSignal } from './process/run-until-signal';
+export type { RunUntilSignalOptions, ShutdownStep, SignalHandle } from './process/run-until-signal';
 
 // API client (the 94 operations of spec §4)
 export * from './svc-client';

@@ -11,7 +11,10 @@ import { createSandbox } from '../../../../src/sandbox/create-sandbox';
 import type { RunningSandbox, Sandbox } from '../../../../src/sandbox/create-sandbox';
 import type { SandboxConfig } from '../../../../src/config';
 import type { RunningWorker } from '../../../../src/worker/create-worker';
+import { closeRedis } from '../../../../src/redis/close-redis';
+import { openWorkerConnection } from '../../../../src/redis/open-worker-connection';
 import { startWorker } from '../../../../src/worker/start-worker';
+import type { StartedWorker } from '../../../../src/worker/start-worker';
 import { captureLogger } from '../../../helpers/capture-logger';
 import type { CapturedLogger } from '../../../helpers/capture-logger';
 import { TEST_REDIS_URL, obliterateQueue, uniqueQueueName } from '../../../helpers/redis';
@@ -30,7 +33,7 @@ export interface WorkerUnderTest {
   readonly log: CapturedLogger;
   readonly config: WorkerConfig;
   /** Starts the worker (not started by default, so a test can arrange the queue first). */
-  startWorker(): RunningWorker;
+  startWorker(): StartedWorker;
   /** Runs a sandbox job to its end; returns the ended instance's id. */
   runJob(jobId: string, records?: number): Promise<string>;
   /** The job_end event the sandbox sends for an ended instance, as the listener queues it. */
@@ -73,6 +76,7 @@ export async function workerUnderTest(options: HarnessOptions = {}): Promise<Wor
     ...options.worker,
   });
   const workers: RunningWorker[] = [];
+  const connection = openWorkerConnection(TEST_REDIS_URL, log.logger);
 
   return {
     sandbox,
@@ -87,6 +91,7 @@ export async function workerUnderTest(options: HarnessOptions = {}): Promise<Wor
       const worker = startWorker({
         config,
         logger: log.logger,
+        connection,
         tuning: { budgetPauseMs: options.budgetPauseMs ?? 60_000 },
       });
       workers.push(worker);
@@ -132,6 +137,7 @@ export async function workerUnderTest(options: HarnessOptions = {}): Promise<Wor
     },
     close: async () => {
       for (const worker of workers) await worker.close();
+      await closeRedis(connection);
       await queue.close();
       await obliterateQueue(queueName);
       await proxy.close();
