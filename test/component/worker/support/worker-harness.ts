@@ -36,10 +36,16 @@ export interface WorkerUnderTest {
   startWorker(): StartedWorker;
   /** Runs a sandbox job to its end; returns the ended instance's id. */
   runJob(jobId: string, records?: number): Promise<string>;
+  /** Starts a sandbox run that ends after `durationMs` (QUEUED, then RUNNING); returns its id. */
+  startRun(jobId: string, durationMs: number, records?: number): string;
   /** The job_end event the sandbox sends for an ended instance, as the listener queues it. */
   jobEndEvent(instanceId: string): Promise<Record<string, unknown>>;
   /** Queues an event as the listener does (job id from the event id). */
-  enqueue(event: Record<string, unknown>, attempts?: number): Promise<string>;
+  enqueue(
+    event: Record<string, unknown>,
+    attempts?: number,
+    backoffDelayMs?: number,
+  ): Promise<string>;
   /** Waits until the job is completed or failed (no timing assert: jest's timeout bounds it). */
   settled(jobId: string): Promise<Job>;
   close(): Promise<void>;
@@ -69,7 +75,6 @@ export async function workerUnderTest(options: HarnessOptions = {}): Promise<Wor
     QUEUE_NAME: queueName,
     SVC_BASE_URL: proxy.url,
     SVC_API_KEY: SANDBOX_KEY,
-    SVC_MAX_RETRIES: '0',
     SVC_RATE_PER_SECOND: '1000',
     RECORDS_DIR: recordsDir,
     WORKER_CONCURRENCY: '2',
@@ -108,6 +113,15 @@ export async function workerUnderTest(options: HarnessOptions = {}): Promise<Wor
       while (!instance.end) await new Promise((resolve) => setTimeout(resolve, 5));
       return instance.id;
     },
+    startRun: (jobId, durationMs, records) => {
+      const job = sandbox.jobs().job(jobId);
+      if (!job) throw new Error(`no sandbox job ${jobId}`);
+      return sandbox.jobs().run(job, {
+        submittedBy: 'sandbox',
+        durationMs,
+        ...(records === undefined ? {} : { records }),
+      }).id;
+    },
     jobEndEvent: async (instanceId) => {
       const answer = await fetch(`${running.url}/sandbox/events`, {
         method: 'POST',
@@ -117,21 +131,22 @@ export async function workerUnderTest(options: HarnessOptions = {}): Promise<Wor
       const body = (await answer.json()) as { event: Record<string, unknown> };
       return body.event;
     },
-    enqueue: async (event, attempts = 3) => {
+    enqueue: async (event, attempts = 3, backoffDelayMs = 50) => {
       const canonical = normalizeEvent(event);
       const { jobId } = await createEventEnqueuer({
         queue,
         dedupWindowHours: 1,
         attempts,
-        backoffDelayMs: 50,
+        backoffDelayMs,
       })(canonical);
       return jobId;
     },
     settled: async (jobId) => {
       for (;;) {
-        const job = await queue.getJob(jobId);
-        if (job && (await job.isCompleted())) return job;
-        if (job && (await job.isFailed())) return job;
+        const state = await queue.getJobState(jobId);
+        // Read the job only once it has settled: a copy read before would show its old attempts.
+        const job = state === 'completed' || state === 'failed' ? await queue.getJob(jobId) : null;
+        if (job) return job;
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
     },
