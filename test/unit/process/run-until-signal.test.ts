@@ -24,6 +24,11 @@ function harness(
 
 const tick = (ms = 0): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Waits for the first exit code (jest's timeout bounds it). */
+async function exited(exits: readonly number[]): Promise<void> {
+  while (exits.length === 0) await tick(5);
+}
+
 describe('runUntilSignal', () => {
   it('closes the steps in order on SIGTERM, says stopped and exits 0', async () => {
     const order: string[] = [];
@@ -38,7 +43,8 @@ describe('runUntilSignal', () => {
 
     send('SIGTERM');
     send('SIGINT');
-    await tick(50);
+    await exited(exits);
+    await tick(20);
 
     expect([...listeners.keys()]).toEqual(['SIGTERM', 'SIGINT']);
     expect(order).toEqual(['server', 'queue', 'redis']);
@@ -56,7 +62,7 @@ describe('runUntilSignal', () => {
     ]);
 
     send('SIGINT');
-    await tick(20);
+    await exited(exits);
 
     expect(exits).toEqual([1]);
     expect(closed).toEqual([]);
@@ -75,7 +81,7 @@ describe('runUntilSignal', () => {
     );
 
     send('SIGTERM');
-    await tick(80);
+    await exited(exits);
 
     expect(cancelled).toBe(true);
     expect(exits).toEqual([1]);
