@@ -10,6 +10,8 @@ import { normalizeEvent } from '../src/events/normalize-event';
 import { createLogger } from '../src/logger';
 import { startWorker } from '../src/worker/start-worker';
 import { startSandboxProcess } from '@svcws/sandbox';
+import { closeRedis } from '../src/redis/close-redis';
+import { openWorkerConnection } from '../src/redis/open-worker-connection';
 
 const TARGET_MB = Number(process.env.BENCH_DOWNLOAD_MB ?? 500);
 const FORMAT = process.env.BENCH_DOWNLOAD_FORMAT === 'BINARY' ? 'BINARY' : 'XML';
@@ -43,7 +45,9 @@ export async function run(): Promise<void> {
       },
     }),
   });
+  const connection = openWorkerConnection(REDIS_URL, logger);
   const worker = startWorker({
+    connection,
     config: WorkerConfig.parse({
       REDIS_URL,
       QUEUE_NAME: queueName,
@@ -106,6 +110,7 @@ export async function run(): Promise<void> {
     );
   } finally {
     await worker.close();
+    await closeRedis(connection);
     await queue.obliterate({ force: true });
     await queue.close();
     await sandbox.stop();

@@ -8,6 +8,9 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig, WorkerConfig } from '../src/config';
 import { createEventQueue } from '../src/events/create-event-queue';
+import { closeRedis } from '../src/redis/close-redis';
+import { openProducerConnection } from '../src/redis/open-producer-connection';
+import { openWorkerConnection } from '../src/redis/open-worker-connection';
 import { createEventEnqueuer } from '../src/events/enqueue-event';
 import { createApp } from '../src/http/create-app';
 import { createLogger } from '../src/logger';
@@ -98,7 +101,8 @@ async function main(): Promise<number> {
     cleanups.push(platform.close);
 
     // The listener (as src/bin/web.ts composes it).
-    const events = createEventQueue({ redisUrl: redis.url, queueName });
+    const events = createEventQueue({ connection: openProducerConnection(redis.url), queueName });
+    cleanups.push(() => closeRedis(events.connection));
     cleanups.push(events.close);
     cleanups.push(async () => {
       await events.queue.obliterate({ force: true });
@@ -143,7 +147,14 @@ async function main(): Promise<number> {
         workerMetrics.remaining(remaining);
       },
     });
-    const worker = startWorker({ config, logger: workerLogger, client });
+    const workerConnection = openWorkerConnection(config.REDIS_URL, workerLogger);
+    cleanups.push(() => closeRedis(workerConnection));
+    const worker = startWorker({
+      config,
+      logger: workerLogger,
+      connection: workerConnection,
+      client,
+    });
     cleanups.push(worker.close);
     observeWorker(worker.worker, workerMetrics);
     const metricsServer = await workerMetrics.listen(0, '127.0.0.1');

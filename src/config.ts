@@ -56,11 +56,13 @@ export const EnvSchema = z.object({
   // worker
   WORKER_CONCURRENCY: positiveInt.default(4),
   WORKER_METRICS_PORT: port.default(9464),
-  JOB_ATTEMPTS: positiveInt.default(8),
+  // With the worker's SVC_MAX_RETRIES 0: a failing call is sent 10 times at most (start-worker.ts).
+  JOB_ATTEMPTS: positiveInt.default(10),
   RECORDS_DIR: z.string().min(1).default('./records'),
   DOWNLOAD_FORMAT: z.enum(['XML', 'BINARY']).default('XML'),
   DOWNLOAD_LINE_TYPES: csv.default(['TOTAL_RECORDS_IMPORTED']),
   IMPORT_JOB_MATCH: z.string().min(1).default('category=IMPORT|type=MD_IMPORT|name~import'),
+  WORKER_MAX_STALLED_COUNT: nonNegativeInt.default(5),
 });
 export type EnvSchema = z.infer<typeof EnvSchema>;
 
@@ -91,19 +93,22 @@ export const ClientConfig = EnvSchema.pick({
 });
 export type ClientConfig = z.infer<typeof ClientConfig>;
 
-export const WorkerConfig = ClientConfig.extend(
-  EnvSchema.pick({
+export const WorkerConfig = ClientConfig.extend({
+  ...EnvSchema.pick({
     REDIS_URL: true,
     QUEUE_NAME: true,
     WORKER_CONCURRENCY: true,
     WORKER_METRICS_PORT: true,
+    WORKER_MAX_STALLED_COUNT: true,
     RECORDS_DIR: true,
     DOWNLOAD_FORMAT: true,
     DOWNLOAD_LINE_TYPES: true,
     IMPORT_JOB_MATCH: true,
     SHUTDOWN_TIMEOUT_MS: true,
   }).shape,
-);
+  // The worker retries through BullMQ (JOB_ATTEMPTS); client retries inside would multiply them.
+  SVC_MAX_RETRIES: nonNegativeInt.default(0),
+});
 export type WorkerConfig = z.infer<typeof WorkerConfig>;
 
 /** Thrown at start-up; names the offending keys and the rule, never a value. */

@@ -31,6 +31,12 @@ export {
 export type { EnqueueEvent, EnqueueResult, EventEnqueuerOptions } from './events';
 export { createEventQueue } from './events/create-event-queue';
 export type { EventQueue } from './events/create-event-queue';
+export { openProducerConnection } from './redis/open-producer-connection';
+export { closeRedis } from './redis/close-redis';
+
+// processes: the shutdown every composition root shares
+export { runUntilSignal } from './process/run-until-signal';
+export type { RunUntilSignalOptions, ShutdownStep, SignalHandle } from './process/run-until-signal';
 
 // the platform's XML conventions (docs/platform-shapes.md): the writer the CLI's samples use
 export { toPlatformXml } from './platform-xml/to-platform-xml';

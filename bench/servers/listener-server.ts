@@ -3,6 +3,8 @@ import { Writable } from 'node:stream';
 import express from 'express';
 import { createApp } from '../../src/http/create-app';
 import { createEventQueue } from '../../src/events/create-event-queue';
+import { closeRedis } from '../../src/redis/close-redis';
+import { openProducerConnection } from '../../src/redis/open-producer-connection';
 import { createEventEnqueuer } from '../../src/events/enqueue-event';
 import { createLogger } from '../../src/logger';
 import { reportCpuPerRequest } from './report-cpu-per-request';
@@ -30,7 +32,7 @@ async function main(): Promise<void> {
     });
   } else if (kind === 'listener') {
     const events = createEventQueue({
-      redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+      connection: openProducerConnection(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'),
       queueName,
     });
     // The delivery line is written as in production, to a sink instead of a terminal.
@@ -45,12 +47,13 @@ async function main(): Promise<void> {
     close = async () => {
       await events.queue.obliterate({ force: true });
       await events.close();
+      await closeRedis(events.connection);
     };
   } else if (kind === 'bare-enqueue') {
     // Diagnostic: the floor plus the one thing the issue requires before a 200 — a BullMQ add on
     // the listener's own producer connection — and nothing else (no signature, parse or schema).
     const events = createEventQueue({
-      redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+      connection: openProducerConnection(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'),
       queueName,
     });
     let n = 0;
@@ -62,6 +65,7 @@ async function main(): Promise<void> {
     close = async () => {
       await events.queue.obliterate({ force: true });
       await events.close();
+      await closeRedis(events.connection);
     };
   } else if (kind === 'bare') {
     app = express();

@@ -1,4 +1,4 @@
-/** What the worker's summary line says about one stored instance (worker/handlers/job-end.ts). */
+/** What the worker's summary line says about one stored instance (worker/job-end/create-job-end-handler.ts). */
 export interface StoredSummary {
   eventId: string;
   jobId: string;

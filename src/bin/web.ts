@@ -1,4 +1,5 @@
 import { once } from 'node:events';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadConfig, WebConfig } from '../config';
 import { createLogger } from '../logger';
@@ -7,15 +8,19 @@ import { createEventQueue } from '../events/create-event-queue';
 import { createEventEnqueuer } from '../events/enqueue-event';
 import { createWebMetrics } from '../metrics/web-metrics';
 import { createAdminDashboard } from '../http/admin-dashboard';
+import { runUntilSignal } from '../process/run-until-signal';
+import { closeRedis } from '../redis/close-redis';
+import { openProducerConnection } from '../redis/open-producer-connection';
 
 /** Composition root of the listener: reads env, opens Redis, listens, handles signals. */
 async function main(): Promise<void> {
   const config = loadConfig(WebConfig, process.env);
   const logger = createLogger({ level: config.LOG_LEVEL, name: 'web' });
-  const events = createEventQueue({ redisUrl: config.REDIS_URL, queueName: config.QUEUE_NAME });
-  events.connection.on('error', (error: Error) =>
+  const connection = openProducerConnection(config.REDIS_URL);
+  connection.on('error', (error: Error) =>
     logger.warn({ err: error.message }, 'redis connection error'),
   );
+  const events = createEventQueue({ connection, queueName: config.QUEUE_NAME });
 
   const metrics = createWebMetrics({ queue: events.queue });
   const app = createApp({
@@ -51,29 +56,26 @@ async function main(): Promise<void> {
     'listener ready',
   );
 
-  let stopping = false;
-  const stop = (signal: string): void => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'shutting down: no new connections, finishing requests in flight');
-    const deadline = setTimeout(() => {
-      logger.error({ timeoutMs: config.SHUTDOWN_TIMEOUT_MS }, 'shutdown deadline passed; exiting');
-      process.exit(1);
-    }, config.SHUTDOWN_TIMEOUT_MS);
-    deadline.unref();
-    server.close(() => {
-      events
-        .close()
-        .catch((error: unknown) => logger.warn({ err: error }, 'queue close failed'))
-        .finally(() => {
-          logger.info('stopped');
-          process.exit(0);
-        });
-    });
+  runUntilSignal({
+    logger,
+    stoppingMessage: 'shutting down: no new connections, finishing requests in flight',
+    timeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+    deadlineMessage: 'shutdown deadline passed; exiting',
+    steps: [
+      { name: 'server', close: () => closeServer(server) },
+      // Requests are answered by now: a queue that cannot close loses nothing.
+      { name: 'queue', close: events.close, mayFail: true },
+      { name: 'redis', close: () => closeRedis(connection), mayFail: true },
+    ],
+  });
+}
+
+/** Stops accepting connections, lets requests in flight finish, and drops idle keep-alives. */
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
     server.closeIdleConnections();
-  };
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGINT', () => stop('SIGINT'));
+  });
 }
 
 main().catch((error: unknown) => {

@@ -3,20 +3,25 @@ import { createLogger } from '../logger';
 import { startWorker } from '../worker/start-worker';
 import { createWorkerMetrics } from '../metrics/worker-metrics';
 import { observeWorker } from '../metrics/observe-worker';
+import { runUntilSignal } from '../process/run-until-signal';
+import { closeRedis } from '../redis/close-redis';
+import { openWorkerConnection } from '../redis/open-worker-connection';
 
 /**
- * Composition root of the worker (`npm run worker`): reads env, starts the BullMQ worker, and on
- * SIGTERM/SIGINT closes it — jobs in flight finish — within SHUTDOWN_TIMEOUT_MS. Past the
- * deadline the jobs still running are cancelled and the process exits 1; their locks expire and
- * another worker takes them again (stalled-job recovery), so no event is lost either way.
+ * Composition root of the worker (`npm run worker`): reads env, opens Redis, starts the BullMQ
+ * worker, and on SIGTERM/SIGINT closes it — jobs in flight finish — within SHUTDOWN_TIMEOUT_MS.
+ * Past the deadline the jobs still running are cancelled and the process exits 1; their locks
+ * expire and another worker takes them again (stalled-job recovery), so no event is lost either way.
  */
 async function main(): Promise<void> {
   const config = loadConfig(WorkerConfig, process.env);
   const logger = createLogger({ level: config.LOG_LEVEL, name: 'worker' });
   const metrics = createWorkerMetrics();
+  const connection = openWorkerConnection(config.REDIS_URL, logger);
   const running = startWorker({
     config,
     logger,
+    connection,
     // Every answer of the service carries the remaining budget: one API call each.
     onRemaining: (remaining) => {
       metrics.remaining(remaining);
@@ -38,34 +43,19 @@ async function main(): Promise<void> {
     'worker ready',
   );
 
-  let stopping = false;
-  const stop = (signal: string): void => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'shutting down: no new jobs, finishing jobs in flight');
-    const deadline = setTimeout(() => {
-      logger.error(
-        { timeoutMs: config.SHUTDOWN_TIMEOUT_MS },
-        'shutdown deadline passed: cancelling jobs in flight (another worker will take them)',
-      );
-      running.worker.cancelAllJobs('shutdown deadline');
-      process.exit(1);
-    }, config.SHUTDOWN_TIMEOUT_MS);
-    deadline.unref();
-    running
-      .close()
-      .then(() => metricsServer.close())
-      .then(() => {
-        logger.info('stopped');
-        process.exit(0);
-      })
-      .catch((error: unknown) => {
-        logger.error({ err: error }, 'close failed');
-        process.exit(1);
-      });
-  };
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGINT', () => stop('SIGINT'));
+  runUntilSignal({
+    logger,
+    stoppingMessage: 'shutting down: no new jobs, finishing jobs in flight',
+    timeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+    deadlineMessage:
+      'shutdown deadline passed: cancelling jobs in flight (another worker will take them)',
+    onDeadline: () => running.worker.cancelAllJobs('shutdown deadline'),
+    steps: [
+      { name: 'worker', close: running.close },
+      { name: 'redis', close: () => closeRedis(connection) },
+      { name: 'metrics', close: () => metricsServer.close() },
+    ],
+  });
 }
 
 main().catch((error: unknown) => {

@@ -1,44 +1,26 @@
 import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 
 export interface EventQueue {
   queue: Queue;
   connection: Redis;
   /** Resolves when Redis answers PING; rejects at once while it is unreachable. */
   ping: () => Promise<void>;
+  /** Closes the queue handle; the connection stays with whoever opened it. */
   close: () => Promise<void>;
 }
 
 /**
- * The producer side of the event queue, as BullMQ's production guide asks: no offline queue, so a
- * command fails at once while Redis is away (→ 503 to the sender) instead of waiting for it; and a
- * command timeout, so a Redis that stops answering mid-connection fails fast too.
- *
- * Auto-pipelining sends the commands of deliveries that arrive together (one event-loop turn) in
- * one write: under load this cuts the CPU that each delivery costs Redis and the listener (see
- * `npm run bench`) and changes nothing for a lone delivery. Each command keeps its own answer
- * and its own timeout.
+ * The producer side of the event queue over a connection opened by the caller (the listener's:
+ * openProducerConnection, which fails fast while Redis is away).
  */
 export function createEventQueue({
-  redisUrl,
+  connection,
   queueName,
-  commandTimeoutMs = 1000,
 }: {
-  redisUrl: string;
+  connection: Redis;
   queueName: string;
-  commandTimeoutMs?: number;
 }): EventQueue {
-  let closing = false;
-  const connection = new Redis(redisUrl, {
-    enableOfflineQueue: false,
-    enableAutoPipelining: true,
-    maxRetriesPerRequest: 1,
-    commandTimeout: commandTimeoutMs,
-    connectTimeout: 2000,
-    retryStrategy: (attempt) => (closing ? null : Math.min(attempt * 200, 2000)),
-  });
-  // Connection errors surface as 503s and in /readyz; ioredis would otherwise print them unhandled.
-  connection.on('error', () => undefined);
   const queue = new Queue(queueName, { connection });
   queue.on('error', () => undefined);
   return {
@@ -50,12 +32,6 @@ export function createEventQueue({
       await queue.waitUntilReady();
       await connection.ping();
     },
-    close: async () => {
-      closing = true;
-      await queue.close();
-      if (connection.status === 'ready') await connection.quit();
-      // A connection that already ended must not be told again: ioredis would arm a new timer.
-      else if (connection.status !== 'end') connection.disconnect();
-    },
+    close: () => queue.close(),
   };
 }

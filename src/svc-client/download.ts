@@ -1,10 +1,7 @@
-import { randomBytes } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { rename, rm } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
 import { Transform } from 'node:stream';
 import type { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { openAtomicFile } from '../files/open-atomic-file';
 
 /** The download row (spec §4.3): a metadata import job's loaded records, XML or binary MARC. */
 export const DOWNLOAD_ROUTE = 'GET /conf/jobs/{job_id}/instances/{instance_id}/download';
@@ -14,18 +11,17 @@ export interface StreamToOptions {
   /** Stages between the source and the target (e.g. a record counter), in order. */
   through?: readonly Transform[];
   /**
-   * Names the temporary file instead of a random suffix. A writer that reruns after a crash with
-   * the same tag overwrites its own leftover (the worker passes the BullMQ job id).
+   * Added to the temporary file's name (the worker passes the BullMQ job id) so a person can tell
+   * whose leftover it is; the name always ends in a random suffix of its own.
    */
   temporaryTag?: string;
 }
 
 /**
  * Streams `source` into `to` without holding it in memory (`pipeline` keeps backpressure end to
- * end) and counts the bytes. To a path, it writes a temporary file beside the target, flushed to
- * disk, and renames it when the last byte is written: no reader ever sees a partial file, and a
- * failure removes the temporary file. An existing target is replaced whole (rename is atomic on one
- * file system).
+ * end) and counts the bytes. To a path, it writes through openAtomicFile: a temporary file of its
+ * own beside the target, renamed when the last byte is written; no reader ever sees a partial file,
+ * two writers never share one, and a failure removes it. An existing target is replaced whole.
  */
 export async function streamTo(
   source: Readable,
@@ -45,18 +41,12 @@ export async function streamTo(
     await pipeline([...stages, to], options);
     return bytes;
   }
-  const tag = temporaryTag ?? randomBytes(6).toString('hex');
-  const temporary = join(dirname(to), `.${basename(to)}.${tag}.part`);
-  // `w` for a tagged name (its own leftover after a crash is overwritten), `wx` for a random one.
-  const file = createWriteStream(temporary, {
-    flags: temporaryTag === undefined ? 'wx' : 'w',
-    flush: true,
-  });
+  const file = openAtomicFile(to, temporaryTag);
   try {
-    await pipeline([...stages, file], options);
-    await rename(temporary, to);
+    await pipeline([...stages, file.stream], options);
+    await file.commit();
   } catch (error) {
-    await rm(temporary, { force: true });
+    await file.discard();
     throw error;
   }
   return bytes;

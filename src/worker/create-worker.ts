@@ -1,6 +1,6 @@
 import { Queue, UnrecoverableError, Worker } from 'bullmq';
 import type { Job } from 'bullmq';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { Logger } from '../logger';
 import { createBudgetPause } from './budget-pause';
 import type { BudgetPause } from './budget-pause';
@@ -9,8 +9,8 @@ import type { Dispatch } from './handler-registry';
 import { eventIdOf } from './handler-registry';
 
 export interface CreateWorkerOptions {
-  /** REDIS_URL */
-  readonly redisUrl: string;
+  /** Opened by the composition root (openWorkerConnection) and closed there, after `close()`. */
+  readonly connection: Redis;
   /** QUEUE_NAME: the queue the listener fills. */
   readonly queueName: string;
   /** WORKER_CONCURRENCY: jobs processed at once by this process. */
@@ -33,15 +33,27 @@ export interface CreateWorkerOptions {
   readonly lockDuration?: number;
   /** How often stalled jobs (lock expired) are moved back to wait; BullMQ's 30 s unless given. */
   readonly stalledInterval?: number;
+  /**
+   * WORKER_MAX_STALLED_COUNT: how many times a job may lose its worker (killed, frozen past its
+   * lock) and be taken again before it fails; a stall spends no attempt. BullMQ's 1 would fail a
+   * job killed twice (a rolling deploy and an OOM kill) with its attempts unused.
+   */
+  readonly maxStalledCount?: number;
   /** Start taking jobs at once (default) or only on `worker.run()`. */
   readonly autorun?: boolean;
 }
 
 export interface RunningWorker {
   readonly worker: Worker;
-  /** Waits for jobs in flight, then closes the Redis connections. */
+  /** Waits for jobs in flight, then closes the worker and its queue handle (not the connection). */
   close(): Promise<void>;
 }
+
+/** DEFAULT of WORKER_MAX_STALLED_COUNT (src/config.ts). */
+export const DEFAULT_MAX_STALLED_COUNT = 5;
+
+/** The abort reason of a run whose lock could not be renewed. */
+export const LOCK_LOST = 'lock lost: another worker may run this job';
 
 /**
  * A generous ceiling that never limits by itself: BullMQ checks the queue's rate-limit key (set by
@@ -50,80 +62,30 @@ export interface RunningWorker {
 const LIMITER = { max: 100_000, duration: 1000 } as const;
 
 /**
- * The BullMQ worker of the event queue. Its connection follows BullMQ's production guide for
- * workers: `maxRetriesPerRequest: null`, so a Redis that goes away is waited for instead of
- * failing the blocking commands. Failures are decided by failure-policy.ts: retried with the
- * job's backoff, unrecoverable, or rate-limited without spending an attempt (429).
+ * The BullMQ worker of the event queue. Failures are decided by failure-policy.ts: retried with
+ * the job's backoff, unrecoverable, or rate-limited without spending an attempt (429). A run whose
+ * lock cannot be renewed is aborted through its signal: the job may already run elsewhere, and two
+ * runs of one job must not go on side by side.
  */
 export function createWorker(options: CreateWorkerOptions): RunningWorker {
-  const { logger } = options;
-  const connection = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
-  // ioredis reconnects by itself; say so once per error instead of an unhandled 'error' event.
-  connection.on('error', (error: Error) => {
-    logger.warn({ err: error.message }, 'redis connection error');
-  });
+  const { logger, connection } = options;
   // The queue handle is only for `rateLimit` (429, budget pause); the listener owns adding jobs.
   const queue = new Queue(options.queueName, { connection });
   queue.on('error', () => undefined);
-  const budget: BudgetPause | undefined =
-    options.remaining !== undefined && options.remainingFloor !== undefined
-      ? createBudgetPause({
-          floor: options.remainingFloor,
-          pauseMs: options.budgetPauseMs ?? 60_000,
-          remaining: options.remaining,
-          rateLimit: (ms) => queue.rateLimit(ms),
-          logger,
-        })
-      : undefined;
+  const budget = budgetPauseOf(options, queue);
 
+  // Three parameters: BullMQ passes an AbortSignal only to a processor that declares it.
   const processor = async (job: Job, _token?: string, signal?: AbortSignal): Promise<unknown> => {
     try {
       return await options.dispatch(job, signal);
     } catch (error) {
-      throw await failureToThrow(job, error);
+      // A run cancelled from here (lost lock, shutdown deadline) did not fail: never unrecoverable.
+      if (signal?.aborted) throw abortedRun(logger, job, signal, error);
+      throw await failureToThrow({ logger, queue }, job, error);
     } finally {
       await budget?.check().catch((error: unknown) => {
         logger.warn({ err: error }, 'budget pause could not be set');
       });
-    }
-  };
-
-  const failureToThrow = async (job: Job, error: unknown): Promise<Error> => {
-    const decision = decideFailure(error);
-    const fields = {
-      eventId: eventIdOf(job.data),
-      action: job.name,
-      jobId: job.id,
-      attempt: job.attemptsMade + 1,
-      attempts: job.opts.attempts,
-      decision: decision.kind,
-      reason: decision.reason,
-    };
-    switch (decision.kind) {
-      case 'rate-limit':
-        logger.warn(
-          { ...fields, delayMs: decision.delayMs },
-          'rate limited by the service: waiting',
-        );
-        try {
-          await queue.rateLimit(decision.delayMs);
-        } catch (limitError) {
-          // No rate limit could be set: fall back to an ordinary retry with backoff.
-          logger.warn({ ...fields, err: limitError }, 'rate limit could not be set: retrying');
-          return new Error(decision.reason, { cause: error });
-        }
-        return Worker.RateLimitError();
-      case 'unrecoverable':
-        logger.error(fields, 'event failed: not retried');
-        return error instanceof UnrecoverableError
-          ? error
-          : new UnrecoverableError(decision.reason);
-      case 'retry':
-        logger.warn(fields, 'event failed: will be retried');
-        // The failed reason names the code and its meaning where the service gave one.
-        return error instanceof Error && decision.reason === error.message
-          ? error
-          : new Error(decision.reason, { cause: error });
     }
   };
 
@@ -134,6 +96,13 @@ export function createWorker(options: CreateWorkerOptions): RunningWorker {
     autorun: options.autorun ?? true,
     ...(options.lockDuration !== undefined ? { lockDuration: options.lockDuration } : {}),
     ...(options.stalledInterval !== undefined ? { stalledInterval: options.stalledInterval } : {}),
+    maxStalledCount: options.maxStalledCount ?? DEFAULT_MAX_STALLED_COUNT,
+  });
+  worker.on('lockRenewalFailed', (jobIds: string[]) => {
+    for (const jobId of jobIds) {
+      logger.warn({ jobId }, 'job lock lost: aborting its run here');
+      worker.cancelJob(jobId, LOCK_LOST);
+    }
   });
   worker.on('error', (error) => {
     logger.warn({ err: error.message }, 'worker error');
@@ -147,8 +116,65 @@ export function createWorker(options: CreateWorkerOptions): RunningWorker {
     close: async () => {
       await worker.close();
       await queue.close();
-      if (connection.status === 'ready') await connection.quit();
-      else connection.disconnect();
     },
   };
+}
+
+function budgetPauseOf(options: CreateWorkerOptions, queue: Queue): BudgetPause | undefined {
+  if (options.remaining === undefined || options.remainingFloor === undefined) return undefined;
+  return createBudgetPause({
+    floor: options.remainingFloor,
+    pauseMs: options.budgetPauseMs ?? 60_000,
+    remaining: options.remaining,
+    rateLimit: (ms) => queue.rateLimit(ms),
+    logger: options.logger,
+  });
+}
+
+/** What the processor throws for BullMQ, as failure-policy.ts decides, with one log line. */
+async function failureToThrow(
+  { logger, queue }: { logger: Logger; queue: Queue },
+  job: Job,
+  error: unknown,
+): Promise<Error> {
+  const decision = decideFailure(error);
+  const fields = {
+    eventId: eventIdOf(job.data),
+    action: job.name,
+    jobId: job.id,
+    attempt: job.attemptsMade + 1,
+    attempts: job.opts.attempts,
+    decision: decision.kind,
+    reason: decision.reason,
+  };
+  switch (decision.kind) {
+    case 'rate-limit':
+      logger.warn({ ...fields, delayMs: decision.delayMs }, 'rate limited by the service: waiting');
+      try {
+        await queue.rateLimit(decision.delayMs);
+      } catch (limitError) {
+        // No rate limit could be set: fall back to an ordinary retry with backoff.
+        logger.warn({ ...fields, err: limitError }, 'rate limit could not be set: retrying');
+        return new Error(decision.reason, { cause: error });
+      }
+      return Worker.RateLimitError();
+    case 'unrecoverable':
+      logger.error(fields, 'event failed: not retried');
+      return error instanceof UnrecoverableError ? error : new UnrecoverableError(decision.reason);
+    case 'retry':
+      logger.warn(fields, 'event failed: will be retried');
+      // The failed reason names the code and its meaning where the service gave one.
+      return error instanceof Error && decision.reason === error.message
+        ? error
+        : new Error(decision.reason, { cause: error });
+  }
+}
+
+function abortedRun(logger: Logger, job: Job, signal: AbortSignal, error: unknown): Error {
+  const reason = `run aborted: ${String(signal.reason)}`;
+  logger.warn(
+    { eventId: eventIdOf(job.data), action: job.name, jobId: job.id, reason },
+    'event run aborted: will run again',
+  );
+  return new Error(reason, { cause: error });
 }

@@ -1,6 +1,5 @@
 import { UnrecoverableError } from 'bullmq';
 import { SvcApiError } from '../svc-client/svc-api-error';
-import { MalformedMarcError } from './count-marc-records';
 
 /** What the worker does with an error a handler threw (CONVENTIONS 5: the client classifies, the worker decides). */
 export type FailureDecision =
@@ -15,6 +14,20 @@ export type FailureDecision =
 export const DEFAULT_RATE_LIMIT_MS = 1000;
 export const MIN_RATE_LIMIT_MS = 100;
 
+/**
+ * Statuses that can pass on a later attempt although the client calls them final:
+ * - 401, 403: the API key is being rotated (spec §5 rule 3: the institution creates the key and
+ *   its permissions, outside this service; §7 rule 7 leaves the statuses unshown, these are the
+ *   platform family's); the same call succeeds once the new key or permission is in place.
+ * - 408: the service gave up waiting for the request; nothing was done.
+ * Every other 4xx (a 400 with a documented code, 404, …) fails the same way on every attempt.
+ */
+export const RETRYABLE_CLIENT_STATUSES: ReadonlySet<number> = new Set([401, 403, 408]);
+
+/**
+ * Handlers say themselves when an error is permanent: they throw an `UnrecoverableError` (or a
+ * subclass, such as job_end's MalformedMarcError). This policy knows no event kind.
+ */
 export function decideFailure(error: unknown): FailureDecision {
   if (error instanceof UnrecoverableError) return { kind: 'unrecoverable', reason: error.message };
   if (error instanceof SvcApiError) {
@@ -24,11 +37,13 @@ export function decideFailure(error: unknown): FailureDecision {
       const delayMs = Math.max(MIN_RATE_LIMIT_MS, error.retryAfterMs ?? DEFAULT_RATE_LIMIT_MS);
       return { kind: 'rate-limit', delayMs, reason };
     }
-    return error.retryable ? { kind: 'retry', reason } : { kind: 'unrecoverable', reason };
+    const retry =
+      error.retryable ||
+      (error.status !== undefined && RETRYABLE_CLIENT_STATUSES.has(error.status));
+    return retry ? { kind: 'retry', reason } : { kind: 'unrecoverable', reason };
   }
-  // The bytes are what the service sends for this instance: a retry would fetch the same.
-  if (error instanceof MalformedMarcError) return { kind: 'unrecoverable', reason: error.message };
-  // Anything else — a body cut off mid-transfer, a stalled download, a Redis hiccup — may pass.
+  // Anything else — a body cut off mid-transfer, a stalled download, an instance not finished
+  // yet, a Redis hiccup — may pass.
   return { kind: 'retry', reason: error instanceof Error ? error.message : String(error) };
 }
 

@@ -1,3 +1,4 @@
+import type { Redis } from 'ioredis';
 import type { WorkerConfig } from '../config';
 import type { Logger } from '../logger';
 import { createSvcClient } from '../svc-client/create-svc-client';
@@ -5,12 +6,15 @@ import type { SvcClient } from '../svc-client/create-svc-client';
 import { createWorker } from './create-worker';
 import type { CreateWorkerOptions, RunningWorker } from './create-worker';
 import { createHandlerRegistry, defineHandler } from './handler-registry';
-import { createJobEndHandler } from './handlers/job-end';
-import { createImportJobMatcher } from './import-job-matcher';
+import { createJobEndHandler } from './job-end/create-job-end-handler';
+import { createImportJobMatcher } from './job-end/import-job-matcher';
+import { sweepRecordsDir } from './job-end/sweep-records-dir';
 
 export interface StartWorkerOptions {
   readonly config: WorkerConfig;
   readonly logger: Logger;
+  /** The worker's Redis connection (openWorkerConnection), opened and closed by the caller. */
+  readonly connection: Redis;
   /** The API client; one built from `config` unless given. */
   readonly client?: SvcClient;
   /** Called with every `X-Svc-Api-Remaining` the built client reads (metrics). */
@@ -19,17 +23,32 @@ export interface StartWorkerOptions {
   readonly tuning?: Pick<CreateWorkerOptions, 'lockDuration' | 'stalledInterval' | 'budgetPauseMs'>;
 }
 
+export interface StartedWorker extends RunningWorker {
+  /** The start-up sweep of stale temporary files in RECORDS_DIR: the paths it removed. */
+  readonly swept: Promise<readonly string[]>;
+}
+
 /**
  * Wires the worker from its configuration: the API client, the handler registry (one handler per
  * action) and the BullMQ worker. The composition root (bin/worker.ts) adds signals and exit codes.
+ *
+ * How often one failing call is sent, at most: (SVC_MAX_RETRIES + 1) × JOB_ATTEMPTS — the client's
+ * own retries inside each BullMQ attempt. The worker's SVC_MAX_RETRIES defaults to 0 and
+ * JOB_ATTEMPTS to 10 (src/config.ts), so 1 × 10 = 10 sends, spread over the jobs' exponential
+ * backoff (5 s doubling: about 21 to 43 minutes in all with its jitter) — long enough to outlast a
+ * key rotation or an instance that is still finishing, where the client's quick retries were not.
+ * Not counted: a 429 spends no attempt (the queue waits Retry-After each time, and the budget pause
+ * holds it when the day's calls are spent), and a run lost with its worker (killed, lock lost)
+ * is taken again up to WORKER_MAX_STALLED_COUNT times without spending one.
  */
 export function startWorker({
   config,
   logger,
+  connection,
   client,
   onRemaining,
   tuning = {},
-}: StartWorkerOptions): RunningWorker {
+}: StartWorkerOptions): StartedWorker {
   const svc =
     client ??
     createSvcClient({
@@ -57,14 +76,21 @@ export function startWorker({
       ),
     ],
   });
-  return createWorker({
-    redisUrl: config.REDIS_URL,
+  const swept = sweepRecordsDir({
+    recordsDir: config.RECORDS_DIR,
+    idleTimeoutMs: config.SVC_TIMEOUT_MS,
+    logger,
+  });
+  const running = createWorker({
+    connection,
     queueName: config.QUEUE_NAME,
     concurrency: config.WORKER_CONCURRENCY,
+    maxStalledCount: config.WORKER_MAX_STALLED_COUNT,
     dispatch,
     logger,
     remaining: svc.remaining,
     remainingFloor: config.SVC_REMAINING_FLOOR,
     ...tuning,
   });
+  return { ...running, swept };
 }

@@ -1,6 +1,8 @@
 import type { Express } from 'express';
 import { createApp } from '../../src/http/create-app';
 import { createEventQueue } from '../../src/events/create-event-queue';
+import { closeRedis } from '../../src/redis/close-redis';
+import { openProducerConnection } from '../../src/redis/open-producer-connection';
 import type { EventQueue } from '../../src/events/create-event-queue';
 import { createEventEnqueuer } from '../../src/events/enqueue-event';
 import { captureLogger } from './capture-logger';
@@ -23,7 +25,8 @@ export function listenerUnderTest(
   overrides: { redisUrl?: string; bodyLimit?: string; previousSecret?: string } = {},
 ): ListenerUnderTest {
   const queueName = uniqueQueueName('listener');
-  const events = createEventQueue({ redisUrl: overrides.redisUrl ?? TEST_REDIS_URL, queueName });
+  const connection = openProducerConnection(overrides.redisUrl ?? TEST_REDIS_URL);
+  const events = createEventQueue({ connection, queueName });
   const log = captureLogger();
   const app = createApp({
     config: {
@@ -43,6 +46,7 @@ export function listenerUnderTest(
     log,
     close: async () => {
       await events.close();
+      await closeRedis(connection);
       if (overrides.redisUrl === undefined) await obliterateQueue(queueName);
     },
   };

@@ -5,6 +5,8 @@ import type { Express } from 'express';
 import { createApp } from '../../../src/http/create-app';
 import { signWebhookBody } from '../../../src/http/webhook-signature';
 import { createEventQueue } from '../../../src/events/create-event-queue';
+import { closeRedis } from '../../../src/redis/close-redis';
+import { openProducerConnection } from '../../../src/redis/open-producer-connection';
 import type { EventQueue } from '../../../src/events/create-event-queue';
 import { createEventEnqueuer } from '../../../src/events/enqueue-event';
 import { createWebMetrics } from '../../../src/metrics/web-metrics';
@@ -17,7 +19,7 @@ const fixture = (name: string): Buffer =>
   readFileSync(path.join(__dirname, '../../fixtures/events', name));
 
 function metricsApp(redisUrl: string, queueName: string): { app: Express; events: EventQueue } {
-  const events = createEventQueue({ redisUrl, queueName });
+  const events = createEventQueue({ connection: openProducerConnection(redisUrl), queueName });
   const metrics = createWebMetrics({ queue: events.queue, defaultMetrics: false });
   const app = createApp({
     config: { WEBHOOK_PATH: '/webhooks', WEBHOOK_SECRET: SECRET, BODY_LIMIT: '1mb' },
@@ -52,6 +54,7 @@ describe('GET /metrics on the listener', () => {
 
   afterEach(async () => {
     await events.close();
+    await closeRedis(events.connection);
     await obliterateQueue(queueName);
   });
 
@@ -115,6 +118,7 @@ describe('GET /metrics while Redis does not answer', () => {
       expect(res.text).not.toContain('bullmq_job_count');
     } finally {
       await events.close();
+      await closeRedis(events.connection);
     }
   });
 });

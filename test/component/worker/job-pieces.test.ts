@@ -4,11 +4,11 @@ import { JobInstance } from '../../../src/svc-client/job-instance';
 import {
   createMarcRecordCounter,
   MalformedMarcError,
-} from '../../../src/worker/count-marc-records';
-import { createImportJobMatcher } from '../../../src/worker/import-job-matcher';
-import { jobIdOfInstance } from '../../../src/worker/job-id-of-instance';
-import { recordsPath, safeSegment } from '../../../src/worker/records-path';
-import { recordsToDownload } from '../../../src/worker/records-to-download';
+} from '../../../src/worker/job-end/count-marc-records';
+import { createImportJobMatcher } from '../../../src/worker/job-end/import-job-matcher';
+import { jobIdOfInstance } from '../../../src/worker/job-end/job-id-of-instance';
+import { recordsPath, safeSegment } from '../../../src/worker/job-end/records-path';
+import { recordsToDownload } from '../../../src/worker/job-end/records-to-download';
 
 function instance(fields: Record<string, unknown>): JobInstance {
   return JobInstance.parse({ id: '1', status: { value: 'COMPLETED_SUCCESS' }, ...fields });
@@ -73,7 +73,7 @@ describe('records to download', () => {
     },
   );
 
-  it.each(['COMPLETED_NO_BULKS', 'FAILED', 'MANUAL_ABORTED', 'RUNNING'])(
+  it.each(['COMPLETED_NO_BULKS', 'FAILED', 'MANUAL_ABORTED'])(
     'skips a run that ended %s',
     (status) => {
       const decision = recordsToDownload(
@@ -81,6 +81,20 @@ describe('records to download', () => {
         options,
       );
       expect(decision.download).toBe(false);
+    },
+  );
+
+  it.each(['QUEUED', 'PENDING', 'INITIALIZING', 'RUNNING'])(
+    'asks to read a run that is still %s again later',
+    (status) => {
+      const decision = recordsToDownload(
+        instance({ status: { value: status }, ...counter('3') }),
+        options,
+      );
+      expect(decision).toEqual({
+        download: 'later',
+        reason: `the instance has not finished (status ${status})`,
+      });
     },
   );
 

@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
@@ -56,6 +56,7 @@ describe('worker process: SIGKILL mid-download and graceful shutdown', () => {
     WORKER_METRICS_PORT: '0',
   });
 
+  const CHILD = 'test/integration/worker/support/worker-child.ts';
   const start = (entry: string): ChildWorker => {
     const child = spawnWorker(entry, env());
     children.push(child);
@@ -83,19 +84,25 @@ describe('worker process: SIGKILL mid-download and graceful shutdown', () => {
     return { jobId, dir: join(recordsDir, '01SVC_INST', 'S7781', instance.id) };
   }
 
-  async function partFileGrowing(dir: string): Promise<void> {
+  /** Waits for a temporary file past 1 MB that is none of `seen`; resolves with its name. */
+  async function partFileGrowing(dir: string, seen: readonly string[] = []): Promise<string> {
     for (;;) {
       const names = await readdir(dir).catch(() => [] as string[]);
-      const part = names.find((name) => name.endsWith('.part'));
-      if (part) {
+      for (const part of names.filter((name) => name.endsWith('.part') && !seen.includes(name))) {
         const size = await stat(join(dir, part)).then(
           (info) => info.size,
           () => 0,
         );
-        if (size > 1_000_000) return;
+        if (size > 1_000_000) return part;
       }
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
+  }
+
+  async function completeFile(dir: string, records: number): Promise<void> {
+    const text = await readFile(join(dir, 'TOTAL_RECORDS_IMPORTED.xml'), 'utf8');
+    expect(text.split('<record>').length - 1).toBe(records);
+    expect(text.endsWith('</collection>\n')).toBe(true);
   }
 
   async function settled(jobId: string): Promise<'completed' | 'failed'> {
@@ -106,22 +113,74 @@ describe('worker process: SIGKILL mid-download and graceful shutdown', () => {
     }
   }
 
-  it('leaves exactly one complete file when a worker is SIGKILLed mid-download and another takes over', async () => {
+  it('leaves one complete file when a worker is SIGKILLed mid-download and another takes over; the leftover is swept once stale', async () => {
     const { jobId, dir } = await queueImportRun(RECORDS);
-    const first = start('test/integration/worker/support/worker-child.ts');
-    await partFileGrowing(dir);
+    const first = start(CHILD);
+    const leftover = await partFileGrowing(dir);
 
     first.child.kill('SIGKILL');
     await first.exited();
-    const second = start('test/integration/worker/support/worker-child.ts');
+    const second = start(CHILD);
 
     expect(await settled(jobId)).toBe('completed');
-    expect(await readdir(dir)).toEqual(['TOTAL_RECORDS_IMPORTED.xml']);
-    const text = await readFile(join(dir, 'TOTAL_RECORDS_IMPORTED.xml'), 'utf8');
-    expect(text.split('<record>').length - 1).toBe(RECORDS);
-    expect(text.endsWith('</collection>\n')).toBe(true);
+    await completeFile(dir, RECORDS);
     const summary = await second.waitForLine((line) => line.msg === 'job_end: records stored');
     expect(summary).toMatchObject({ records: RECORDS, apiCalls: 2 });
+    // The second run wrote a file of its own: the killed run's leftover is still its own.
+    expect((await readdir(dir)).sort()).toEqual([leftover, 'TOTAL_RECORDS_IMPORTED.xml']);
+
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    await utimes(join(dir, leftover), hourAgo, hourAgo);
+    const third = start(CHILD);
+    const swept = await third.waitForLine((line) => line.msg === 'stale temporary files removed');
+    await third.waitForLine((line) => line.msg === 'worker ready');
+
+    expect(swept).toMatchObject({ count: 1, files: [join(dir, leftover)] });
+    expect(await readdir(dir)).toEqual(['TOTAL_RECORDS_IMPORTED.xml']);
+  });
+
+  it('retries a job whose worker is killed twice during it, instead of failing it unattempted', async () => {
+    const { jobId, dir } = await queueImportRun(RECORDS);
+    const first = start(CHILD);
+    const firstPart = await partFileGrowing(dir);
+    first.child.kill('SIGKILL');
+    await first.exited();
+    const second = start(CHILD);
+    const secondPart = await partFileGrowing(dir, [firstPart]);
+    second.child.kill('SIGKILL');
+    await second.exited();
+    start(CHILD);
+
+    expect(await settled(jobId)).toBe('completed');
+    const job = await queue.getJob(jobId);
+    expect(job?.stalledCounter).toBe(2);
+    expect(job?.failedReason).toBeUndefined();
+    await completeFile(dir, RECORDS);
+    expect(secondPart).not.toBe(firstPart);
+  });
+
+  it('aborts a run whose lock was lost while its process was frozen, and keeps the new run’s file', async () => {
+    const { jobId, dir } = await queueImportRun(RECORDS);
+    const first = start(CHILD);
+    const firstPart = await partFileGrowing(dir);
+    first.child.kill('SIGSTOP');
+    const second = start(CHILD);
+    await partFileGrowing(dir, [firstPart]);
+
+    first.child.kill('SIGCONT');
+
+    const lost = await first.waitForLine(
+      (line) => line.msg === 'job lock lost: aborting its run here',
+    );
+    expect(lost).toMatchObject({ jobId });
+    expect(
+      await first.waitForLine((line) => line.msg === 'event run aborted: will run again'),
+    ).toMatchObject({ jobId, reason: expect.stringContaining('lock lost') as unknown });
+    expect(await settled(jobId)).toBe('completed');
+    await second.waitForLine((line) => line.msg === 'job_end: records stored');
+    await completeFile(dir, RECORDS);
+    // The aborted run removed its own temporary file; nothing else is left.
+    expect(await readdir(dir)).toEqual(['TOTAL_RECORDS_IMPORTED.xml']);
   });
 
   it('finishes the job in flight on SIGTERM, then exits 0 (bin/worker.ts)', async () => {

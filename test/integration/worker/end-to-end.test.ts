@@ -8,6 +8,8 @@ import { createLogger } from '../../../src/logger';
 import { createSandbox } from '@svcws/sandbox';
 import type { RunningSandbox } from '@svcws/sandbox';
 import type { RunningWorker } from '../../../src/worker/create-worker';
+import { closeRedis } from '../../../src/redis/close-redis';
+import { openWorkerConnection } from '../../../src/redis/open-worker-connection';
 import { startWorker } from '../../../src/worker/start-worker';
 import { captureLogger } from '../../helpers/capture-logger';
 import { listenerUnderTest, TEST_SECRET } from '../../helpers/listener-under-test';
@@ -19,10 +21,12 @@ describe('end to end: platform → listener → queue → worker → records on 
   let listener: ListenerUnderTest;
   let server: Server;
   let worker: RunningWorker;
+  let connection: ReturnType<typeof openWorkerConnection>;
   let recordsDir: string;
 
   afterEach(async () => {
     await worker.close();
+    await closeRedis(connection);
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await listener.close();
     await running.close();
@@ -41,7 +45,9 @@ describe('end to end: platform → listener → queue → worker → records on 
     const listenerUrl = `http://127.0.0.1:${String((server.address() as AddressInfo).port)}/webhooks`;
     recordsDir = await mkdtemp(join(tmpdir(), 'svc-records-'));
     const log = captureLogger();
+    connection = openWorkerConnection(TEST_REDIS_URL, log.logger);
     worker = startWorker({
+      connection,
       config: WorkerConfig.parse({
         REDIS_URL: TEST_REDIS_URL,
         QUEUE_NAME: listener.queueName,

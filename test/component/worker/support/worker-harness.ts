@@ -10,7 +10,10 @@ import { createLogger } from '../../../../src/logger';
 import { createSandbox } from '@svcws/sandbox';
 import type { RunningSandbox, Sandbox, SandboxConfig } from '@svcws/sandbox';
 import type { RunningWorker } from '../../../../src/worker/create-worker';
+import { closeRedis } from '../../../../src/redis/close-redis';
+import { openWorkerConnection } from '../../../../src/redis/open-worker-connection';
 import { startWorker } from '../../../../src/worker/start-worker';
+import type { StartedWorker } from '../../../../src/worker/start-worker';
 import { captureLogger } from '../../../helpers/capture-logger';
 import type { CapturedLogger } from '../../../helpers/capture-logger';
 import { TEST_REDIS_URL, obliterateQueue, uniqueQueueName } from '../../../helpers/redis';
@@ -29,13 +32,19 @@ export interface WorkerUnderTest {
   readonly log: CapturedLogger;
   readonly config: WorkerConfig;
   /** Starts the worker (not started by default, so a test can arrange the queue first). */
-  startWorker(): RunningWorker;
+  startWorker(): StartedWorker;
   /** Runs a sandbox job to its end; returns the ended instance's id. */
   runJob(jobId: string, records?: number): Promise<string>;
+  /** Starts a sandbox run that ends after `durationMs` (QUEUED, then RUNNING); returns its id. */
+  startRun(jobId: string, durationMs: number, records?: number): string;
   /** The job_end event the sandbox sends for an ended instance, as the listener queues it. */
   jobEndEvent(instanceId: string): Promise<Record<string, unknown>>;
   /** Queues an event as the listener does (job id from the event id). */
-  enqueue(event: Record<string, unknown>, attempts?: number): Promise<string>;
+  enqueue(
+    event: Record<string, unknown>,
+    attempts?: number,
+    backoffDelayMs?: number,
+  ): Promise<string>;
   /** Waits until the job is completed or failed (no timing assert: jest's timeout bounds it). */
   settled(jobId: string): Promise<Job>;
   close(): Promise<void>;
@@ -65,13 +74,13 @@ export async function workerUnderTest(options: HarnessOptions = {}): Promise<Wor
     QUEUE_NAME: queueName,
     SVC_BASE_URL: proxy.url,
     SVC_API_KEY: SANDBOX_KEY,
-    SVC_MAX_RETRIES: '0',
     SVC_RATE_PER_SECOND: '1000',
     RECORDS_DIR: recordsDir,
     WORKER_CONCURRENCY: '2',
     ...options.worker,
   });
   const workers: RunningWorker[] = [];
+  const connection = openWorkerConnection(TEST_REDIS_URL, log.logger);
 
   return {
     sandbox,
@@ -86,6 +95,7 @@ export async function workerUnderTest(options: HarnessOptions = {}): Promise<Wor
       const worker = startWorker({
         config,
         logger: log.logger,
+        connection,
         tuning: { budgetPauseMs: options.budgetPauseMs ?? 60_000 },
       });
       workers.push(worker);
@@ -102,6 +112,15 @@ export async function workerUnderTest(options: HarnessOptions = {}): Promise<Wor
       while (!instance.end) await new Promise((resolve) => setTimeout(resolve, 5));
       return instance.id;
     },
+    startRun: (jobId, durationMs, records) => {
+      const job = sandbox.jobs().job(jobId);
+      if (!job) throw new Error(`no sandbox job ${jobId}`);
+      return sandbox.jobs().run(job, {
+        submittedBy: 'sandbox',
+        durationMs,
+        ...(records === undefined ? {} : { records }),
+      }).id;
+    },
     jobEndEvent: async (instanceId) => {
       const answer = await fetch(`${running.url}/sandbox/events`, {
         method: 'POST',
@@ -111,26 +130,28 @@ export async function workerUnderTest(options: HarnessOptions = {}): Promise<Wor
       const body = (await answer.json()) as { event: Record<string, unknown> };
       return body.event;
     },
-    enqueue: async (event, attempts = 3) => {
+    enqueue: async (event, attempts = 3, backoffDelayMs = 50) => {
       const canonical = normalizeEvent(event);
       const { jobId } = await createEventEnqueuer({
         queue,
         dedupWindowHours: 1,
         attempts,
-        backoffDelayMs: 50,
+        backoffDelayMs,
       })(canonical);
       return jobId;
     },
     settled: async (jobId) => {
       for (;;) {
-        const job = await queue.getJob(jobId);
-        if (job && (await job.isCompleted())) return job;
-        if (job && (await job.isFailed())) return job;
+        const state = await queue.getJobState(jobId);
+        // Read the job only once it has settled: a copy read before would show its old attempts.
+        const job = state === 'completed' || state === 'failed' ? await queue.getJob(jobId) : null;
+        if (job) return job;
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
     },
     close: async () => {
       for (const worker of workers) await worker.close();
+      await closeRedis(connection);
       await queue.close();
       await obliterateQueue(queueName);
       await proxy.close();

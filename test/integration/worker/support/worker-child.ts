@@ -1,5 +1,6 @@
 import { loadConfig, WorkerConfig } from '../../../../src/config';
 import { createLogger } from '../../../../src/logger';
+import { openWorkerConnection } from '../../../../src/redis/open-worker-connection';
 import { startWorker } from '../../../../src/worker/start-worker';
 
 /**
@@ -11,9 +12,12 @@ const logger = createLogger({ level: 'info', name: 'worker-child' });
 const running = startWorker({
   config,
   logger,
+  connection: openWorkerConnection(config.REDIS_URL, logger),
   tuning: {
     lockDuration: Number(process.env.TEST_LOCK_MS ?? 3000),
     stalledInterval: Number(process.env.TEST_STALLED_MS ?? 1500),
   },
 });
-void running.worker.waitUntilReady().then(() => logger.info('worker ready'));
+void Promise.all([running.worker.waitUntilReady(), running.swept]).then(() =>
+  logger.info('worker ready'),
+);

@@ -1,3 +1,4 @@
+import { UnrecoverableError } from 'bullmq';
 import { SaxesParser } from 'saxes';
 import { StringDecoder } from 'node:string_decoder';
 import type { DownloadFormat } from './records-path';
@@ -9,8 +10,11 @@ export interface MarcRecordCounter {
   end(): number;
 }
 
-/** The bytes are not MARC of the requested format (or they stop mid-record). */
-export class MalformedMarcError extends Error {
+/**
+ * The bytes are not MARC of the requested format (or they stop mid-record). Permanent: they are
+ * what the service sends for this instance, so a retry would fetch the same bytes.
+ */
+export class MalformedMarcError extends UnrecoverableError {
   constructor(message: string) {
     super(message);
     this.name = 'MalformedMarcError';

@@ -1,9 +1,9 @@
 import { mkdir, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { Transform } from 'node:stream';
-import type { SvcClient } from '../svc-client/create-svc-client';
-import type { DownloadParams } from '../svc-client/client-types';
-import { streamTo } from '../svc-client/download';
+import type { SvcClient } from '../../svc-client/create-svc-client';
+import type { DownloadParams } from '../../svc-client/client-types';
+import { streamTo } from '../../svc-client/download';
 import { createMarcRecordCounter } from './count-marc-records';
 import type { DownloadFormat } from './records-path';
 import { safeSegment } from './records-path';
@@ -14,9 +14,9 @@ export interface StoreRecordsOptions {
   /** The final path (records-path.ts). */
   readonly file: string;
   /**
-   * Names the temporary file (the BullMQ job id): a redelivery of the same job after a crash
-   * truncates and reuses its own leftover, while another job for the same instance never
-   * writes into it.
+   * Goes into the temporary file's name (the BullMQ job id), beside a random suffix: every run,
+   * also a second run of the same job after a lost lock, writes a file of its own. What a killed
+   * run leaves is swept at start-up (sweepStaleTemporaryFiles).
    */
   readonly tempTag: string;
   /** A body that sends nothing for this long is abandoned (the client's timeout ends at the headers). */
@@ -39,9 +39,9 @@ export class DownloadStalledError extends Error {
 
 /**
  * Streams one download into its file and counts the MARC records on the way (one pass, memory
- * flat). The bytes go to `.<name>.<tag>.part` beside the target, flushed to disk and renamed when
- * the last byte is written and the records counted: a reader sees the whole file or none, and a
- * failure removes the temporary file. An existing target means an earlier run finished: it is
+ * flat). The bytes go to `.<name>.<tag>.<random>.part` beside the target, flushed to disk and
+ * renamed when the last byte is written and the records counted: a reader sees the whole file or
+ * none, and a failure removes the temporary file. An existing target means an earlier run finished: it is
  * kept and no call is made, so a retry or a redelivery never downloads twice.
  */
 export async function storeRecords(options: StoreRecordsOptions): Promise<StoreRecordsResult> {

@@ -1,0 +1,204 @@
+import type { Job } from 'bullmq';
+import type { Logger } from '../../logger';
+import type { SvcClient } from '../../svc-client/create-svc-client';
+import type { JobInstance } from '../../svc-client/job-instance';
+import type { EventHandler } from '../handler-registry';
+import type { ImportJobMatcher } from './import-job-matcher';
+import { InstanceNotFinishedError } from './instance-not-finished-error';
+import { jobIdOfInstance } from './job-id-of-instance';
+import { JobEndEvent } from './job-end-event';
+import { recordsPath } from './records-path';
+import type { DownloadFormat } from './records-path';
+import { recordsToDownload } from './records-to-download';
+import type { LineTypeToDownload } from './records-to-download';
+import { storeRecords } from './store-records';
+
+const INSTANCE_ROUTE = 'GET /conf/jobs/{job_id}/instances/{instance_id}';
+
+export interface JobEndHandlerOptions {
+  readonly client: Pick<SvcClient, 'request' | 'downloadStream'>;
+  readonly isImportJob: ImportJobMatcher;
+  /** RECORDS_DIR */
+  readonly recordsDir: string;
+  /** DOWNLOAD_FORMAT */
+  readonly format: DownloadFormat;
+  /** DOWNLOAD_LINE_TYPES */
+  readonly lineTypes: readonly string[];
+  /** A download body silent this long is abandoned and retried; 60 s unless given. */
+  readonly idleTimeoutMs?: number;
+}
+
+/** The folder name of events that carry no institution code. */
+export const UNKNOWN_INSTITUTION = 'unknown-institution';
+
+export interface StoredFile {
+  readonly lineType: string;
+  readonly file: string;
+  readonly stored: boolean;
+  readonly records?: number;
+  readonly expected: number;
+  readonly bytes?: number;
+}
+
+export interface JobEndResult {
+  readonly outcome: 'stored' | 'skipped';
+  readonly reason?: string;
+  readonly jobId: string | undefined;
+  readonly instanceId: string;
+  readonly status: string;
+  readonly files: readonly StoredFile[];
+  readonly apiCalls: number;
+}
+
+/** What one run of the handler knows and counts while it goes. */
+interface Run {
+  readonly event: JobEndEvent;
+  readonly job: Job;
+  readonly signal: AbortSignal | undefined;
+  readonly log: Logger;
+  readonly started: number;
+  apiCalls: number;
+}
+
+/**
+ * job_end (spec §6.2): fetch the instance (spec §4.3; `ALL` when the event does not name the job),
+ * decide whether it loaded records, and stream each wanted line type into RECORDS_DIR. Budget:
+ * one call for the instance, one per line type downloaded, nothing else. An instance that has not
+ * finished is read again on a later attempt (InstanceNotFinishedError), never completed as
+ * "nothing to download": a completed job would make the listener drop every redelivery.
+ */
+export function createJobEndHandler(options: JobEndHandlerOptions): EventHandler<JobEndEvent> {
+  const idleTimeoutMs = options.idleTimeoutMs ?? 60_000;
+  return {
+    action: 'job_end',
+    payload: JobEndEvent,
+    async handle(event, { job, signal, logger }): Promise<JobEndResult> {
+      const instanceId = event.job_instance.id;
+      const run: Run = {
+        event,
+        job,
+        signal,
+        log: logger.child({ eventId: event.id, action: event.action, instanceId }),
+        started: performance.now(),
+        apiCalls: 0,
+      };
+      const instance = await fetchInstance(options, run);
+      const jobId = jobIdOfInstance(instance) ?? jobIdOfInstance(event.job_instance);
+      const status = instance.status.value;
+      const summary = summaryOf(run, { jobId, jobName: instance.job_info?.name, status });
+
+      const decision = recordsToDownload(instance, options);
+      if (decision.download === 'later') {
+        run.log.info(summary([], { reason: decision.reason }), 'job_end: instance not finished');
+        throw new InstanceNotFinishedError(instanceId, status);
+      }
+      if (!decision.download || jobId === undefined) {
+        const reason = decision.download ? 'the instance names no job id' : decision.reason;
+        run.log.info(summary([], { reason }), 'job_end: nothing to download');
+        return {
+          outcome: 'skipped',
+          reason,
+          jobId,
+          instanceId,
+          status,
+          files: [],
+          apiCalls: run.apiCalls,
+        };
+      }
+
+      const files: StoredFile[] = [];
+      for (const wanted of decision.lineTypes) {
+        files.push(await storeLineType({ ...options, idleTimeoutMs }, run, jobId, wanted));
+      }
+      const stored = files.some((file) => file.stored);
+      run.log.info(
+        summary(files, stored ? {} : { reason: 'already stored' }),
+        stored ? 'job_end: records stored' : 'job_end: records already stored',
+      );
+      return { outcome: 'stored', jobId, instanceId, status, files, apiCalls: run.apiCalls };
+    },
+  };
+}
+
+async function fetchInstance(options: JobEndHandlerOptions, run: Run): Promise<JobInstance> {
+  run.apiCalls += 1;
+  const instance = await options.client.request(INSTANCE_ROUTE, {
+    // spec §4.3: "job_id may be the word ALL" — for an event that names only the instance.
+    path: {
+      job_id: jobIdOfInstance(run.event.job_instance) ?? 'ALL',
+      instance_id: run.event.job_instance.id,
+    },
+    signal: run.signal,
+  });
+  run.log.info(
+    {
+      jobId: jobIdOfInstance(instance) ?? jobIdOfInstance(run.event.job_instance),
+      jobName: instance.job_info?.name,
+      status: instance.status.value,
+      counters: Object.fromEntries(
+        (instance.counter ?? []).map((counter) => [counter.type.value, counter.value]),
+      ),
+      alerts: (instance.alert ?? []).map((alert) => alert.value),
+    },
+    'job instance fetched',
+  );
+  return instance;
+}
+
+/** The fields of the one summary line each run ends with. */
+function summaryOf(
+  run: Run,
+  head: { jobId: string | undefined; jobName: string | undefined; status: string },
+) {
+  return (files: readonly StoredFile[], extra: Record<string, unknown>) => ({
+    ...head,
+    records: files.reduce((sum, file) => sum + (file.records ?? 0), 0),
+    bytes: files.reduce((sum, file) => sum + (file.bytes ?? 0), 0),
+    file: files.length === 1 ? files[0]?.file : undefined,
+    files: files.length > 1 ? files : undefined,
+    durationMs: Math.round(performance.now() - run.started),
+    apiCalls: run.apiCalls,
+    ...extra,
+  });
+}
+
+async function storeLineType(
+  options: JobEndHandlerOptions & { idleTimeoutMs: number },
+  run: Run,
+  jobId: string,
+  { lineType, expected }: LineTypeToDownload,
+): Promise<StoredFile> {
+  const file = recordsPath(options.recordsDir, {
+    institution: run.event.institution?.value ?? UNKNOWN_INSTITUTION,
+    jobId,
+    instanceId: run.event.job_instance.id,
+    lineType,
+    format: options.format,
+  });
+  const result = await storeRecords({
+    client: {
+      downloadStream: (params, callOptions) => {
+        run.apiCalls += 1;
+        return options.client.downloadStream(params, callOptions);
+      },
+    },
+    params: {
+      job_id: jobId,
+      instance_id: run.event.job_instance.id,
+      download_format: options.format,
+      line_type: lineType,
+    },
+    file,
+    tempTag: run.job.id ?? 'job',
+    idleTimeoutMs: options.idleTimeoutMs,
+    signal: run.signal,
+  });
+  if (!result.stored) return { lineType, file, stored: false, expected };
+  if (result.records !== expected) {
+    run.log.warn(
+      { jobId, lineType, records: result.records, expected },
+      'records counted differ from the instance counter',
+    );
+  }
+  return { lineType, file, stored: true, expected, records: result.records, bytes: result.bytes };
+}
