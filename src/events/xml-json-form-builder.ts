@@ -28,8 +28,9 @@ const BLANK = /^\s*$/;
  * Turns a stream of XML elements into the event's JSON form, following the platform's XML
  * conventions (docs/platform-shapes.md): the root unwrapped, `desc` and `link` attributes to
  * fields, wrapped lists (`<counters><counter>`) to the singular key. Text is kept as sent;
- * whitespace between elements is not a value. An empty element is an absent value, except where
- * the rules know an object or a code (`{}`) or a list wrapper (`[]`): XML cannot tell them apart.
+ * whitespace between elements is not a value. As a JAXB-style writer does, a JSON null is an
+ * element left out, and an empty element is an empty string (`""`) — or `{}` where the rules know
+ * an object or a code, `[]` for a known list's wrapper: XML cannot tell those apart by itself.
  * No recursion: one frame per open element.
  */
 export class XmlJsonFormBuilder {
@@ -115,7 +116,7 @@ function valueOf(closed: Frame): [string, unknown] {
   }
   if (closed.listKey !== undefined && blank) return [closed.listKey, []];
   if (blank && (flags & (FieldFlag.object | FieldFlag.code)) !== 0) return [closed.key, {}];
-  return [closed.key, text === '' ? undefined : text];
+  return [closed.key, text];
 }
 
 function withAttributes(closed: Frame): Record<string, unknown> {

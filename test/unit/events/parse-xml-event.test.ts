@@ -75,11 +75,12 @@ describe('parseXmlEvent', () => {
     expect(parseXmlEvent(`<webhook><x><![CDATA[${marc}]]></x></webhook>`)).toEqual({ x: marc });
   });
 
-  it('reads an empty element as absent, or as {} and [] where a kind knows an object, a code or a list', () => {
+  it('reads an empty element as an empty string, or as {} and [] where a kind knows an object, a code or a list', () => {
     const xml =
       '<webhook><a/><institution/><webhook_user><user/></webhook_user>' +
       '<job_instance><job_info></job_info><counters/><status> </status></job_instance></webhook>';
     expect(parseXmlEvent(xml)).toEqual({
+      a: '',
       institution: {},
       webhook_user: { user: {} },
       job_instance: { job_info: {}, counter: [], status: {} },
