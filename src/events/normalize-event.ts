@@ -9,6 +9,14 @@ import { MAX_NESTING_DEPTH } from './max-nesting-depth';
 /** Keys that would reach an object's prototype if copied by assignment anywhere downstream. */
 const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
+// Module constants, not property reads of imports: this runs for every key of every delivery.
+const CODE = FieldFlag.code;
+const NUMBER = FieldFlag.number;
+const LIST = FieldFlag.list;
+const STRING = FieldFlag.string;
+const BOOLEAN = FieldFlag.boolean;
+const MAX_DEPTH = MAX_NESTING_DEPTH;
+
 /** A JSON number as text; `Number()` alone would also take "", " ", "0x10" and "Infinity". */
 const NUMERIC = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/;
 
@@ -80,24 +88,24 @@ function normalizeValue(
 ): Json | undefined {
   if (value === null || value === undefined) return undefined;
   const flags = rules === undefined ? 0 : (rules.flags.get(key) ?? 0);
-  if (Array.isArray(value)) return normalizeList(key, value as unknown[], rules, depth);
+  if (Array.isArray(value)) return normalizeList(key, value as unknown[], flags, rules, depth);
   const one = normalizeOne(key, value, flags, rules, depth);
-  return one !== undefined && (flags & FieldFlag.list) !== 0 ? [one] : one;
+  return one !== undefined && (flags & LIST) !== 0 ? [one] : one;
 }
 
 function normalizeList(
   key: string,
   list: unknown[],
+  flags: number,
   rules: FieldRules | undefined,
   depth: number,
 ): Json[] {
-  if (depth >= MAX_NESTING_DEPTH) throw tooDeep();
-  const flags = rules === undefined ? 0 : (rules.flags.get(key) ?? 0);
+  if (depth >= MAX_DEPTH) throw tooDeep();
   const items: Json[] = [];
   for (const item of list) {
     if (item === null || item === undefined) continue;
     const normalized = Array.isArray(item)
-      ? normalizeList(key, item as unknown[], undefined, depth + 1)
+      ? normalizeList(key, item as unknown[], 0, undefined, depth + 1)
       : normalizeOne(key, item, flags, rules, depth + 1);
     if (normalized !== undefined) items.push(normalized);
   }
@@ -116,15 +124,16 @@ function normalizeOne(
     case 'object':
       return normalizeObject(value as Record<string, unknown>, rules?.objects.get(key), depth + 1);
     case 'string':
-      if ((flags & FieldFlag.code) !== 0) return { value };
-      if ((flags & FieldFlag.number) !== 0 && NUMERIC.test(value)) return Number(value);
-      if ((flags & FieldFlag.boolean) !== 0 && (value === 'true' || value === 'false')) {
+      if (flags === 0) return value;
+      if ((flags & CODE) !== 0) return { value };
+      if ((flags & NUMBER) !== 0 && NUMERIC.test(value)) return Number(value);
+      if ((flags & BOOLEAN) !== 0 && (value === 'true' || value === 'false')) {
         return value === 'true';
       }
       return value;
     case 'number':
       if (!Number.isFinite(value)) return undefined;
-      return (flags & FieldFlag.string) !== 0 ? String(value) : value;
+      return (flags & STRING) !== 0 ? String(value) : value;
     case 'boolean':
       return value;
     default:
@@ -137,7 +146,7 @@ function normalizeObject(
   rules: FieldRules | undefined,
   depth: number,
 ): { [key: string]: Json } {
-  if (depth > MAX_NESTING_DEPTH) throw tooDeep();
+  if (depth > MAX_DEPTH) throw tooDeep();
   // Runs for every object of every delivery: no per-key allocations.
   const out: { [key: string]: Json } = {};
   for (const key of Object.keys(value)) {

@@ -8,6 +8,9 @@ import { XmlJsonFormBuilder } from './xml-json-form-builder';
 
 const DECLARATION_REFUSED = 'XML with a DOCTYPE or ENTITY declaration is not accepted';
 
+/** Malformed XML met by a parser that tracks no positions; read again to say where. */
+class MalformedXml extends Error {}
+
 /**
  * XML text → the event in its JSON form (the platform's XML conventions undone; see
  * XmlJsonFormBuilder). A streaming parser (saxes) reads it without recursion. A DOCTYPE — the
@@ -16,13 +19,24 @@ const DECLARATION_REFUSED = 'XML with a DOCTYPE or ENTITY declaration is not acc
  * predefined entities and character references are decoded; any other entity is an error.
  */
 export function parseXmlEvent(text: string, rules: FieldRules = rootFieldRules): unknown {
+  try {
+    return readXml(text, rules, false);
+  } catch (error) {
+    // Tracking line and column makes saxes several times slower: only a malformed body pays it.
+    if (error instanceof MalformedXml) return readXml(text, rules, true);
+    throw error;
+  }
+}
+
+function readXml(text: string, rules: FieldRules, position: boolean): unknown {
   const builder = new XmlJsonFormBuilder(rules);
-  const parser = new SaxesParser({ xmlns: false });
+  const parser = new SaxesParser({ xmlns: false, position });
   let rootName = '';
   parser.on('doctype', () => {
     throw new InvalidEventError(DECLARATION_REFUSED);
   });
   parser.on('error', (error) => {
+    if (!position) throw new MalformedXml();
     const reason = error.message.replace(/^\d+:\d+: /, '');
     throw new InvalidEventError(
       `body is not well-formed XML: ${reason} (line ${parser.line}, column ${parser.column})`,

@@ -93,8 +93,18 @@ function frame(
   holder: FieldRules | undefined,
   attributes: Record<string, string> | undefined,
 ): Frame {
-  const base = { name, key, flags, rules, listKey, holder, attributes };
-  return { ...base, text: '', fields: undefined, repeated: undefined };
+  return {
+    name,
+    key,
+    flags,
+    rules,
+    listKey,
+    holder,
+    attributes,
+    text: '',
+    fields: undefined,
+    repeated: undefined,
+  };
 }
 
 /** A closed element → [its key in the parent, its JSON-form value] (undefined: absent). */
