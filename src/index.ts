@@ -27,8 +27,16 @@ export {
   InvalidEventError,
   createEventEnqueuer,
   jobIdForEvent,
+  MAX_NESTING_DEPTH,
+  JobEndSubject,
+  LoanSubject,
+  RequestSubject,
+  BibSubject,
+  ItemSubject,
+  UserSubject,
+  NotificationSubject,
 } from './events';
-export type { EnqueueEvent, EnqueueResult, EventEnqueuerOptions } from './events';
+export type { EnqueueEvent, EnqueueResult, EventEnqueuerOptions, EventKind } from './events';
 export { createEventQueue } from './events/create-event-queue';
 export type { EventQueue } from './events/create-event-queue';
 export { openProducerConnection } from './redis/open-producer-connection';

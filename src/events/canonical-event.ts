@@ -1,7 +1,13 @@
 import { z } from 'zod';
 
-/** A platform code field: `{"value": "IMPORT", "desc": "Import"}` (XML: `<category desc="Import">IMPORT</category>`). */
-export const CodeValue = z.object({ value: z.string(), desc: z.string().optional() });
+/**
+ * A platform code field: `{"value": "IMPORT", "desc": "Import"}` (XML: `<category desc="Import">IMPORT</category>`).
+ * Lenient: the platform also sends empty code objects (`{}`) and other keys (`name`, `link`).
+ */
+export const CodeValue = z.looseObject({
+  value: z.string().optional(),
+  desc: z.string().optional(),
+});
 export type CodeValue = z.infer<typeof CodeValue>;
 
 /** Transport facts of one delivery; kept apart so the event itself is the same for JSON and XML. */
@@ -13,19 +19,23 @@ export const EventMeta = z.object({
 export type EventMeta = z.infer<typeof EventMeta>;
 
 /**
- * The one event shape both body formats normalize into, and the BullMQ job's data (spec §6.2).
- * Subject objects (`job_instance`, `item_loan`, `bib`, …) and any other key the platform sends stay
- * as they are, under their own key, in their JSON form.
+ * The one event shape both body formats normalize into, and the BullMQ job's data (spec §6.2):
+ * what the platform sent, in its JSON form. Subject objects (`job_instance`, `item_loan`, `bib`,
+ * `notification_data`, …) and any other key stay under their own key; their field rules are in
+ * `kinds/`.
  */
 export const CanonicalEvent = z.looseObject({
   id: z.string().min(1),
-  /** Lower-cased: the platform sends both `JOB_END` and `job_end`. */
+  /** Trimmed and lower-cased: the platform sends both `JOB_END` and `job_end`. */
   action: z
     .string()
     .min(1)
     .regex(/^[a-z0-9_.-]+$/, 'letters, digits, _ . - only'),
-  /** ISO 8601 as sent (spec §6.2: a UTC timestamp). */
-  time: z.iso.datetime({ offset: true, local: false }),
+  /**
+   * As sent. Spec §6.2 says an ISO 8601 UTC timestamp, but nothing here depends on it, and a
+   * signed event refused for its time would be lost: any non-empty string is kept.
+   */
+  time: z.string().min(1),
   institution: CodeValue.optional(),
   event: CodeValue.optional(),
   meta: EventMeta.optional(),

@@ -1,115 +1,162 @@
 import { CanonicalEvent } from './canonical-event';
 import type { EventMeta } from './canonical-event';
 import { InvalidEventError } from './invalid-event-error';
-
-/**
- * Fields that are platform code values, `{value, desc?}` in JSON. A bare string in either format
- * becomes `{value}`, so `<status>DONE</status>` and `"status": {"value": "DONE"}` agree.
- */
-const CODE_FIELDS = new Set([
-  'institution',
-  'event',
-  'status',
-  'type',
-  'category',
-  'submitted_by',
-  'alert',
-]);
-
-/** Keys whose value is a list in the JSON form (below the root): one element still makes an array. */
-const LIST_FIELDS = new Set(['counter', 'alert', 'action']);
-
-/** job_end fields the JSON form carries as numbers (`progress` may be 100.3). */
-const NUMBER_FIELDS = new Set(['progress']);
+import { rootFieldRules } from './kinds/event-kinds';
+import { FieldFlag } from './kinds/field-rules';
+import type { FieldRules } from './kinds/field-rules';
+import { MAX_NESTING_DEPTH } from './max-nesting-depth';
 
 /** Keys that would reach an object's prototype if copied by assignment anywhere downstream. */
 const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+// Module constants, not property reads of imports: this runs for every key of every delivery.
+const CODE = FieldFlag.code;
+const NUMBER = FieldFlag.number;
+const LIST = FieldFlag.list;
+const STRING = FieldFlag.string;
+const BOOLEAN = FieldFlag.boolean;
+const MAX_DEPTH = MAX_NESTING_DEPTH;
+
+/** A JSON number as text; `Number()` alone would also take "", " ", "0x10" and "Infinity". */
+const NUMERIC = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/;
+
+type Json = boolean | number | string | Json[] | { [key: string]: Json };
 
 /**
- * A parsed body (the JSON form, or XML already turned into it) → the canonical event (issue 2,
- * ingress 4). Nulls, empty strings and empty lists are dropped, code fields become `{value, desc?}`,
- * lists are arrays, `action` is lower-cased. Throws InvalidEventError naming the field at fault.
+ * A parsed body (the JSON form, or XML already turned into it) → the canonical event: what the
+ * platform sent, except that `action` is trimmed and lower-cased, `meta` is added, keys that reach
+ * a prototype and null scalars are dropped, and the fields of known positions take their JSON
+ * type (codes, numbers, strings, booleans, lists: `kinds/`). Objects and lists are kept, even
+ * empty. Knows no kind: the rules are data. Throws InvalidEventError naming the field at fault.
  */
-export function normalizeEvent(body: unknown, meta?: EventMeta): CanonicalEvent {
+export function normalizeEvent(
+  body: unknown,
+  meta?: EventMeta,
+  rules: FieldRules = rootFieldRules,
+): CanonicalEvent {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw new InvalidEventError('body must be an object with id, action and time');
   }
+  const source = body as Record<string, unknown>;
   const out: Record<string, unknown> = {};
-  for (const key of Object.keys(body)) {
+  for (const key of Object.keys(source)) {
     if (UNSAFE_KEYS.has(key) || key === 'meta') continue;
-    const value = (body as Record<string, unknown>)[key];
-    const normalized = key === 'id' || key === 'action' ? rootScalar(value) : normalize(key, value);
+    const value = source[key];
+    const normalized =
+      key === 'id' || key === 'action' || key === 'time'
+        ? rootScalar(key, value)
+        : normalizeValue(key, value, rules, 1);
     if (normalized !== undefined) out[key] = normalized;
   }
-  if (typeof out.action === 'string') out.action = out.action.toLowerCase();
+  if (typeof out.action === 'string') out.action = out.action.trim().toLowerCase();
   if (meta) out.meta = meta;
+  return validated(out);
+}
 
+function validated(out: Record<string, unknown>): CanonicalEvent {
   const parsed = CanonicalEvent.safeParse(out);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const field = issue?.path.map(String).join('.') || '(body)';
-    const missing = issue?.code === 'invalid_type' && out[field] === undefined;
-    throw new InvalidEventError(
-      missing ? `${field} is missing` : `${field} is invalid: ${issue?.message ?? 'invalid'}`,
-      field,
-    );
-  }
-  return parsed.data;
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const field = issue?.path.map(String).join('.') || '(body)';
+  const missing = issue?.code === 'invalid_type' && out[field] === undefined;
+  throw new InvalidEventError(
+    missing ? `${field} is missing` : `${field} is invalid: ${issue?.message ?? 'invalid'}`,
+    field,
+  );
 }
 
-/** `id` may come as a number from a lenient JSON writer; it is a string in the event. */
-function rootScalar(value: unknown): string | undefined {
+/**
+ * `id`, `action`, `time`: a blank string is a missing one; a value of another type is left for the
+ * schema to name. A numeric `id` (from a caller that parsed the JSON itself; parseJsonEvent hands
+ * over its exact digits as a string) is its string only while a double holds it exactly: two ids
+ * must never become one.
+ */
+function rootScalar(key: string, value: unknown): unknown {
   if (typeof value === 'string') return value.trim() === '' ? undefined : value;
-  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-  return undefined;
+  if (key === 'id' && typeof value === 'number' && Number.isSafeInteger(value)) {
+    return String(value);
+  }
+  return value ?? undefined;
 }
 
-/** `inList`: the value is an element of an array already, so it is not wrapped in one again. */
-function normalize(key: string, value: unknown, inList = false): Json | undefined {
-  if (value === null || value === undefined || value === '') return undefined;
-  const asList = LIST_FIELDS.has(key) && !inList;
-  if (Array.isArray(value)) {
-    const items: Json[] = [];
-    for (const item of value as unknown[]) {
-      const normalized = normalize(key, item, true);
-      if (normalized !== undefined) items.push(normalized);
-    }
-    return items.length === 0 ? undefined : items;
-  }
-  if (typeof value === 'object') {
-    const object = normalizeObject(value as Record<string, unknown>);
-    if (object === undefined) return undefined;
-    return asList ? [object] : object;
-  }
-  if (typeof value === 'string') {
-    if (CODE_FIELDS.has(key)) return asList ? [{ value }] : { value };
-    if (NUMBER_FIELDS.has(key)) {
-      const number = Number(value);
-      return Number.isFinite(number) && value.trim() !== '' ? number : value;
-    }
-    return value;
-  }
-  if (typeof value === 'number') {
-    // A counter's `value` is a string, as the platform sends it; a code's value is a string too.
-    return key === 'value' ? String(value) : value;
-  }
-  if (typeof value === 'boolean') return value;
-  return undefined;
+/** `rules`: those of the object that holds `key`, or undefined at a position no kind describes. */
+function normalizeValue(
+  key: string,
+  value: unknown,
+  rules: FieldRules | undefined,
+  depth: number,
+): Json | undefined {
+  if (value === null || value === undefined) return undefined;
+  const flags = rules === undefined ? 0 : (rules.flags.get(key) ?? 0);
+  if (Array.isArray(value)) return normalizeList(key, value as unknown[], flags, rules, depth);
+  const one = normalizeOne(key, value, flags, rules, depth);
+  return one !== undefined && (flags & LIST) !== 0 ? [one] : one;
 }
 
-function normalizeObject(value: Record<string, unknown>): { [key: string]: Json } | undefined {
+function normalizeList(
+  key: string,
+  list: unknown[],
+  flags: number,
+  rules: FieldRules | undefined,
+  depth: number,
+): Json[] {
+  if (depth >= MAX_DEPTH) throw tooDeep();
+  const items: Json[] = [];
+  for (const item of list) {
+    if (item === null || item === undefined) continue;
+    const normalized = Array.isArray(item)
+      ? normalizeList(key, item as unknown[], 0, undefined, depth + 1)
+      : normalizeOne(key, item, flags, rules, depth + 1);
+    if (normalized !== undefined) items.push(normalized);
+  }
+  return items;
+}
+
+/** One value that is not an array, at `key` of an object whose rules are `rules`. */
+function normalizeOne(
+  key: string,
+  value: unknown,
+  flags: number,
+  rules: FieldRules | undefined,
+  depth: number,
+): Json | undefined {
+  switch (typeof value) {
+    case 'object':
+      return normalizeObject(value as Record<string, unknown>, rules?.objects.get(key), depth + 1);
+    case 'string':
+      if (flags === 0) return value;
+      if ((flags & CODE) !== 0) return { value };
+      if ((flags & NUMBER) !== 0 && NUMERIC.test(value)) return Number(value);
+      if ((flags & BOOLEAN) !== 0 && (value === 'true' || value === 'false')) {
+        return value === 'true';
+      }
+      return value;
+    case 'number':
+      if (!Number.isFinite(value)) return undefined;
+      return (flags & STRING) !== 0 ? String(value) : value;
+    case 'boolean':
+      return value;
+    default:
+      return undefined;
+  }
+}
+
+function normalizeObject(
+  value: Record<string, unknown>,
+  rules: FieldRules | undefined,
+  depth: number,
+): { [key: string]: Json } {
+  if (depth > MAX_DEPTH) throw tooDeep();
   // Runs for every object of every delivery: no per-key allocations.
   const out: { [key: string]: Json } = {};
-  let empty = true;
   for (const key of Object.keys(value)) {
     if (UNSAFE_KEYS.has(key)) continue;
-    const normalized = normalize(key, value[key]);
-    if (normalized !== undefined) {
-      out[key] = normalized;
-      empty = false;
-    }
+    const normalized = normalizeValue(key, value[key], rules, depth);
+    if (normalized !== undefined) out[key] = normalized;
   }
-  return empty ? undefined : out;
+  return out;
+}
+
+function tooDeep(): InvalidEventError {
+  return new InvalidEventError(`body is nested deeper than ${MAX_NESTING_DEPTH} levels`);
 }

@@ -1,81 +1,80 @@
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { SaxesParser } from 'saxes';
+import type { SaxesTagPlain } from 'saxes';
 import { InvalidEventError } from './invalid-event-error';
-import { xmlNodeToJsonForm } from './xml-node-to-json-form';
+import { rootFieldRules } from './kinds/event-kinds';
+import type { FieldRules } from './kinds/field-rules';
+import { MAX_NESTING_DEPTH } from './max-nesting-depth';
+import { XmlJsonFormBuilder } from './xml-json-form-builder';
 
-/** A DOCTYPE can declare entities (billion laughs, external entities): refused before any parsing. */
-const DECLARATION = /<!\s*(DOCTYPE|ENTITY)/i;
+const DECLARATION_REFUSED = 'XML with a DOCTYPE or ENTITY declaration is not accepted';
 
-const PREDEFINED: Readonly<Record<string, string>> = {
-  lt: '<',
-  gt: '>',
-  amp: '&',
-  quot: '"',
-  apos: "'",
-};
+/** Malformed XML met by a parser that tracks no positions; read again to say where. */
+class MalformedXml extends Error {}
 
 /**
- * Entity processing is off in the parser (issue 2, ingress 3), so the five predefined entities and
- * numeric character references — which are not declarations and cannot expand — are decoded here.
+ * XML text → the event in its JSON form (the platform's XML conventions undone; see
+ * XmlJsonFormBuilder). A streaming parser (saxes) reads it without recursion. A DOCTYPE — the
+ * only place entities can be declared (billion laughs, external entities) — is refused when the
+ * parser meets one, so a `<!DOCTYPE` inside CDATA or a comment is content like any other. The five
+ * predefined entities and character references are decoded; any other entity is an error.
  */
-function decodeReferences(text: string): string {
-  return text.replace(/&(#x[0-9a-fA-F]+|#[0-9]+|lt|gt|amp|quot|apos);/g, (whole, ref: string) => {
-    if (ref.startsWith('#')) {
-      const code = ref[1] === 'x' ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10);
-      return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
-    }
-    return PREDEFINED[ref] ?? whole;
-  });
+export function parseXmlEvent(text: string, rules: FieldRules = rootFieldRules): unknown {
+  try {
+    return readXml(text, rules, false);
+  } catch (error) {
+    // Tracking line and column makes saxes several times slower: only a malformed body pays it.
+    if (error instanceof MalformedXml) return readXml(text, rules, true);
+    throw error;
+  }
 }
 
-const parser = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: '@_',
-  textNodeName: '#text',
-  cdataPropName: '#cdata',
-  parseTagValue: false,
-  parseAttributeValue: false,
-  processEntities: false,
-  htmlEntities: false,
-  ignoreDeclaration: true,
-  ignorePiTags: true,
-  removeNSPrefix: true,
-  trimValues: true,
-  maxNestedTags: 64,
-  tagValueProcessor: (_name, value) => decodeReferences(value),
-  attributeValueProcessor: (_name, value) => decodeReferences(value),
-});
-
-/**
- * XML text → the event in its JSON form (the platform's XML conventions undone): the root element
- * unwrapped, `desc` attributes to `{value, desc}`, `link` attributes to `link` fields, wrapped lists
- * (`<counters><counter>`) to the singular array key (`counter`).
- */
-export function parseXmlEvent(text: string): unknown {
-  if (DECLARATION.test(text)) {
-    throw new InvalidEventError('XML with a DOCTYPE or ENTITY declaration is not accepted');
-  }
-  const valid = XMLValidator.validate(text);
-  if (valid !== true) {
-    const { msg, line, col } = valid.err;
+function readXml(text: string, rules: FieldRules, position: boolean): unknown {
+  const builder = new XmlJsonFormBuilder(rules);
+  const parser = new SaxesParser({ xmlns: false, position });
+  let rootName = '';
+  parser.on('doctype', () => {
+    throw new InvalidEventError(DECLARATION_REFUSED);
+  });
+  parser.on('error', (error) => {
+    if (!position) throw new MalformedXml();
+    const reason = error.message.replace(/^\d+:\d+: /, '');
     throw new InvalidEventError(
-      `body is not well-formed XML: ${msg} (line ${line}, column ${col})`,
+      `body is not well-formed XML: ${reason} (line ${parser.line}, column ${parser.column})`,
     );
-  }
-  let document: unknown;
-  try {
-    document = parser.parse(text);
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new InvalidEventError(`body is not well-formed XML: ${reason}`);
-  }
-  const roots = document !== null && typeof document === 'object' ? Object.entries(document) : [];
-  const root = roots[0];
-  if (roots.length !== 1 || root === undefined) {
-    throw new InvalidEventError('XML body must have exactly one root element');
-  }
-  const event = xmlNodeToJsonForm(root[1]);
-  if (event === null || typeof event !== 'object' || Array.isArray(event)) {
-    throw new InvalidEventError(`the root element <${root[0]}> holds no fields`);
+  });
+  parser.on('opentag', (tag) => {
+    if (builder.depth >= MAX_NESTING_DEPTH) {
+      throw new InvalidEventError(`body is nested deeper than ${MAX_NESTING_DEPTH} levels`);
+    }
+    const name = localName(tag.name);
+    if (builder.depth === 0) rootName = name;
+    builder.open(name, attributesOf(tag));
+  });
+  parser.on('text', (chunk) => builder.text(chunk));
+  parser.on('cdata', (chunk) => builder.text(chunk));
+  parser.on('closetag', () => builder.close());
+  parser.write(text).close();
+
+  const event = builder.result();
+  if (event === undefined) {
+    throw new InvalidEventError(`the root element <${rootName}> holds no fields`);
   }
   return event;
+}
+
+/** `svc:status` → `status`: the platform's payloads do not rely on namespaces. */
+function localName(name: string): string {
+  return name.slice(name.indexOf(':') + 1);
+}
+
+/** Attributes by local name, without namespace declarations; undefined when there are none. */
+function attributesOf(tag: SaxesTagPlain): Record<string, string> | undefined {
+  let out: Record<string, string> | undefined;
+  for (const name in tag.attributes) {
+    if (name === 'xmlns' || name.startsWith('xmlns:')) continue;
+    const key = localName(name);
+    if (key === '__proto__' || key === 'constructor' || key === 'prototype') continue;
+    (out ??= {})[key] = tag.attributes[name] ?? '';
+  }
+  return out;
 }

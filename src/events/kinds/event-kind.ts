@@ -1,0 +1,14 @@
+import type { z } from 'zod';
+import type { FieldRules } from './field-rules';
+
+/** One kind of event the platform sends (spec §6.2: an object for the subject of the event). */
+export interface EventKind {
+  /** The kind's name, as routes and docs call it. */
+  readonly name: string;
+  /** The root key of the subject object, as real payloads name it. */
+  readonly subject: string;
+  /** A lenient schema of the subject: the fields this kind is known by, any other kept. */
+  readonly schema: z.ZodType;
+  /** Which fields of the subject are codes, numbers, strings, booleans, lists or objects. */
+  readonly rules: FieldRules;
+}

@@ -1,0 +1,30 @@
+import { bib } from './bib';
+import type { EventKind } from './event-kind';
+import { fieldRules } from './field-rules';
+import type { FieldRules } from './field-rules';
+import { item } from './item';
+import { jobEnd } from './job-end';
+import { loan } from './loan';
+import { notification } from './notification';
+import { request } from './request';
+import { user } from './user';
+
+/** Every kind the listener knows the fields of; an event of another kind is kept as sent. */
+export const eventKinds: readonly EventKind[] = [
+  jobEnd,
+  loan,
+  request,
+  bib,
+  item,
+  user,
+  notification,
+];
+
+/**
+ * The rules of the event's root: the two codes every kind carries, and each kind's subject with
+ * its own rules. A subject is found by its key, so `LOAN` and `LOAN_CREATED` read the same.
+ */
+export const rootFieldRules: FieldRules = fieldRules({
+  codes: ['institution', 'event'],
+  objects: Object.fromEntries(eventKinds.map((kind) => [kind.subject, kind.rules])),
+});
