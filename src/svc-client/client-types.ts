@@ -1,7 +1,6 @@
 import type { Readable, Writable } from 'node:stream';
 import type { z } from 'zod';
-import type { BodyFormat, Endpoint, PathParams } from './endpoint';
-import type { ResponseOf } from './response-schemas';
+import type { BodyFormat, Endpoint, PathParams, ResponseOfEndpoint } from './endpoint';
 
 /** The operation table, keyed by route (`endpoints/index.ts`, or a test's own rows). */
 export type EndpointTable = Readonly<Record<string, Endpoint>>;
@@ -47,7 +46,17 @@ export interface SvcRequest<T extends EndpointTable> {
     params: RequestParams<T[R]> & { format: 'xml' },
   ): Promise<string>;
   /** JSON (default): the parsed answer, typed where the route has a response schema, else `unknown`. 204: `undefined`. */
-  <R extends RouteOf<T>>(route: R, ...params: ParamsArg<T[R]>): Promise<ResponseOf<R>>;
+  <R extends RouteOf<T>>(route: R, ...params: ParamsArg<T[R]>): Promise<ResponseOfEndpoint<T[R]>>;
+}
+
+/** Run-time shape of a call's parameters, whatever the route. */
+export interface LooseParams {
+  path?: Readonly<Record<string, string>> | undefined;
+  query?: unknown;
+  body?: unknown;
+  format?: BodyFormat | undefined;
+  signal?: AbortSignal | undefined;
+  timeoutMs?: number | undefined;
 }
 
 /** A page of a list operation (docs/platform-shapes.md, "List responses"). */

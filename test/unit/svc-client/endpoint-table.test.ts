@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Endpoint } from '../../../src/svc-client/endpoint';
+import { defineArea, type Endpoint } from '../../../src/svc-client/endpoint';
 import {
   endpointByOperation,
   endpoints,
@@ -163,6 +163,53 @@ describe('the operation table', () => {
       'createInvoiceLine',
       'updateInvoice',
       'updateInvoiceLine',
+    ]);
+  });
+
+  it('takes the area from the file and derives method and path from the one route', () => {
+    const area = defineArea('partners', [
+      {
+        route: 'GET /partners/{partner_code}',
+        operation: 'getPartner',
+        query: z.strictObject({}),
+        errors: {},
+      },
+    ]);
+    const row = area['GET /partners/{partner_code}'];
+
+    expect([row.area, row.method, row.path, row.body, row.list, row.download]).toEqual([
+      'partners',
+      'GET',
+      '/partners/{partner_code}',
+      'none',
+      false,
+      false,
+    ]);
+  });
+
+  it('refuses a route written twice in one area', () => {
+    const twice = () =>
+      defineArea('acq', [
+        { route: 'GET /acq/funds', operation: 'listFunds', query: z.strictObject({}), errors: {} },
+        { route: 'GET /acq/funds', operation: 'listFunds2', query: z.strictObject({}), errors: {} },
+      ]);
+
+    expect(twice).toThrow('GET /acq/funds is defined twice');
+  });
+
+  it('carries the response schema, the refusal explanations and the file flag on their rows', () => {
+    const typed = rows.filter(([, endpoint]) => endpoint.response !== undefined);
+    const explained = rows.filter(([, endpoint]) => Object.keys(endpoint.refusals).length > 0);
+    const files = rows.filter(([, endpoint]) => endpoint.download);
+
+    expect(typed.map(([route]) => route)).toEqual([
+      'GET /conf/jobs/{job_id}/instances/{instance_id}',
+    ]);
+    expect(explained.map(([route, endpoint]) => [route, Object.keys(endpoint.refusals)])).toEqual([
+      ['POST /conf/jobs/{job_id}', ['60347', '402222', '402223', '402231']],
+    ]);
+    expect(files.map(([route]) => route)).toEqual([
+      'GET /conf/jobs/{job_id}/instances/{instance_id}/download',
     ]);
   });
 
