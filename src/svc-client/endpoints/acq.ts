@@ -22,8 +22,9 @@ import {
 
 /**
  * spec §4.9 GET /acq/currencies. The schema marks source_currency, target_currency and
- * exchange_date required; the rules say they apply to Ratio mode only and only exchange_date is
- * required there. We follow the rules.
+ * exchange_date required; the rules say only exchange_date is required in Ratio mode. We follow
+ * the rules. The three "apply to Ratio mode only": in another mode they are sent as given and the
+ * platform ignores them (the spec names no refusal of them).
  */
 const CurrencyListQuery = z
   .strictObject({
@@ -34,24 +35,12 @@ const CurrencyListQuery = z
     exchange_date: calendarDate('YYYYMMDD'),
   })
   .superRefine((query, ctx) => {
-    if (query.mode === 'Ratio') {
-      if (query.exchange_date === undefined) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['exchange_date'],
-          message: 'is required when mode is Ratio',
-        });
-      }
-      return;
-    }
-    for (const name of ['source_currency', 'target_currency', 'exchange_date'] as const) {
-      if (query[name] !== undefined) {
-        ctx.addIssue({
-          code: 'custom',
-          path: [name],
-          message: `applies only when mode is Ratio (mode is ${query.mode ?? 'ALL, the default'})`,
-        });
-      }
+    if (query.mode === 'Ratio' && query.exchange_date === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['exchange_date'],
+        message: 'is required when mode is Ratio',
+      });
     }
   });
 
@@ -165,8 +154,14 @@ const invoiceReadCodes = {
   '60100': 'parameter must be a number above zero',
 } as const;
 
-/** spec §4.11: view "brief returns the invoice without lines", expand "attachments". */
-const invoiceViewParams = { view: oneOf(['brief']), expand: oneOf(['attachments']) };
+/**
+ * spec §4.11: view "brief returns the invoice without lines"; expand "default none; attachments",
+ * so none, the default written out, is accepted too (the list: "as in the single-invoice read").
+ */
+const invoiceViewParams = { view: oneOf(['brief']), expand: oneOf(['none', 'attachments']) };
+
+/** spec §4.12 license reads: expand "default none; attachments". */
+const licenseExpand = oneOf(['none', 'attachments']);
 
 const attachmentCodes = {
   '60100': 'id or number not a number above zero',
@@ -430,7 +425,7 @@ export const acqEndpoints = defineArea('acq', [
       status: oneOf(['ACTIVE', 'DELETED', 'DRAFT', 'EXPIRED', 'RETIRED', 'ALL']),
       type: oneOf(['LICENSE', 'NEGOTIATION', 'ADDENDUM', 'ALL']),
       review_status: text,
-      expand: oneOf(['attachments']),
+      expand: licenseExpand,
       create_date_from: isoDate,
       create_date_to: isoDate,
       modify_date_from: isoDate,
@@ -447,7 +442,7 @@ export const acqEndpoints = defineArea('acq', [
   {
     route: 'GET /acq/licenses/{license_code}',
     operation: 'getLicense',
-    query: z.strictObject({ expand: oneOf(['attachments']), include_blank_terms: flag }),
+    query: z.strictObject({ expand: licenseExpand, include_blank_terms: flag }),
     errors: licenseReadCodes,
   },
   {
