@@ -617,6 +617,43 @@ describe('vat rule of invoice and invoice-line bodies (spec §4.11 code 60252)',
     expect(createInvoice.bodyRule?.(both)).toBe(rule);
     expect(createInvoice.bodyRule?.(one)).toBeUndefined();
   });
+
+  it('does not combine an invoice-level percentage with a line amount (different objects)', () => {
+    const json = createInvoice.bodyRule?.({
+      vat_percentage: 17,
+      invoice_lines: { invoice_line: [{ invoice_line_vat: { amount: 3 } }] },
+    });
+    const xml = createInvoice.bodyRule?.(
+      '<invoice><vat_percentage>17</vat_percentage><invoice_lines><invoice_line>' +
+        '<invoice_line_vat><amount>3</amount></invoice_line_vat>' +
+        '</invoice_line></invoice_lines></invoice>',
+    );
+
+    expect([json, xml]).toEqual([undefined, undefined]);
+  });
+
+  it('checks an XML line body on its own object, with a namespace and a declaration', () => {
+    const both =
+      '<?xml version="1.0" encoding="UTF-8"?><invoice_line xmlns="urn:x"><vat_percentage>5</vat_percentage>' +
+      '<invoice_line_vat><amount>2</amount></invoice_line_vat></invoice_line>';
+    const zeros =
+      '<invoice_line><invoice_line_vat><percentage>0.0</percentage><amount>0.0</amount></invoice_line_vat></invoice_line>';
+
+    expect(updateLine.bodyRule?.(both)).toBe(rule);
+    expect(updateLine.bodyRule?.(zeros)).toBeUndefined();
+  });
+
+  it('leaves a body that is not well-formed XML to the platform', () => {
+    const broken = '<invoice><vat_percentage>5</vat_percentage><vat_amount>2</invoice>';
+
+    expect(createInvoice.bodyRule?.(broken)).toBeUndefined();
+  });
+
+  it('does not count a top-level amount of the line as a vat amount', () => {
+    const result = updateLine.bodyRule?.({ vat_percentage: 5, amount: 20 });
+
+    expect(result).toBeUndefined();
+  });
 });
 
 describe('SvcParamError', () => {
