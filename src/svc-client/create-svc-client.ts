@@ -25,7 +25,7 @@ import { answerReader } from './read-answer';
 import { createRetryPolicy } from './retry-policy';
 import { createRowLookup } from './row-lookup';
 import { sendRequest } from './send-request';
-import type { Transport } from './send-request';
+import type { Consume, Transport } from './send-request';
 
 export type { LooseParams } from './client-types';
 
@@ -97,10 +97,14 @@ export function createSvcClient(
   const transport = transportOf(options);
   const prepare = (endpoint: Endpoint, params: LooseParams): PreparedCall =>
     prepareCall(endpoint, params, options.baseUrl, options.apiKey);
-  const send = async (endpoint: Endpoint, params: LooseParams = {}): Promise<unknown> => {
+  const send = async (
+    endpoint: Endpoint,
+    params: LooseParams = {},
+    read: (call: PreparedCall) => Consume<unknown> = answerReader,
+  ): Promise<unknown> => {
     const call = prepare(endpoint, params);
     const callOptions = { signal: params.signal, timeoutMs: params.timeoutMs };
-    return sendRequest(transport, call, answerReader(call), callOptions);
+    return sendRequest(transport, call, read(call), callOptions);
   };
   // async: every refusal, even of an unknown route, arrives as a rejection.
   const request = (async (route: string, params?: LooseParams) =>

@@ -14,7 +14,7 @@ export function answerReader(call: PreparedCall): Consume<unknown> {
       return undefined;
     }
     const text = await readText(response.body);
-    if (call.format === 'xml') return text;
+    if (call.accept === 'xml') return text;
     if (text.trim() === '') return undefined;
     return checkedJson(call, text);
   };
@@ -39,7 +39,8 @@ function checkedJson(call: PreparedCall, text: string): unknown {
   );
 }
 
-function invalidResponse(call: PreparedCall, message: string): SvcApiError {
+/** The answer came but is not what the row or the call promised; never retried. */
+export function invalidResponse(call: PreparedCall, message: string): SvcApiError {
   const { endpoint } = call;
   return new SvcApiError({
     message: `${endpoint.operation}: ${message}`,
