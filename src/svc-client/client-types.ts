@@ -1,7 +1,6 @@
 import type { Readable, Writable } from 'node:stream';
 import type { z } from 'zod';
-import type { BodyFormat, Endpoint, PathParams } from './endpoint';
-import type { ResponseOf } from './response-schemas';
+import type { BodyFormat, Endpoint, PathParams, ResponseOfEndpoint } from './endpoint';
 
 /** The operation table, keyed by route (`endpoints/index.ts`, or a test's own rows). */
 export type EndpointTable = Readonly<Record<string, Endpoint>>;
@@ -30,8 +29,10 @@ export type RequestParams<E extends Endpoint> = PathPart<E> &
     query?: z.input<E['query']>;
     /** JSON: the value, serialized. XML: the document as a string, passed through. */
     body?: unknown;
-    /** Request and response format (spec §1.2); JSON unless `xml`. */
+    /** The request body's format (`Content-Type`, spec §1.2); JSON unless `xml`. */
     format?: BodyFormat | undefined;
+    /** The answer's format (`Accept`); `format` unless given. */
+    accept?: BodyFormat | undefined;
   };
 
 /** The parameters as a rest tuple: optional when the route has no placeholders. */
@@ -40,18 +41,31 @@ export type ParamsArg<E extends Endpoint> =
     ? [params: RequestParams<E>]
     : [params?: RequestParams<E>];
 
+/** The parameters of a call whose answer is XML: `accept: 'xml'`, or an XML `format` with no `accept`. */
+type XmlAnswerParams<E extends Endpoint> = RequestParams<E> &
+  ({ accept: 'xml' } | { format: 'xml'; accept?: undefined });
+
 export interface SvcRequest<T extends EndpointTable> {
-  /** XML: the request body is a string and the answer is returned as the XML string. */
-  <R extends RouteOf<T>>(
-    route: R,
-    params: RequestParams<T[R]> & { format: 'xml' },
-  ): Promise<string>;
+  /** An XML answer is returned as the XML string, whatever the body's format. */
+  <R extends RouteOf<T>>(route: R, params: XmlAnswerParams<T[R]>): Promise<string>;
   /** JSON (default): the parsed answer, typed where the route has a response schema, else `unknown`. 204: `undefined`. */
-  <R extends RouteOf<T>>(route: R, ...params: ParamsArg<T[R]>): Promise<ResponseOf<R>>;
+  <R extends RouteOf<T>>(route: R, ...params: ParamsArg<T[R]>): Promise<ResponseOfEndpoint<T[R]>>;
+}
+
+/** Run-time shape of a call's parameters, whatever the route. */
+export interface LooseParams {
+  path?: Readonly<Record<string, string>> | undefined;
+  query?: unknown;
+  body?: unknown;
+  format?: BodyFormat | undefined;
+  accept?: BodyFormat | undefined;
+  signal?: AbortSignal | undefined;
+  timeoutMs?: number | undefined;
 }
 
 /** A page of a list operation (docs/platform-shapes.md, "List responses"). */
 export interface Page {
+  /** JSON: the parsed items. XML: each item element as XML text (`<job>…</job>`). */
   readonly items: readonly unknown[];
   /** `total_record_count`, when the page carried one. */
   readonly total: number | undefined;
@@ -60,7 +74,10 @@ export interface Page {
 }
 
 export interface SvcPaginate<T extends EndpointTable> {
-  /** Every item of a `list: true` operation, fetched 100 at a time. */
+  /**
+   * Every item of a `list: true` operation, fetched 100 at a time: parsed JSON values, or with an
+   * XML answer (`accept`/`format` `xml`) each item element as XML text.
+   */
   <R extends RouteOf<T>>(route: R, ...params: ParamsArg<T[R]>): AsyncIterableIterator<unknown>;
   /** The same, a page at a time. */
   pages<R extends RouteOf<T>>(route: R, ...params: ParamsArg<T[R]>): AsyncIterableIterator<Page>;

@@ -3,9 +3,6 @@ import type { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { openAtomicFile } from '../files/open-atomic-file';
 
-/** The download row (spec §4.3): a metadata import job's loaded records, XML or binary MARC. */
-export const DOWNLOAD_ROUTE = 'GET /conf/jobs/{job_id}/instances/{instance_id}/download';
-
 export interface StreamToOptions {
   signal?: AbortSignal | undefined;
   /** Stages between the source and the target (e.g. a record counter), in order. */

@@ -16,15 +16,23 @@ export { SvcApiError } from './svc-api-error';
 export type { ClientErrorCode, SvcApiErrorFields } from './svc-api-error';
 export { SvcParamError } from './svc-param-error';
 export { endpoints, endpointByOperation } from './endpoints';
-export type { EndpointRoute } from './endpoints';
-export { defineEndpoint } from './endpoint';
-export type { Area, BodyFormat, Endpoint, HttpMethod, PathParams, Route } from './endpoint';
+export type { EndpointRoute, ResponseOf } from './endpoints';
+export { defineArea } from './endpoint';
+export type {
+  Area,
+  AreaTable,
+  BodyFormat,
+  Endpoint,
+  EndpointRow,
+  HttpMethod,
+  PathParams,
+  Refusal,
+  ResponseOfEndpoint,
+  Route,
+} from './endpoint';
 export { redactUrl } from './redact-url';
 export { CodeField, JobInfo, JobInstance, JobInstanceCounter } from './job-instance';
-export type { ResponseOf } from './response-schemas';
 export { createRateLimiter } from './rate-limiter';
 export type { RateLimiter, Release, Sleep } from './rate-limiter';
 export { nodeHttpTransport } from './http-transport';
 export type { HttpTransport, TransportRequest, TransportResponse } from './http-transport';
-export { JOB_SUBMIT_ROUTE } from './job-submit-errors';
-export { DOWNLOAD_ROUTE } from './download';

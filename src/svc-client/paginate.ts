@@ -3,8 +3,8 @@ import type { Page } from './client-types';
 /** Spec §2, §8: the largest page a list operation serves. */
 export const PAGE_SIZE = 100;
 
-/** Fetches one page of a list operation, parsed JSON. */
-export type FetchPage = (offset: number, limit: number) => Promise<unknown>;
+/** Fetches one page of a list operation, read into its items and total. */
+export type FetchPage = (offset: number, limit: number) => Promise<Page>;
 
 /**
  * Walks a list operation page by page (docs/platform-shapes.md, "List responses"): `limit=100`,
@@ -18,8 +18,7 @@ export async function* paginatePages(
   const limit = start.limit !== undefined && start.limit > 0 ? start.limit : PAGE_SIZE;
   let offset = start.offset ?? 0;
   for (;;) {
-    const body = await fetchPage(offset, limit);
-    const page = readPage(body, offset);
+    const page = await fetchPage(offset, limit);
     yield page;
     if (page.items.length === 0) return;
     offset += page.items.length;
@@ -36,7 +35,7 @@ export async function* paginateItems(
 }
 
 /**
- * `{ "<singular key>": [ … ], "total_record_count": n }`: the items are the one array-valued
+ * A JSON page: `{ "<singular key>": [ … ], "total_record_count": n }`: the items are the one array-valued
  * property; an empty page may lack it. A body with several arrays takes the first (none of the
  * platform's lists has two), and anything that is not an object is an empty page.
  */

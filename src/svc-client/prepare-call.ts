@@ -12,7 +12,10 @@ export interface PreparedCall {
   readonly url: URL;
   /** `url` with the key replaced: the only form that reaches logs and errors. */
   readonly redactedUrl: string;
+  /** The request body's format (`Content-Type`). */
   readonly format: BodyFormat;
+  /** The answer's format (`Accept`): the body's unless the caller asked for the other. */
+  readonly accept: BodyFormat;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: string | undefined;
 }
@@ -22,6 +25,7 @@ export interface CallInput {
   readonly query?: unknown;
   readonly body?: unknown;
   readonly format?: BodyFormat | undefined;
+  readonly accept?: BodyFormat | undefined;
 }
 
 const MEDIA_TYPE: Readonly<Record<BodyFormat, string>> = {
@@ -45,14 +49,15 @@ export function prepareCall(
   apiKey: string,
 ): PreparedCall {
   const format = input.format ?? 'json';
+  const accept = input.accept ?? format;
   const pathParams = checkPath(endpoint, input.path ?? {});
   const query = checkQuery(endpoint, input.query ?? {});
   const url = buildUrl(baseUrl, endpoint.path, pathParams, query, apiKey);
   const redactedUrl = redactUrl(url);
   const body = checkBody(endpoint, input.body, format, redactedUrl);
-  const headers: Record<string, string> = { accept: MEDIA_TYPE[format] };
+  const headers: Record<string, string> = { accept: MEDIA_TYPE[accept] };
   if (body !== undefined) headers['content-type'] = `${MEDIA_TYPE[format]}; charset=utf-8`;
-  return { endpoint, url, redactedUrl, format, headers, body };
+  return { endpoint, url, redactedUrl, format, accept, headers, body };
 }
 
 function checkPath(

@@ -87,17 +87,6 @@ export function createRateLimiter({
   const queue: Waiter[] = [];
   let pumping = false;
 
-  /**
-   * Milliseconds until a slot frees: 0 when one is free now, undefined when every slot is held by
-   * a call in flight (only a release can free one then).
-   */
-  function waitFor(now: number): number | undefined {
-    while (freeAgain.length > 0 && (freeAgain[0] ?? 0) <= now) freeAgain.shift();
-    if (inFlight + freeAgain.length < limit) return 0;
-    const next = freeAgain[0];
-    return next === undefined ? undefined : next - now;
-  }
-
   function releaseOf(): Release {
     let released = false;
     return () => {
@@ -114,7 +103,7 @@ export function createRateLimiter({
     pumping = true;
     try {
       while (queue.length > 0) {
-        const delay = waitFor(clock.now());
+        const delay = waitFor(freeAgain, inFlight, limit, clock.now());
         // Every slot is in flight: the next release starts the pump again.
         if (delay === undefined) break;
         if (delay > 0) {
@@ -136,19 +125,41 @@ export function createRateLimiter({
     acquire(signal) {
       if (signal?.aborted) return Promise.reject(signal.reason);
       return new Promise<Release>((resolve, reject) => {
-        const waiter: Waiter = { resolve, reject, signal, onAbort: undefined };
-        if (signal) {
-          waiter.onAbort = () => {
-            const index = queue.indexOf(waiter);
-            if (index >= 0) queue.splice(index, 1);
-            reject(signal.reason);
-          };
-          signal.addEventListener('abort', waiter.onAbort, { once: true });
-        }
-        queue.push(waiter);
+        queue.push(waiterOf(queue, { resolve, reject, signal }));
         void pump();
       });
     },
     pending: () => queue.length,
   };
+}
+
+/**
+ * Milliseconds until a slot frees: 0 when one is free now, undefined when every slot is held by
+ * a call in flight (only a release can free one then). Drops the release times that have passed.
+ */
+function waitFor(
+  freeAgain: number[],
+  inFlight: number,
+  limit: number,
+  now: number,
+): number | undefined {
+  while (freeAgain.length > 0 && (freeAgain[0] ?? 0) <= now) freeAgain.shift();
+  if (inFlight + freeAgain.length < limit) return 0;
+  const next = freeAgain[0];
+  return next === undefined ? undefined : next - now;
+}
+
+/** A waiter that leaves `queue` without a slot when its signal aborts. */
+function waiterOf(queue: Waiter[], waiting: Omit<Waiter, 'onAbort'>): Waiter {
+  const waiter: Waiter = { ...waiting, onAbort: undefined };
+  const { signal } = waiting;
+  if (signal) {
+    waiter.onAbort = () => {
+      const index = queue.indexOf(waiter);
+      if (index >= 0) queue.splice(index, 1);
+      waiting.reject(signal.reason);
+    };
+    signal.addEventListener('abort', waiter.onAbort, { once: true });
+  }
+  return waiter;
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEndpoint } from '../endpoint';
+import { defineArea } from '../endpoint';
 import {
   calendarDate,
   flag,
@@ -22,8 +22,9 @@ import {
 
 /**
  * spec §4.9 GET /acq/currencies. The schema marks source_currency, target_currency and
- * exchange_date required; the rules say they apply to Ratio mode only and only exchange_date is
- * required there. We follow the rules.
+ * exchange_date required; the rules say only exchange_date is required in Ratio mode. We follow
+ * the rules. The three "apply to Ratio mode only": in another mode they are sent as given and the
+ * platform ignores them (the spec names no refusal of them).
  */
 const CurrencyListQuery = z
   .strictObject({
@@ -34,24 +35,12 @@ const CurrencyListQuery = z
     exchange_date: calendarDate('YYYYMMDD'),
   })
   .superRefine((query, ctx) => {
-    if (query.mode === 'Ratio') {
-      if (query.exchange_date === undefined) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['exchange_date'],
-          message: 'is required when mode is Ratio',
-        });
-      }
-      return;
-    }
-    for (const name of ['source_currency', 'target_currency', 'exchange_date'] as const) {
-      if (query[name] !== undefined) {
-        ctx.addIssue({
-          code: 'custom',
-          path: [name],
-          message: `applies only when mode is Ratio (mode is ${query.mode ?? 'ALL, the default'})`,
-        });
-      }
+    if (query.mode === 'Ratio' && query.exchange_date === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['exchange_date'],
+        message: 'is required when mode is Ratio',
+      });
     }
   });
 
@@ -165,8 +154,14 @@ const invoiceReadCodes = {
   '60100': 'parameter must be a number above zero',
 } as const;
 
-/** spec §4.11: view "brief returns the invoice without lines", expand "attachments". */
-const invoiceViewParams = { view: oneOf(['brief']), expand: oneOf(['attachments']) };
+/**
+ * spec §4.11: view "brief returns the invoice without lines"; expand "default none; attachments",
+ * so none, the default written out, is accepted too (the list: "as in the single-invoice read").
+ */
+const invoiceViewParams = { view: oneOf(['brief']), expand: oneOf(['none', 'attachments']) };
+
+/** spec §4.12 license reads: expand "default none; attachments". */
+const licenseExpand = oneOf(['none', 'attachments']);
 
 const attachmentCodes = {
   '60100': 'id or number not a number above zero',
@@ -186,11 +181,11 @@ const licenseReadCodes = {
 const licenseDeleteCodes = { ...generalError, '60200': 'could not be deleted' } as const;
 
 /** Acquisitions area, spec §4.9–§4.13. */
-export const acqEndpoints = {
+export const acqEndpoints = defineArea('acq', [
   // §4.9 currencies and fiscal periods
-  'GET /acq/currencies': defineEndpoint('GET /acq/currencies', {
+  {
+    route: 'GET /acq/currencies',
     operation: 'listCurrencies',
-    area: 'acq',
     query: CurrencyListQuery,
     errors: {
       '40166410': 'currency parameter not valid',
@@ -198,18 +193,18 @@ export const acqEndpoints = {
       '60348': 'exchange rate cannot be determined',
     },
     list: true,
-  }),
-  'GET /acq/fiscal-periods': defineEndpoint('GET /acq/fiscal-periods', {
+  },
+  {
+    route: 'GET /acq/fiscal-periods',
     operation: 'listFiscalPeriods',
-    area: 'acq',
     query: z.strictObject({ mode: oneOf(['ALL', 'Current']) }),
     errors: { '401873': 'no current fiscal period', '401666': 'mode not valid' },
-  }),
+  },
 
   // §4.10 funds
-  'GET /acq/funds': defineEndpoint('GET /acq/funds', {
+  {
+    route: 'GET /acq/funds',
     operation: 'listFunds',
-    area: 'acq',
     query: FundListQuery,
     errors: {
       ...generalError,
@@ -218,43 +213,43 @@ export const acqEndpoints = {
       '401873': 'filter not supported when mode=POL',
     },
     list: true,
-  }),
-  'POST /acq/funds': defineEndpoint('POST /acq/funds', {
+  },
+  {
+    route: 'POST /acq/funds',
     operation: 'createFund',
-    area: 'acq',
     query: fundWriteQuery,
     body: 'required',
     errors: fundWriteCodes,
-  }),
-  'GET /acq/funds/{fund_id}': defineEndpoint('GET /acq/funds/{fund_id}', {
+  },
+  {
+    route: 'GET /acq/funds/{fund_id}',
     operation: 'getFund',
-    area: 'acq',
     query: z.strictObject({ view: oneOf(['full', 'brief']) }),
     errors: {},
-  }),
-  'PUT /acq/funds/{fund_id}': defineEndpoint('PUT /acq/funds/{fund_id}', {
+  },
+  {
+    route: 'PUT /acq/funds/{fund_id}',
     operation: 'updateFund',
-    area: 'acq',
     query: fundWriteQuery,
     body: 'required',
     errors: fundWriteCodes,
-  }),
-  'POST /acq/funds/{fund_id}': defineEndpoint('POST /acq/funds/{fund_id}', {
+  },
+  {
+    route: 'POST /acq/funds/{fund_id}',
     operation: 'runFundOperation',
-    area: 'acq',
     // spec §3 and §4.10: op is required, activate or deactivate.
     query: z.strictObject({ op: requiredOp(['activate', 'deactivate']) }),
     errors: fundWriteCodes,
-  }),
-  'DELETE /acq/funds/{fund_id}': defineEndpoint('DELETE /acq/funds/{fund_id}', {
+  },
+  {
+    route: 'DELETE /acq/funds/{fund_id}',
     operation: 'deleteFund',
-    area: 'acq',
     query: noQuery,
     errors: fundWriteCodes,
-  }),
-  'GET /acq/funds/{fund_id}/transactions': defineEndpoint('GET /acq/funds/{fund_id}/transactions', {
+  },
+  {
+    route: 'GET /acq/funds/{fund_id}/transactions',
     operation: 'listFundTransactions',
-    area: 'acq',
     query: z.strictObject({
       ...listParams,
       q: searchQuery(['amount', 'po_line', 'invoice_number', 'borrowing_request_id']),
@@ -275,18 +270,18 @@ export const acqEndpoints = {
       '60106': 'query not valid',
     },
     list: true,
-  }),
+  },
 
   // §4.11 invoices
-  'POST /acq/invoices': defineEndpoint('POST /acq/invoices', {
+  {
+    route: 'POST /acq/invoices',
     operation: 'createInvoice',
-    area: 'acq',
     ...vatCheckedWrite,
     errors: { ...invoiceSaveCodes, '60256': 'invoice not created' },
-  }),
-  'GET /acq/invoices/': defineEndpoint('GET /acq/invoices/', {
+  },
+  {
+    route: 'GET /acq/invoices/',
     operation: 'listInvoices',
-    area: 'acq',
     query: z.strictObject({
       ...listParams,
       // spec §4.11 "q (default all)": the bare value all is the default written out.
@@ -312,16 +307,16 @@ export const acqEndpoints = {
     }),
     errors: { ...generalError, '412400': 'invoice not found', '401873': 'request failed' },
     list: true,
-  }),
-  'GET /acq/invoices/{invoice_id}': defineEndpoint('GET /acq/invoices/{invoice_id}', {
+  },
+  {
+    route: 'GET /acq/invoices/{invoice_id}',
     operation: 'getInvoice',
-    area: 'acq',
     query: z.strictObject(invoiceViewParams),
     errors: invoiceReadCodes,
-  }),
-  'PUT /acq/invoices/{invoice_id}': defineEndpoint('PUT /acq/invoices/{invoice_id}', {
+  },
+  {
+    route: 'PUT /acq/invoices/{invoice_id}',
     operation: 'updateInvoice',
-    area: 'acq',
     ...vatCheckedWrite,
     errors: {
       ...invoiceSaveCodes,
@@ -330,10 +325,10 @@ export const acqEndpoints = {
       '60291': 'update not allowed due to status',
       '60256': 'invoice not updated',
     },
-  }),
-  'POST /acq/invoices/{invoice_id}': defineEndpoint('POST /acq/invoices/{invoice_id}', {
+  },
+  {
+    route: 'POST /acq/invoices/{invoice_id}',
     operation: 'runInvoiceOperation',
-    area: 'acq',
     // spec §3 and §4.11: op is required, one of four.
     query: z.strictObject({
       op: requiredOp(['mark_in_erp', 'paid', 'process_invoice', 'rejected']),
@@ -346,92 +341,82 @@ export const acqEndpoints = {
       '60267': 'failed to process in the ERP system',
       '60268': 'invoice note mandatory',
     },
-  }),
-  'GET /acq/invoices/{invoice_id}/lines': defineEndpoint('GET /acq/invoices/{invoice_id}/lines', {
+  },
+  {
+    route: 'GET /acq/invoices/{invoice_id}/lines',
     operation: 'listInvoiceLines',
-    area: 'acq',
     query: z.strictObject({ ...listParams, q: searchQuery(['invoice_line_number']) }),
     errors: { ...invoiceReadCodes, '401873': 'search query not valid' },
     list: true,
-  }),
-  'POST /acq/invoices/{invoice_id}/lines': defineEndpoint('POST /acq/invoices/{invoice_id}/lines', {
+  },
+  {
+    route: 'POST /acq/invoices/{invoice_id}/lines',
     operation: 'createInvoiceLine',
-    area: 'acq',
     ...vatCheckedWrite,
     errors: {
       ...invoiceLineSaveCodes,
       '60255': 'line not created',
       '60306': 'line number not valid',
     },
-  }),
-  'GET /acq/invoices/{invoice_id}/lines/{invoice_line_id}': defineEndpoint(
-    'GET /acq/invoices/{invoice_id}/lines/{invoice_line_id}',
-    { operation: 'getInvoiceLine', area: 'acq', query: noQuery, errors: generalError },
-  ),
-  'PUT /acq/invoices/{invoice_id}/lines/{invoice_line_id}': defineEndpoint(
-    'PUT /acq/invoices/{invoice_id}/lines/{invoice_line_id}',
-    {
-      operation: 'updateInvoiceLine',
-      area: 'acq',
-      ...vatCheckedWrite,
-      errors: {
-        ...invoiceLineSaveCodes,
-        '60284': 'line not valid',
-        '60285': 'invoice not valid',
-        '60286': 'line update not allowed',
-        '60287': 'line not valid for the invoice',
-      },
+  },
+  {
+    route: 'GET /acq/invoices/{invoice_id}/lines/{invoice_line_id}',
+    operation: 'getInvoiceLine',
+    query: noQuery,
+    errors: generalError,
+  },
+  {
+    route: 'PUT /acq/invoices/{invoice_id}/lines/{invoice_line_id}',
+    operation: 'updateInvoiceLine',
+    ...vatCheckedWrite,
+    errors: {
+      ...invoiceLineSaveCodes,
+      '60284': 'line not valid',
+      '60285': 'invoice not valid',
+      '60286': 'line update not allowed',
+      '60287': 'line not valid for the invoice',
     },
-  ),
-  'GET /acq/invoices/{invoice_id}/attachments': defineEndpoint(
-    'GET /acq/invoices/{invoice_id}/attachments',
-    {
-      operation: 'listInvoiceAttachments',
-      area: 'acq',
-      query: z.strictObject(listParams),
-      errors: {
-        '60323': 'search failed',
-        '60100': 'id or number not a number above zero',
-        '412400': 'invoice not found',
-      },
-      list: true,
+  },
+  {
+    route: 'GET /acq/invoices/{invoice_id}/attachments',
+    operation: 'listInvoiceAttachments',
+    query: z.strictObject(listParams),
+    errors: {
+      '60323': 'search failed',
+      '60100': 'id or number not a number above zero',
+      '412400': 'invoice not found',
     },
-  ),
-  'POST /acq/invoices/{invoice_id}/attachments': defineEndpoint(
-    'POST /acq/invoices/{invoice_id}/attachments',
-    {
-      operation: 'createInvoiceAttachment',
-      area: 'acq',
-      query: noQuery,
-      body: 'required',
-      errors: {
-        '60100': 'id or number not a number above zero',
-        '402401': 'invoice not found',
-        '60322': 'content could not be processed',
-      },
+    list: true,
+  },
+  {
+    route: 'POST /acq/invoices/{invoice_id}/attachments',
+    operation: 'createInvoiceAttachment',
+    query: noQuery,
+    body: 'required',
+    errors: {
+      '60100': 'id or number not a number above zero',
+      '402401': 'invoice not found',
+      '60322': 'content could not be processed',
     },
-  ),
-  'GET /acq/invoices/{invoice_id}/attachments/{attachment_id}': defineEndpoint(
-    'GET /acq/invoices/{invoice_id}/attachments/{attachment_id}',
-    {
-      operation: 'getInvoiceAttachment',
-      area: 'acq',
-      query: attachmentReadQuery,
-      errors: { ...attachmentCodes, '402401': 'invoice not found' },
-    },
-  ),
+  },
+  {
+    route: 'GET /acq/invoices/{invoice_id}/attachments/{attachment_id}',
+    operation: 'getInvoiceAttachment',
+    query: attachmentReadQuery,
+    errors: { ...attachmentCodes, '402401': 'invoice not found' },
+  },
 
   // §4.12 licenses
-  'POST /acq/licenses': defineEndpoint('POST /acq/licenses', {
+  {
+    route: 'POST /acq/licenses',
     operation: 'createLicense',
-    area: 'acq',
     query: noQuery,
     body: 'required',
     errors: { ...licenseSaveCodes, ...licenseAdministratorCode, '60196': 'not created' },
-  }),
-  'GET /acq/licenses/': defineEndpoint('GET /acq/licenses/', {
+  },
+  {
+    route: 'GET /acq/licenses/',
     operation: 'listLicenses',
-    area: 'acq',
     query: z.strictObject({
       ...listParams,
       // spec §4.12 "q (default all; searches name, code, licensor)": all as a search field, and
@@ -440,7 +425,7 @@ export const acqEndpoints = {
       status: oneOf(['ACTIVE', 'DELETED', 'DRAFT', 'EXPIRED', 'RETIRED', 'ALL']),
       type: oneOf(['LICENSE', 'NEGOTIATION', 'ADDENDUM', 'ALL']),
       review_status: text,
-      expand: oneOf(['attachments']),
+      expand: licenseExpand,
       create_date_from: isoDate,
       create_date_to: isoDate,
       modify_date_from: isoDate,
@@ -453,16 +438,16 @@ export const acqEndpoints = {
       '401873': 'request failed',
     },
     list: true,
-  }),
-  'GET /acq/licenses/{license_code}': defineEndpoint('GET /acq/licenses/{license_code}', {
+  },
+  {
+    route: 'GET /acq/licenses/{license_code}',
     operation: 'getLicense',
-    area: 'acq',
-    query: z.strictObject({ expand: oneOf(['attachments']), include_blank_terms: flag }),
+    query: z.strictObject({ expand: licenseExpand, include_blank_terms: flag }),
     errors: licenseReadCodes,
-  }),
-  'PUT /acq/licenses/{license_code}': defineEndpoint('PUT /acq/licenses/{license_code}', {
+  },
+  {
+    route: 'PUT /acq/licenses/{license_code}',
     operation: 'updateLicense',
-    area: 'acq',
     query: noQuery,
     body: 'required',
     errors: {
@@ -471,123 +456,93 @@ export const acqEndpoints = {
       ...generalError,
       '60202': 'not updated',
     },
-  }),
-  'DELETE /acq/licenses/{license_code}': defineEndpoint('DELETE /acq/licenses/{license_code}', {
+  },
+  {
+    route: 'DELETE /acq/licenses/{license_code}',
     operation: 'deleteLicense',
-    area: 'acq',
     query: noQuery,
     errors: licenseDeleteCodes,
-  }),
-  'GET /acq/licenses/{license_code}/attachments': defineEndpoint(
-    'GET /acq/licenses/{license_code}/attachments',
-    {
-      operation: 'listLicenseAttachments',
-      area: 'acq',
-      query: z.strictObject(listParams),
-      errors: { '60323': 'search failed', '60100': 'id or number not a number above zero' },
-      list: true,
+  },
+  {
+    route: 'GET /acq/licenses/{license_code}/attachments',
+    operation: 'listLicenseAttachments',
+    query: z.strictObject(listParams),
+    errors: { '60323': 'search failed', '60100': 'id or number not a number above zero' },
+    list: true,
+  },
+  {
+    route: 'POST /acq/licenses/{license_code}/attachments',
+    operation: 'createLicenseAttachment',
+    query: noQuery,
+    body: 'required',
+    errors: {
+      '60100': 'id or number not a number above zero',
+      '60322': 'content could not be processed',
     },
-  ),
-  'POST /acq/licenses/{license_code}/attachments': defineEndpoint(
-    'POST /acq/licenses/{license_code}/attachments',
-    {
-      operation: 'createLicenseAttachment',
-      area: 'acq',
-      query: noQuery,
-      body: 'required',
-      errors: {
-        '60100': 'id or number not a number above zero',
-        '60322': 'content could not be processed',
-      },
+  },
+  {
+    route: 'GET /acq/licenses/{license_code}/attachments/{attachment_id}',
+    operation: 'getLicenseAttachment',
+    query: attachmentReadQuery,
+    errors: attachmentCodes,
+  },
+  {
+    route: 'PUT /acq/licenses/{license_code}/attachments/{attachment_id}',
+    operation: 'updateLicenseAttachment',
+    query: noQuery,
+    body: 'required',
+    errors: {
+      '60345': 'content exceeds the allowed size',
+      '60346': 'content not allowed without a file name',
+      ...attachmentCodes,
     },
-  ),
-  'GET /acq/licenses/{license_code}/attachments/{attachment_id}': defineEndpoint(
-    'GET /acq/licenses/{license_code}/attachments/{attachment_id}',
-    {
-      operation: 'getLicenseAttachment',
-      area: 'acq',
-      query: attachmentReadQuery,
-      errors: attachmentCodes,
-    },
-  ),
-  'PUT /acq/licenses/{license_code}/attachments/{attachment_id}': defineEndpoint(
-    'PUT /acq/licenses/{license_code}/attachments/{attachment_id}',
-    {
-      operation: 'updateLicenseAttachment',
-      area: 'acq',
-      query: noQuery,
-      body: 'required',
-      errors: {
-        '60345': 'content exceeds the allowed size',
-        '60346': 'content not allowed without a file name',
-        ...attachmentCodes,
-      },
-    },
-  ),
-  'DELETE /acq/licenses/{license_code}/attachments/{attachment_id}': defineEndpoint(
-    'DELETE /acq/licenses/{license_code}/attachments/{attachment_id}',
-    {
-      operation: 'deleteLicenseAttachment',
-      area: 'acq',
-      query: noQuery,
-      errors: attachmentCodes,
-    },
-  ),
-  'GET /acq/licenses/{license_code}/amendments': defineEndpoint(
-    'GET /acq/licenses/{license_code}/amendments',
-    {
-      operation: 'listLicenseAmendments',
-      area: 'acq',
-      query: noQuery,
-      errors: licenseReadCodes,
-    },
-  ),
+  },
+  {
+    route: 'DELETE /acq/licenses/{license_code}/attachments/{attachment_id}',
+    operation: 'deleteLicenseAttachment',
+    query: noQuery,
+    errors: attachmentCodes,
+  },
+  {
+    route: 'GET /acq/licenses/{license_code}/amendments',
+    operation: 'listLicenseAmendments',
+    query: noQuery,
+    errors: licenseReadCodes,
+  },
   // spec §4.12: 60220 (administrator) is not listed for amendments; 402119 is an update code.
-  'POST /acq/licenses/{license_code}/amendments': defineEndpoint(
-    'POST /acq/licenses/{license_code}/amendments',
-    {
-      operation: 'createLicenseAmendment',
-      area: 'acq',
-      query: noQuery,
-      body: 'required',
-      errors: { ...licenseSaveCodes, '60196': 'not created' },
-    },
-  ),
-  'GET /acq/licenses/{license_code}/amendments/{amendment_code}': defineEndpoint(
-    'GET /acq/licenses/{license_code}/amendments/{amendment_code}',
-    {
-      operation: 'getLicenseAmendment',
-      area: 'acq',
-      query: noQuery,
-      errors: licenseReadCodes,
-    },
-  ),
-  'PUT /acq/licenses/{license_code}/amendments/{amendment_code}': defineEndpoint(
-    'PUT /acq/licenses/{license_code}/amendments/{amendment_code}',
-    {
-      operation: 'updateLicenseAmendment',
-      area: 'acq',
-      query: noQuery,
-      body: 'required',
-      errors: { ...licenseSaveCodes, ...generalError, '60202': 'amendment not updated' },
-    },
-  ),
-  'DELETE /acq/licenses/{license_code}/amendments/{amendment_code}': defineEndpoint(
-    'DELETE /acq/licenses/{license_code}/amendments/{amendment_code}',
-    {
-      operation: 'deleteLicenseAmendment',
-      area: 'acq',
-      query: noQuery,
-      errors: licenseDeleteCodes,
-    },
-  ),
+  {
+    route: 'POST /acq/licenses/{license_code}/amendments',
+    operation: 'createLicenseAmendment',
+    query: noQuery,
+    body: 'required',
+    errors: { ...licenseSaveCodes, '60196': 'not created' },
+  },
+  {
+    route: 'GET /acq/licenses/{license_code}/amendments/{amendment_code}',
+    operation: 'getLicenseAmendment',
+    query: noQuery,
+    errors: licenseReadCodes,
+  },
+  {
+    route: 'PUT /acq/licenses/{license_code}/amendments/{amendment_code}',
+    operation: 'updateLicenseAmendment',
+    query: noQuery,
+    body: 'required',
+    errors: { ...licenseSaveCodes, ...generalError, '60202': 'amendment not updated' },
+  },
+  {
+    route: 'DELETE /acq/licenses/{license_code}/amendments/{amendment_code}',
+    operation: 'deleteLicenseAmendment',
+    query: noQuery,
+    errors: licenseDeleteCodes,
+  },
 
   // §4.13 purchase-order lines
-  'GET /acq/po-lines': defineEndpoint('GET /acq/po-lines', {
+  {
+    route: 'GET /acq/po-lines',
     operation: 'listPoLines',
-    area: 'acq',
     query: PoLineListQuery,
     errors: {},
     list: true,
-  }),
-} as const;
+  },
+]);

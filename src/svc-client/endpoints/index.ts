@@ -1,4 +1,4 @@
-import type { Endpoint } from '../endpoint';
+import type { Endpoint, ResponseOfEndpoint } from '../endpoint';
 import { acqEndpoints } from './acq';
 import { confEndpoints } from './conf';
 import { partnersEndpoints } from './partners';
@@ -7,6 +7,11 @@ import { partnersEndpoints } from './partners';
 export const endpoints = { ...confEndpoints, ...partnersEndpoints, ...acqEndpoints } as const;
 
 export type EndpointRoute = keyof typeof endpoints;
+
+/** The JSON answer of a route of the table: typed where its row has a response schema. */
+export type ResponseOf<R extends string> = R extends EndpointRoute
+  ? ResponseOfEndpoint<(typeof endpoints)[R]>
+  : unknown;
 
 const byOperation: ReadonlyMap<string, Endpoint> = new Map(
   Object.values(endpoints).map((endpoint): [string, Endpoint] => [endpoint.operation, endpoint]),

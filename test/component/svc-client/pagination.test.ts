@@ -1,7 +1,23 @@
 import { createSvcClient } from '../../../src/svc-client/create-svc-client';
+import type { ServerResponse } from 'node:http';
+import { SvcApiError } from '../../../src/svc-client/svc-api-error';
 import { SvcParamError } from '../../../src/svc-client/svc-param-error';
 import { sendJson, startServer } from './recording-server';
 import type { RecordingServer } from './recording-server';
+
+/** `<partners total_record_count="n"><partner><code>P0</code></partner>…</partners>`, with noise. */
+function sendXmlPage(
+  response: ServerResponse,
+  partners: readonly { code: string }[],
+  total: number | undefined,
+): void {
+  const count = total === undefined ? '' : ` total_record_count="${String(total)}"`;
+  const items = partners.map(
+    (partner) => `<partner note="a > b"><code>${partner.code}</code><!-- </partner> --></partner>`,
+  );
+  response.writeHead(200, { 'content-type': 'application/xml' });
+  response.end(`<?xml version="1.0"?><partners${count}>${items.join('\n')}</partners>`);
+}
 
 /** How the server answers `GET /partners`: a total it claims and how many items it really has. */
 let claimed: number | undefined;
@@ -17,6 +33,10 @@ describe('paginate', () => {
         { length: Math.max(0, Math.min(limit, held - offset)) },
         (_unused, index) => ({ code: `P${offset + index}` }),
       );
+      if (request.headers.accept === 'application/xml') {
+        sendXmlPage(response, partner, claimed);
+        return;
+      }
       const body: Record<string, unknown> = partner.length > 0 ? { partner } : {};
       if (claimed !== undefined) body['total_record_count'] = claimed;
       sendJson(response, 200, body);
@@ -86,5 +106,64 @@ describe('paginate', () => {
       client().paginate('GET /partners/{partner_code}', { path: { partner_code: 'P1' } }),
     ).toThrow(SvcParamError);
     expect(server.requests).toHaveLength(0);
+  });
+
+  describe('with XML answers', () => {
+    it('yields each item element as XML text and stops at total_record_count', async () => {
+      claimed = 150;
+      held = 150;
+      const items: unknown[] = [];
+
+      for await (const item of client().paginate('GET /partners', { accept: 'xml' })) {
+        items.push(item);
+      }
+
+      expect(items).toHaveLength(150);
+      expect(items[149]).toBe(
+        '<partner note="a > b"><code>P149</code><!-- </partner> --></partner>',
+      );
+      expect(server.requests.map((request) => request.query.get('offset'))).toEqual(['0', '100']);
+      expect(server.requests.every((r) => r.headers.accept === 'application/xml')).toBe(true);
+    });
+
+    it('reads the total from the root and stops at an empty page without one', async () => {
+      claimed = undefined;
+      held = 100;
+
+      const pages = [];
+      for await (const page of client().paginate.pages('GET /partners', { format: 'xml' })) {
+        pages.push(page);
+      }
+
+      expect(pages.map((page) => [page.items.length, page.total])).toEqual([
+        [100, undefined],
+        [0, undefined],
+      ]);
+    });
+
+    it('reports a page that is not well-formed XML as an invalid answer', async () => {
+      const broken = await startServer((_request, response) => {
+        response.writeHead(200, { 'content-type': 'application/xml' });
+        response.end('<partners total_record_count="3"><partner></partners>');
+      });
+      const pages = createSvcClient({ baseUrl: broken.baseUrl, apiKey: 'page-key' }).paginate(
+        'GET /partners',
+        { accept: 'xml' },
+      );
+
+      try {
+        await expect(pages.next()).rejects.toMatchObject({
+          code: 'INVALID_RESPONSE',
+          operation: 'listPartners',
+        });
+        await expect(
+          createSvcClient({ baseUrl: broken.baseUrl, apiKey: 'page-key' })
+            .paginate('GET /partners', { accept: 'xml' })
+            .next(),
+        ).rejects.toBeInstanceOf(SvcApiError);
+      } finally {
+        await broken.close();
+      }
+    });
   });
 });

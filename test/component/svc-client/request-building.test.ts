@@ -82,6 +82,34 @@ describe('request building against a real server', () => {
     expect(answer).toBe(xml);
   });
 
+  it('sends an XML body and reads a JSON answer when accept says json', async () => {
+    const xml = '<letter><code>FulLetter</code></letter>';
+
+    const answer: unknown = await client().request('PUT /conf/letters/{letterCode}', {
+      path: { letterCode: 'FulLetter' },
+      body: xml,
+      format: 'xml',
+      accept: 'json',
+    });
+
+    const [seen] = server.requests;
+    expect(seen?.headers['content-type']).toMatch(/^application\/xml/);
+    expect(seen?.headers.accept).toBe('application/json');
+    expect(answer).toEqual({ echoed: '/svcws/v1/conf/letters/FulLetter' });
+  });
+
+  it('sends a JSON body and returns the XML answer as a string when accept says xml', async () => {
+    const answer: string = await client().request('POST /partners', {
+      body: { partner_details: { code: 'P1' } },
+      accept: 'xml',
+    });
+
+    const [seen] = server.requests;
+    expect(seen?.headers['content-type']).toMatch(/^application\/json/);
+    expect(seen?.headers.accept).toBe('application/xml');
+    expect(answer).toBe('<letter><code>FulLetter</code></letter>');
+  });
+
   it('refuses JSON for the XML-only letter update before the network, as code 60105', async () => {
     const attempt = client().request('PUT /conf/letters/{letterCode}', {
       path: { letterCode: 'FulLetter' },

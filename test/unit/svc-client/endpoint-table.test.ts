@@ -1,118 +1,22 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { z } from 'zod';
-import type { Endpoint } from '../../../src/svc-client/endpoint';
+import { defineArea, type Endpoint } from '../../../src/svc-client/endpoint';
 import {
   endpointByOperation,
   endpoints,
   type EndpointRoute,
 } from '../../../src/svc-client/endpoints';
 import { validateQuery } from '../../../src/svc-client/validate-query';
+import type { SpecOperations } from '../../../scripts/extract-spec-operations';
+import fixture from '../../fixtures/spec/operations.json';
 
 /**
- * The table is checked against the spec itself: the rows, their 400 codes, their flags and their
- * parameter names are read from the §4 tables, so the table cannot drift from the text.
+ * The table is checked against the spec's §4 tables: the rows, their 400 codes, their flags and
+ * their parameter names come from test/fixtures/spec/operations.json, which
+ * scripts/extract-spec-operations.ts reads out of the spec, so the table cannot drift from the text.
  */
-const SPEC_PATH = path.resolve(__dirname, '../../../../shared/spec/service-interface.md');
-
-interface SpecRow {
-  route: string;
-  method: string;
-  line: number;
-  params: string;
-  response: string;
-  codes: string;
-}
-
-interface SharedTable {
-  name: string;
-  line: number;
-  codes: { code: string; meaning: string }[];
-}
-
-const section4 = readSection4();
-const specRows = readSpecRows(section4);
-const sharedTables = readSharedTables(section4);
+const spec: SpecOperations = fixture;
+const specRows = spec.operations;
 const rows: [string, Endpoint][] = Object.entries(endpoints);
-
-function readSection4(): string[] {
-  const spec = readFileSync(SPEC_PATH, 'utf8');
-  const start = spec.indexOf('\n## 4. ');
-  const end = spec.indexOf('\n## 5. ');
-  return spec.slice(start, end).split('\n');
-}
-
-function cellsOf(line: string): string[] {
-  return line
-    .split('|')
-    .slice(1, -1)
-    .map((cell) => cell.trim());
-}
-
-function readSpecRows(lines: string[]): SpecRow[] {
-  return lines.flatMap((text, line) => {
-    const match = /^\| (GET|POST|PUT|DELETE) P(\/\S*) \|/.exec(text);
-    if (match === null) return [];
-    const cells = cellsOf(text);
-    const [method = '', pathPart = ''] = [match[1], match[2]];
-    return [
-      {
-        route: `${method} ${pathPart}`,
-        method,
-        line,
-        params: cells[1] ?? '',
-        response: cells[2] ?? '',
-        codes: cells[3] ?? '',
-      },
-    ];
-  });
-}
-
-/** "Job submit 400 codes:", "Invoice save codes (create and update):" and the table below. */
-function readSharedTables(lines: string[]): SharedTable[] {
-  const tables: SharedTable[] = [];
-  lines.forEach((text, line) => {
-    const heading = /^([A-Z][\w ]*? codes)\b[^|]*:$/.exec(text);
-    if (heading === null) return;
-    const codes: SharedTable['codes'] = [];
-    for (let next = line + 1; next < lines.length; next += 1) {
-      const row = lines[next] ?? '';
-      if (row.trim() === '') {
-        if (codes.length > 0) break;
-        continue;
-      }
-      if (!row.startsWith('|')) break;
-      const [codeCell = '', meaning = ''] = cellsOf(row);
-      for (const code of numbersIn(codeCell)) codes.push({ code, meaning });
-    }
-    tables.push({ name: (heading[1] ?? '').toLowerCase(), line, codes });
-  });
-  return tables;
-}
-
-function numbersIn(text: string): string[] {
-  return [...text.matchAll(/\b\d{5,}\b/g)].map((match) => match[0]);
-}
-
-/** The 400 codes the spec gives a row: its own, plus the shared table it points to. */
-function specCodesOf(row: SpecRow): string[] {
-  const excluded = new Set(
-    [...row.codes.matchAll(/\((\d+) is not listed here\)/g)].map((match) => match[1]),
-  );
-  const own = numbersIn(row.codes.replace(/\(\d+ is not listed here\)/g, ''));
-  const cell = row.codes.toLowerCase();
-  const referenced = cell.includes('see below')
-    ? sharedTables.find((table) => table.line > row.line)
-    : sharedTables
-        .filter((table) => cell.includes(table.name))
-        .sort((a, b) => b.name.length - a.name.length)[0];
-  const shared = (referenced?.codes ?? [])
-    // "general error (update operations)": only the PUT rows take it.
-    .filter((entry) => !entry.meaning.includes('(update operations)') || row.method === 'PUT')
-    .map((entry) => entry.code)
-    .filter((code) => !excluded.has(code));
-  return [...new Set([...own, ...shared])].sort();
-}
 
 function queryShapeOf(endpoint: Endpoint): Record<string, unknown> {
   if (!(endpoint.query instanceof z.ZodObject)) throw new Error(`${endpoint.route}: not an object`);
@@ -144,7 +48,7 @@ describe('the operation table', () => {
   it('holds every 400 code the spec lists for each row, and no other', () => {
     const wrong = specRows.flatMap((row) => {
       const declared = Object.keys(endpoints[row.route as EndpointRoute]?.errors ?? {}).sort();
-      const expected = specCodesOf(row);
+      const expected = row.codes;
       const missing = expected.filter((code) => !declared.includes(code));
       const invented = declared.filter((code) => !expected.includes(code));
       return missing.length + invented.length === 0
@@ -156,7 +60,9 @@ describe('the operation table', () => {
   });
 
   it('reads the shared code tables that rows point to', () => {
-    const names = sharedTables.map((table) => `${table.name}: ${String(table.codes.length)}`);
+    const names = spec.sharedCodeTables.map(
+      (table) => `${table.name}: ${String(table.codes.length)}`,
+    );
 
     expect(names).toEqual([
       'job submit 400 codes: 15',
@@ -194,7 +100,7 @@ describe('the operation table', () => {
     const wrong = specRows.flatMap((row) => {
       const endpoint = endpoints[row.route as EndpointRoute];
       const shape = queryShapeOf(endpoint);
-      const expected = /\blimit\b/.test(row.params);
+      const expected = /\blimit\b/.test(row.parameters);
       const actual = [endpoint.list, 'limit' in shape, 'offset' in shape];
       return actual.every((value) => value === expected) ? [] : [row.route];
     });
@@ -205,7 +111,8 @@ describe('the operation table', () => {
   it('requires a body exactly where the spec gives the operation a body', () => {
     const wrong = specRows.filter(
       (row) =>
-        (endpoints[row.route as EndpointRoute].body === 'required') !== /\bbody\b/.test(row.params),
+        (endpoints[row.route as EndpointRoute].body === 'required') !==
+        /\bbody\b/.test(row.parameters),
     );
 
     expect(wrong.map((row) => row.route)).toEqual([]);
@@ -232,7 +139,7 @@ describe('the operation table', () => {
   it('declares only query parameters that the spec row names', () => {
     const invented = specRows.flatMap((row) =>
       Object.keys(queryShapeOf(endpoints[row.route as EndpointRoute]))
-        .filter((name) => !new RegExp(`\\b${name}\\b`).test(row.params))
+        .filter((name) => !new RegExp(`\\b${name}\\b`).test(row.parameters))
         .map((name) => `${row.route} ${name}`),
     );
 
@@ -256,6 +163,53 @@ describe('the operation table', () => {
       'createInvoiceLine',
       'updateInvoice',
       'updateInvoiceLine',
+    ]);
+  });
+
+  it('takes the area from the file and derives method and path from the one route', () => {
+    const area = defineArea('partners', [
+      {
+        route: 'GET /partners/{partner_code}',
+        operation: 'getPartner',
+        query: z.strictObject({}),
+        errors: {},
+      },
+    ]);
+    const row = area['GET /partners/{partner_code}'];
+
+    expect([row.area, row.method, row.path, row.body, row.list, row.download]).toEqual([
+      'partners',
+      'GET',
+      '/partners/{partner_code}',
+      'none',
+      false,
+      false,
+    ]);
+  });
+
+  it('refuses a route written twice in one area', () => {
+    const twice = () =>
+      defineArea('acq', [
+        { route: 'GET /acq/funds', operation: 'listFunds', query: z.strictObject({}), errors: {} },
+        { route: 'GET /acq/funds', operation: 'listFunds2', query: z.strictObject({}), errors: {} },
+      ]);
+
+    expect(twice).toThrow('GET /acq/funds is defined twice');
+  });
+
+  it('carries the response schema, the refusal explanations and the file flag on their rows', () => {
+    const typed = rows.filter(([, endpoint]) => endpoint.response !== undefined);
+    const explained = rows.filter(([, endpoint]) => Object.keys(endpoint.refusals).length > 0);
+    const files = rows.filter(([, endpoint]) => endpoint.download);
+
+    expect(typed.map(([route]) => route)).toEqual([
+      'GET /conf/jobs/{job_id}/instances/{instance_id}',
+    ]);
+    expect(explained.map(([route, endpoint]) => [route, Object.keys(endpoint.refusals)])).toEqual([
+      ['POST /conf/jobs/{job_id}', ['60347', '402222', '402223', '402231']],
+    ]);
+    expect(files.map(([route]) => route)).toEqual([
+      'GET /conf/jobs/{job_id}/instances/{instance_id}/download',
     ]);
   });
 

@@ -87,7 +87,8 @@ describe('enumerations (spec §3, §4)', () => {
     ],
     ['GET /acq/invoices/', 'base_status', ['ACTIVE', 'CLOSED'], 'closed'],
     ['GET /acq/invoices/', 'view', ['brief'], 'full'],
-    ['GET /acq/invoices/{invoice_id}', 'expand', ['attachments'], 'attachment'],
+    ['GET /acq/invoices/', 'expand', ['none', 'attachments'], 'NONE'],
+    ['GET /acq/invoices/{invoice_id}', 'expand', ['none', 'attachments'], 'attachment'],
     ['GET /acq/invoices/{invoice_id}/attachments/{attachment_id}', 'expand', ['content'], 'none'],
     [
       'GET /acq/licenses/',
@@ -96,7 +97,8 @@ describe('enumerations (spec §3, §4)', () => {
       'active',
     ],
     ['GET /acq/licenses/', 'type', ['LICENSE', 'NEGOTIATION', 'ADDENDUM', 'ALL'], 'license'],
-    ['GET /acq/licenses/{license_code}', 'expand', ['attachments'], 'ATTACHMENTS'],
+    ['GET /acq/licenses/', 'expand', ['none', 'attachments'], 'None'],
+    ['GET /acq/licenses/{license_code}', 'expand', ['none', 'attachments'], 'ATTACHMENTS'],
     [
       'GET /acq/po-lines',
       'status',
@@ -338,25 +340,39 @@ describe('library open hours (spec §4.2 rules, §8)', () => {
 });
 
 describe('currencies (spec §4.9 rules)', () => {
-  it('rejects the Ratio parameters in any other mode, the default ALL included', () => {
-    const defaultMode = violationsOf('GET /acq/currencies', { target_currency: 'USD' });
-    const subset = violationsOf('GET /acq/currencies', {
+  it('passes the Ratio parameters in any mode: they apply in Ratio mode only, nothing refuses them', () => {
+    const defaultMode = check('GET /acq/currencies', { target_currency: 'USD' });
+    const subset = check('GET /acq/currencies', {
       mode: 'Subset',
       source_currency: 'EUR',
       exchange_date: '20240105',
     });
 
-    expect(defaultMode).toEqual([
-      {
-        parameter: 'target_currency',
-        rule: 'applies only when mode is Ratio (mode is ALL, the default)',
-      },
-    ]);
-    expect(subset).toEqual([
-      { parameter: 'source_currency', rule: 'applies only when mode is Ratio (mode is Subset)' },
-      { parameter: 'exchange_date', rule: 'applies only when mode is Ratio (mode is Subset)' },
+    expect(defaultMode).toEqual({ ok: true, query: { target_currency: 'USD' } });
+    expect(subset).toEqual({
+      ok: true,
+      query: { mode: 'Subset', source_currency: 'EUR', exchange_date: '20240105' },
+    });
+  });
+
+  it('still checks exchange_date as a YYYYMMDD date outside Ratio mode', () => {
+    const violations = violationsOf('GET /acq/currencies', { exchange_date: '2024-01-05' });
+
+    expect(violations).toEqual([
+      { parameter: 'exchange_date', rule: 'must be a calendar date written YYYYMMDD' },
     ]);
   });
+});
+
+describe('jobs (spec §4.3)', () => {
+  it.each(['MANUAL', 'OTHER', 'SCHEDULED'])(
+    'passes profile_id with type %s: "only for scheduled jobs" names what it filters, no refusal',
+    (type) => {
+      const result = check('GET /conf/jobs', { type, profile_id: '123' });
+
+      expect(result).toEqual({ ok: true, query: { type, profile_id: '123' } });
+    },
+  );
 });
 
 describe('search query q (spec §2 and each endpoint)', () => {
@@ -466,16 +482,6 @@ describe('cross-field rules', () => {
       { submit_date_from: '2024-05-02', submit_date_to: '2024-05-01' },
       { parameter: 'submit_date_to', rule: 'must not be before submit_date_from' },
       { submit_date_from: '2024-05-02', submit_date_to: '2024-05-02' },
-    ],
-    [
-      'jobs: profile_id filters scheduled jobs only (spec §4.3)',
-      'GET /conf/jobs',
-      { type: 'MANUAL', profile_id: '123' },
-      {
-        parameter: 'profile_id',
-        rule: 'applies to scheduled jobs only: leave type out or set it to SCHEDULED',
-      },
-      { type: 'SCHEDULED', profile_id: '123' },
     ],
     [
       'currencies: Ratio mode needs exchange_date, the currencies being optional (spec §4.9)',
@@ -610,6 +616,43 @@ describe('vat rule of invoice and invoice-line bodies (spec §4.11 code 60252)',
 
     expect(createInvoice.bodyRule?.(both)).toBe(rule);
     expect(createInvoice.bodyRule?.(one)).toBeUndefined();
+  });
+
+  it('does not combine an invoice-level percentage with a line amount (different objects)', () => {
+    const json = createInvoice.bodyRule?.({
+      vat_percentage: 17,
+      invoice_lines: { invoice_line: [{ invoice_line_vat: { amount: 3 } }] },
+    });
+    const xml = createInvoice.bodyRule?.(
+      '<invoice><vat_percentage>17</vat_percentage><invoice_lines><invoice_line>' +
+        '<invoice_line_vat><amount>3</amount></invoice_line_vat>' +
+        '</invoice_line></invoice_lines></invoice>',
+    );
+
+    expect([json, xml]).toEqual([undefined, undefined]);
+  });
+
+  it('checks an XML line body on its own object, with a namespace and a declaration', () => {
+    const both =
+      '<?xml version="1.0" encoding="UTF-8"?><invoice_line xmlns="urn:x"><vat_percentage>5</vat_percentage>' +
+      '<invoice_line_vat><amount>2</amount></invoice_line_vat></invoice_line>';
+    const zeros =
+      '<invoice_line><invoice_line_vat><percentage>0.0</percentage><amount>0.0</amount></invoice_line_vat></invoice_line>';
+
+    expect(updateLine.bodyRule?.(both)).toBe(rule);
+    expect(updateLine.bodyRule?.(zeros)).toBeUndefined();
+  });
+
+  it('leaves a body that is not well-formed XML to the platform', () => {
+    const broken = '<invoice><vat_percentage>5</vat_percentage><vat_amount>2</invoice>';
+
+    expect(createInvoice.bodyRule?.(broken)).toBeUndefined();
+  });
+
+  it('does not count a top-level amount of the line as a vat amount', () => {
+    const result = updateLine.bodyRule?.({ vat_percentage: 5, amount: 20 });
+
+    expect(result).toBeUndefined();
   });
 });
 
