@@ -116,14 +116,19 @@ describe('sandbox jobs (spec §4.3, §8)', () => {
 
   describe('instances', () => {
     it('moves a run from queued to running to completed, with counters of what it did', async () => {
-      sut = await startSandbox({ SANDBOX_JOB_DURATION_MS: 800, SANDBOX_RECORD_COUNT: 7 });
+      // The status before the end is read off the sandbox's clock, so a loaded machine polling
+      // late cannot skip QUEUED (a tenth of the run); the end itself comes from the run's timer.
+      let now = Date.now();
+      sut = await startSandbox(
+        { SANDBOX_JOB_DURATION_MS: 1000, SANDBOX_RECORD_COUNT: 7 },
+        { clock: () => new Date(now) },
+      );
       const id = instanceIdOf(await submit('S7781'));
-      const seen: string[] = [];
-      const final = await waitFor(async () => {
-        const current = await instance('S7781', id);
-        if (seen.at(-1) !== current.status.value) seen.push(current.status.value);
-        return current.status.value === 'COMPLETED_SUCCESS' ? current : undefined;
-      });
+      const seen = [(await instance('S7781', id)).status.value];
+      now += 500;
+      seen.push((await instance('S7781', id)).status.value);
+      const final = await ended('S7781', id);
+      seen.push(final.status.value);
       expect(seen).toEqual(['QUEUED', 'RUNNING', 'COMPLETED_SUCCESS']);
       expect(final.progress).toBe(100);
       expect(counterOf(final, 'TOTAL_RECORDS_IMPORTED')).toBe('7');
