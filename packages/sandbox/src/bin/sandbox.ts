@@ -1,4 +1,4 @@
-import { createLogger, loadConfig } from 'svcws-listener';
+import { createLogger, loadConfig, runUntilSignal } from 'svcws-listener';
 import type { Logger } from 'svcws-listener';
 import { createSandbox } from '../create-sandbox';
 import type { Sandbox } from '../create-sandbox';
@@ -39,18 +39,12 @@ async function main(): Promise<void> {
     }
   }
 
-  let stopping = false;
-  const stop = (signal: string): void => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'sandbox stopping');
-    void running.close().then(() => {
-      logger.info('sandbox stopped');
-      process.exit(0);
-    });
-  };
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGINT', () => stop('SIGINT'));
+  runUntilSignal({
+    logger,
+    stoppingMessage: 'sandbox stopping',
+    stoppedMessage: 'sandbox stopped',
+    steps: [{ name: 'sandbox', close: running.close }],
+  });
 }
 
 /** The listener may start after the sandbox (compose): try the challenge for about 30 s. */
