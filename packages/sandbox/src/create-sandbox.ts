@@ -9,6 +9,8 @@ import { createJobsArea } from './areas/jobs';
 import { createErrorHandler, notFoundHandler } from './error-handler';
 import { createGovernance } from './governance';
 import { instanceView } from './jobs/instance-view';
+import { OPERATION_CODES } from './operation-codes';
+import { createRequestBodyParser } from './parse-request-body';
 import { createJobStore } from './jobs/job-store';
 import type { JobStore } from './jobs/job-store';
 import { requireApiKey } from './require-api-key';
@@ -128,8 +130,7 @@ export function createSandbox(options: CreateSandboxOptions): Sandbox {
     '/svcws/v1',
     requireApiKey(config.SANDBOX_API_KEYS),
     governance.middleware,
-    express.json({ limit: API_BODY_LIMIT, type: ['application/json', '+json'] }),
-    express.text({ limit: API_BODY_LIMIT, type: ['application/xml', 'text/xml', '+xml'] }),
+    createRequestBodyParser({ operations: OPERATION_CODES, limit: API_BODY_LIMIT }),
     currentApi,
   );
   app.use(
@@ -168,7 +169,7 @@ export function createSandbox(options: CreateSandboxOptions): Sandbox {
     }),
   );
   app.use(notFoundHandler);
-  app.use(createErrorHandler(logger));
+  app.use(createErrorHandler(logger, OPERATION_CODES));
 
   return {
     app,

@@ -14,3 +14,11 @@ export class SandboxError extends Error {
 export function badRequest(code: string, message: string): SandboxError {
   return new SandboxError(400, code, message);
 }
+
+/**
+ * 404 for a path variable that names nothing where the operation's row has no code for it (spec
+ * §7 rule 7 leaves the status of an unknown path open; an unknown id makes the path name nothing).
+ */
+export function notFound(message: string): SandboxError {
+  return new SandboxError(404, 'NOT_FOUND', message);
+}

@@ -89,12 +89,16 @@ describe('client against sandbox: acquisitions (spec §4.9–§4.13)', () => {
       expect(await fundsAll()).toHaveLength(18);
     });
 
-    it('with mode=POL a status filter is 401873 "filter not supported when mode=POL"', async () => {
-      await expectRefusal(
-        env.request('GET /acq/funds', { query: { status: 'ACTIVE' } }),
-        '401873',
-        'filter not supported when mode=POL',
-      );
+    it('with mode=POL a status filter narrows the list (spec §4.10 defines it; POL refuses only other q fields)', async () => {
+      const polWith = async (status: 'ACTIVE' | 'INACTIVE') =>
+        items(await env.request('GET /acq/funds', { query: { status, limit: 100 } }), 'fund');
+      const pol = items(await env.request('GET /acq/funds', { query: { limit: 100 } }), 'fund');
+      expect(pol.length).toBeGreaterThan(0);
+      expect(await polWith('ACTIVE')).toEqual(pol);
+      expect(await polWith('INACTIVE')).toEqual([]);
+      await expect(
+        env.request('GET /acq/funds', { query: { q: 'name~HUM' } }),
+      ).rejects.toBeInstanceOf(SvcParamError);
     });
 
     it('creates, reads (brief), updates, deactivates and deletes a fund (204)', async () => {
@@ -198,12 +202,11 @@ describe('client against sandbox: acquisitions (spec §4.9–§4.13)', () => {
       expect([raw.status, raw.errorCode]).toEqual([400, '401873']);
     });
 
-    it('the read of an unknown fund is refused with 401873, a code the spec does not list for it and §7 gives no general meaning', async () => {
-      // spec §4.10 lists no 400 code for GET /acq/funds/{fund_id}.
+    it('the read of an unknown fund is a 404: spec §4.10 lists no 400 code for it, §7.7 leaves unknown paths open', async () => {
       const error = await apiError(
         env.request('GET /acq/funds/{fund_id}', { path: { fund_id: '1' } }),
       );
-      expect([error.status, error.code, error.meaning]).toEqual([400, '401873', undefined]);
+      expect([error.status, error.code, error.meaning]).toEqual([404, 'NOT_FOUND', undefined]);
     });
   });
 

@@ -56,7 +56,7 @@ describe('client against sandbox: jobs (spec §4.3, §8)', () => {
   });
 
   it('lists the jobs, by type and by profile, and refuses an unknown category with 40166410', async () => {
-    expect(total(await env.request('GET /conf/jobs', { query: { limit: 100 } }))).toBe(12);
+    expect(total(await env.request('GET /conf/jobs', { query: { limit: 100 } }))).toBe(13);
     const manual = await env.request('GET /conf/jobs', { query: { type: 'MANUAL' } });
     expect(items(manual, 'job').map((job) => job.id)).toEqual(['M2601', 'M2702']);
     const byProfile = await env.request('GET /conf/jobs', {
@@ -70,11 +70,11 @@ describe('client against sandbox: jobs (spec §4.3, §8)', () => {
     );
   });
 
-  it('walks the job list page by page with paginate (12 jobs, limit 5: 3 pages)', async () => {
+  it('walks the job list page by page with paginate (13 jobs, limit 5: 3 pages)', async () => {
     const pages = [];
     for await (const page of env.client.paginate.pages('GET /conf/jobs', { query: { limit: 5 } }))
       pages.push(page.items.length);
-    expect(pages).toEqual([5, 5, 2]);
+    expect(pages).toEqual([5, 5, 3]);
   });
 
   it('type=SIS is refused, by the client before the network and by the sandbox with 40166410; the USERS/SIS job is a SCHEDULED USERS job', async () => {

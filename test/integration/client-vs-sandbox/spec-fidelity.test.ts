@@ -127,28 +127,21 @@ describe('client against sandbox: the client refuses nothing the spec allows', (
     await expect(attempt).rejects.toBeInstanceOf(SvcParamError);
   });
 
-  // Sandbox gap (issue 14 point 2): the sandbox parses XML request bodies only for the letter
-  // update and the job submit, and answers 401664 "body must be an object" here. The client side
-  // is right (an invoice-level percentage and a line's amount are different objects); drop
-  // `.failing` once the sandbox reads XML bodies.
-  it.failing(
-    'lets an XML invoice with an invoice-level percentage and a line amount reach the platform',
-    async () => {
-      const created = obj(
-        await env.request('POST /acq/invoices', {
-          format: 'xml',
-          accept: 'json',
-          body: INVOICE_XML_LEVELS,
-        }),
-      );
+  // An invoice-level percentage and a line's amount are different objects (spec §4.11, 60252).
+  it('lets an XML invoice with an invoice-level percentage and a line amount reach the platform', async () => {
+    const created = obj(
+      await env.request('POST /acq/invoices', {
+        format: 'xml',
+        accept: 'json',
+        body: INVOICE_XML_LEVELS,
+      }),
+    );
 
-      expect(created.number).toBe('GOBI-XML-VAT');
-    },
-  );
+    expect(created.number).toBe('GOBI-XML-VAT');
+  });
 
-  // Sandbox gap (issue 14 point 2): XML POST /partners → 401664 "body must be an object"; §1.2
-  // gives every body both formats. Drop `.failing` once the sandbox reads XML bodies.
-  it.failing('creates a partner from an XML body and reads the answer as JSON', async () => {
+  // spec §1.2: every request body may be XML.
+  it('creates a partner from an XML body and reads the answer as JSON', async () => {
     const created = obj(
       await env.request('POST /partners', {
         format: 'xml',

@@ -96,9 +96,14 @@ function withoutContent({ content: _content, ...rest }: Body): Body {
   return rest;
 }
 
-/** 60346 content without a file name, 60322 content that is not Base64, 60345 too large. */
+/**
+ * 60346 content without a file name, 60322 content that is not Base64, 60345 too large. 60345
+ * and 60346 are listed for the update only (spec §4.12); a create answers 60322 ("content could
+ * not be processed") for both.
+ */
 function validAttachment(raw: unknown, current: Body | undefined): Body {
   const body = objectBody(raw, '60322');
+  const [noFileName, tooLarge] = current === undefined ? ['60322', '60322'] : ['60346', '60345'];
   const fileName =
     textAt(body, 'file_name') ?? (current === undefined ? undefined : textAt(current, 'file_name'));
   const content = body.content;
@@ -106,7 +111,7 @@ function validAttachment(raw: unknown, current: Body | undefined): Body {
     throw badRequest('60322', 'Content could not be processed: it must be a Base64 string');
   }
   if (content !== undefined && fileName === undefined) {
-    throw badRequest('60346', 'Content is not allowed without a file name');
+    throw badRequest(noFileName, 'Content is not allowed without a file name');
   }
   if (content === undefined && current === undefined) {
     throw badRequest('60322', 'Content could not be processed: no content');
@@ -118,7 +123,7 @@ function validAttachment(raw: unknown, current: Body | undefined): Body {
     content === undefined ? Number(current?.size ?? 0) : Buffer.from(content, 'base64').length;
   if (size > MAX_ATTACHMENT_BYTES) {
     throw badRequest(
-      '60345',
+      tooLarge,
       `Content exceeds the allowed size of ${String(MAX_ATTACHMENT_BYTES)} bytes`,
     );
   }

@@ -1,7 +1,7 @@
 import type { Router } from 'express';
 import { sendBody, sendList } from '../respond';
 import { badRequest } from '../sandbox-error';
-import { code, objectBody, textAt, type Body } from './body-fields';
+import { code, objectBody, textAt, textOf, type Body } from './body-fields';
 import type { KeyedStore } from './keyed-store';
 import { textParam } from './query-rules';
 
@@ -118,7 +118,7 @@ function updatedRows(table: StoredTable, body: Body, kind: TableKind): Body[] {
   const rows = given.filter(
     (row): row is Body => row !== null && typeof row === 'object' && !Array.isArray(row),
   );
-  if (kind.rowKey === 'code' && rows.filter((row) => row.default === true).length > 1) {
+  if (kind.rowKey === 'code' && rows.filter((row) => textOf(row.default) === 'true').length > 1) {
     throw badRequest('90122', 'More than one default code');
   }
   const keyOf = (row: Body) => textAt(row, kind.rowKey) ?? '';

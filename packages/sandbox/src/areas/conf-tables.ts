@@ -46,9 +46,9 @@ export const confTablesArea: SandboxArea = (router, ctx) => {
 
   const schedule = seedWeekSchedule(ctx.random);
   router.get('/conf/open-hours', (req, res) => {
-    // spec §4.1 lists no code; an unknown scope answers the area's general error.
-    const scope = textParam(req.query, 'scope', '402119') ?? ctx.institution.code;
-    if (!scopes.includes(scope)) throw badRequest('402119', `Scope not found: ${scope}`);
+    // spec §4.1 lists no code: an unknown scope is §7 rule 2's invalid parameter value.
+    const scope = textParam(req.query, 'scope', '40166410') ?? ctx.institution.code;
+    if (!scopes.includes(scope)) throw badRequest('40166410', `Scope not found: ${scope}`);
     sendBody(req, res, scheduleBody(schedule), { xmlRoot: 'open_hours' });
   });
 

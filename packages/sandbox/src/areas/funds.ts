@@ -1,6 +1,6 @@
 import { sendBody, sendList, sendNoContent } from '../respond';
 import type { SandboxArea } from '../sandbox-context';
-import { badRequest } from '../sandbox-error';
+import { badRequest, notFound } from '../sandbox-error';
 import { code, objectBody, textAt, type Body } from './body-fields';
 import { fiscalPeriodsAround, type FiscalPeriod } from './fiscal-periods';
 import { FUND_TYPES, seedFunds, TRANSACTION_KINDS } from './fund-seed';
@@ -13,8 +13,6 @@ const INVALID = '40166410';
 const INVALID_FIELD = '40166404';
 const FUND_SEARCH = ['all', 'fund_code', 'description', 'external_id', 'name'];
 const TRANSACTION_SEARCH = ['amount', 'po_line', 'invoice_number', 'borrowing_request_id'];
-/** spec §4.10: with mode=POL these filters are refused (401873). */
-const NOT_WITH_POL = ['status', 'entity_type', 'fiscal_period', 'parent_id', 'owner'];
 
 /** Funds and ledgers across fiscal periods, their operations and transactions: spec §4.10. */
 export const fundsArea: SandboxArea = (router, ctx) => {
@@ -52,17 +50,12 @@ export const fundsArea: SandboxArea = (router, ctx) => {
     const owner = option('owner', owners);
     const library = option('library', owners);
     const terms = searchParam(req.query, FUND_SEARCH, INVALID);
-    if (mode === 'POL') {
-      const refused = NOT_WITH_POL.find(
-        (name) => !['ALL', undefined].includes(textParam(req.query, name, INVALID)),
-      );
-      const field = terms.find((term) => term.field !== 'fund_code' && term.field !== 'all');
-      if (refused !== undefined || field !== undefined) {
-        throw badRequest(
-          '401873',
-          `Filter not supported when mode=POL: ${refused ?? field?.field ?? ''}`,
-        );
-      }
+    // spec §4.10: "When mode=POL only fund_code is searched" — another search field is the
+    // row's 401873. The filters status … owner narrow the POL listing like any other (§4.10
+    // defines them and does not say POL refuses them).
+    const field = terms.find((term) => term.field !== 'fund_code' && term.field !== 'all');
+    if (mode === 'POL' && field !== undefined) {
+      throw badRequest('401873', `Filter not supported when mode=POL: ${field.field}`);
     }
     const searchFields = mode === 'POL' ? ['fund_code'] : FUND_SEARCH;
     const items = funds.list().filter((fund) => {
@@ -104,7 +97,9 @@ export const fundsArea: SandboxArea = (router, ctx) => {
 
   router.get('/acq/funds/:fund_id', (req, res) => {
     const view = enumParam(req.query, 'view', ['full', 'brief'], 'full', INVALID);
-    sendBody(req, res, viewOf(funds.get(req.params.fund_id, fundIdNotValid), view), {
+    // spec §4.10 lists no 400 for the read: an unknown id names nothing (404, sandbox-error.ts).
+    const fundNotFound = (id: string) => notFound(`Fund not found: ${id}`);
+    sendBody(req, res, viewOf(funds.get(req.params.fund_id, fundNotFound), view), {
       xmlRoot: 'fund',
     });
   });

@@ -152,7 +152,10 @@ export const invoicesArea: SandboxArea = (router, ctx) => {
   });
 
   router.put('/acq/invoices/:invoice_id', (req, res) => {
-    const current = invoiceOf(req.params.invoice_id);
+    // The update's row lacks 412400: an unknown invoice is "not updated" (60256).
+    const current = invoiceOf(req.params.invoice_id, (key) =>
+      badRequest('60256', `Invoice not updated: no invoice ${key}`),
+    );
     const id = String(current.id);
     const body = objectBody(req.body, '60256');
     if (textAt(body, 'id') !== undefined && textAt(body, 'id') !== id) {
@@ -187,7 +190,7 @@ export const invoicesArea: SandboxArea = (router, ctx) => {
     const status = textAt(invoice, 'invoice_workflow_status') ?? '';
     if (
       opName === 'rejected' &&
-      textAt(objectBody(req.body ?? {}, '60268'), 'note') === undefined
+      textAt(objectBody(req.body ?? {}, '60260'), 'note') === undefined
     ) {
       throw badRequest('60268', 'Invoice note is mandatory to reject an invoice');
     }
@@ -195,7 +198,7 @@ export const invoicesArea: SandboxArea = (router, ctx) => {
       throw badRequest(op.refused, `Cannot ${opName} an invoice in status ${status}`);
     }
     invoice.invoice_workflow_status = code(op.to);
-    if (opName === 'rejected') invoice.note = textAt(objectBody(req.body, '60268'), 'note');
+    if (opName === 'rejected') invoice.note = textAt(objectBody(req.body, '60260'), 'note');
     if (opName === 'paid') {
       invoice.invoice_status = code('CLOSED');
       invoice.payment = { ...(invoice.payment as Body), payment_status: code('PAID') };

@@ -1,5 +1,4 @@
-import express from 'express';
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import type { Router } from 'express';
 import { sendBody, sendList } from '../respond';
 import type { SandboxArea, SandboxContext } from '../sandbox-context';
 import { badRequest } from '../sandbox-error';
@@ -45,14 +44,14 @@ export const lettersPrintersRemindersArea: SandboxArea = (router, ctx) => {
     sendBody(req, res, letters.get(req.params.letterCode), { xmlRoot: 'letter' });
   });
 
-  // spec §1 rule 2 and §7 rule 5: the letter update takes XML only; JSON is 60105.
-  const xmlText = express.text({ type: ['application/xml', 'text/xml'], limit: '1mb' });
-  router.put('/conf/letters/:letterCode', xmlText, (req, res) => {
+  // spec §1 rule 2 and §7 rule 5: the letter update takes XML only; JSON is 60105. The body
+  // parser (parse-request-body.ts) reads the XML into its JSON form and names the root element.
+  router.put('/conf/letters/:letterCode', (req, res) => {
     if (req.is('application/json')) {
       throw badRequest('60105', 'JSON is not supported for the letter update; send XML');
     }
     const current = letters.get(req.params.letterCode);
-    const fields = letterFields(req.body);
+    const fields = letterFields(req.body, res.locals.xmlRoot);
     const bodyCode = textAt(fields, 'code') ?? req.params.letterCode;
     if (bodyCode !== req.params.letterCode) {
       throw badRequest(
@@ -73,26 +72,15 @@ export const lettersPrintersRemindersArea: SandboxArea = (router, ctx) => {
   reminderRoutes(router, ctx);
 };
 
-/** `<letter>…</letter>` → its fields; anything else fails the update with 60343. */
-function letterFields(raw: unknown): Body {
-  // An object: a composition that already parsed the XML body.
-  const parsed = typeof raw === 'string' ? parseXml(raw) : raw;
-  const letter =
-    parsed !== null && typeof parsed === 'object' ? (parsed as Body).letter : undefined;
-  if (letter === null || typeof letter !== 'object') {
-    throw badRequest('60343', 'Letter update failed: the XML root must be <letter>');
+/** The fields of a `<letter>` document; another root or no XML body fails the update (60343). */
+function letterFields(body: unknown, root: unknown): Body {
+  if (root !== 'letter' || body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw badRequest('60343', 'Letter update failed: the body must be an XML <letter> document');
   }
-  return letter as Body;
+  return body as Body;
 }
 
-function parseXml(raw: string): unknown {
-  if (raw.trim() === '' || XMLValidator.validate(raw) !== true) {
-    throw badRequest('60343', 'Letter update failed: the body is not well-formed XML');
-  }
-  return new XMLParser({ parseTagValue: false }).parse(raw);
-}
-
-function printerRoutes(router: express.Router, ctx: SandboxContext): void {
+function printerRoutes(router: Router, ctx: SandboxContext): void {
   const printers = createKeyedStore<Body>(
     (id) => badRequest('402899', `Invalid printer id: ${id}`),
     LIBRARY_CODES.flatMap((library, index) =>

@@ -20,17 +20,22 @@ export function licenseAmendmentRoutes(router: Router, deps: AmendmentDeps): voi
     checkAdministrator: false,
     defaultType: 'ADDENDUM',
   };
-  const of = (licenseCode: string): Map<string, Body> => {
-    deps.licenses.get(licenseCode);
+  // The reads list 403400 (not found); the writes do not, so an unknown license or amendment is
+  // their own "not created / not updated / could not be deleted" code (spec §4.12 rows).
+  const of = (licenseCode: string, missing = '403400'): Map<string, Body> => {
+    deps.licenses.get(licenseCode, (key) => badRequest(missing, `License not found: ${key}`));
     const existing = deps.amendments.get(licenseCode) ?? new Map<string, Body>();
     deps.amendments.set(licenseCode, existing);
     return existing;
   };
-  const one = (licenseCode: string, amendmentCode: string): [Map<string, Body>, Body] => {
-    const amendments = of(licenseCode);
+  const one = (
+    licenseCode: string,
+    amendmentCode: string,
+    missing = '403400',
+  ): [Map<string, Body>, Body] => {
+    const amendments = of(licenseCode, missing);
     const amendment = amendments.get(amendmentCode);
-    if (amendment === undefined)
-      throw badRequest('403400', `Amendment not found: ${amendmentCode}`);
+    if (amendment === undefined) throw badRequest(missing, `Amendment not found: ${amendmentCode}`);
     return [amendments, amendment];
   };
   const path = '/acq/licenses/:license_code/amendments';
@@ -43,7 +48,7 @@ export function licenseAmendmentRoutes(router: Router, deps: AmendmentDeps): voi
   });
 
   router.post(path, (req, res) => {
-    const amendments = of(req.params.license_code);
+    const amendments = of(req.params.license_code, '60196');
     const amendment = validLicense(objectBody(req.body, '60196'), rules);
     const amendmentCode = String(amendment.code);
     if (amendments.has(amendmentCode) || deps.licenses.has(amendmentCode)) {
@@ -61,7 +66,7 @@ export function licenseAmendmentRoutes(router: Router, deps: AmendmentDeps): voi
 
   router.put(`${path}/:amendment_code`, (req, res) => {
     const amendmentCode = req.params.amendment_code;
-    const [amendments, current] = one(req.params.license_code, amendmentCode);
+    const [amendments, current] = one(req.params.license_code, amendmentCode, '60202');
     const body = objectBody(req.body, '60202');
     if (textAt(body, 'code') !== undefined && textAt(body, 'code') !== amendmentCode) {
       throw badRequest('60202', `Amendment not updated: its code cannot change (${amendmentCode})`);
@@ -75,7 +80,7 @@ export function licenseAmendmentRoutes(router: Router, deps: AmendmentDeps): voi
   });
 
   router.delete(`${path}/:amendment_code`, (req, res) => {
-    const [amendments] = one(req.params.license_code, req.params.amendment_code);
+    const [amendments] = one(req.params.license_code, req.params.amendment_code, '60200');
     amendments.delete(req.params.amendment_code);
     sendNoContent(res);
   });

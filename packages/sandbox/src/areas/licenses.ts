@@ -1,9 +1,9 @@
 import { sendBody, sendList, sendNoContent } from '../respond';
 import type { SandboxArea, SandboxContext } from '../sandbox-context';
-import { badRequest } from '../sandbox-error';
+import { badRequest, notFound, type SandboxError } from '../sandbox-error';
 import { code, objectBody, textAt, type Body } from './body-fields';
 import { codesOf } from './code-table-seed';
-import { attachmentRoutes } from './attachments';
+import { attachmentRoutes, type AttachmentAction } from './attachments';
 import { licenseAmendmentRoutes } from './license-amendments';
 import {
   LICENSE_STATUSES,
@@ -22,6 +22,17 @@ const SEARCH_FIELDS = ['all', 'name', 'code', 'licensor'];
 const licenseNotFound = (licenseCode: string) =>
   badRequest('403400', `License not found: ${licenseCode}`);
 
+/**
+ * An attachment route's answer for an unknown license: the rows of §4.12 list no "license not
+ * found", so each uses its own nearest code — the list's 60323 (search failed), the attachment's
+ * 60321 (not found) — and the create, with no such code, a 404 (sandbox-error.ts).
+ */
+function attachmentOwnerMissing(action: AttachmentAction): (key: string) => SandboxError {
+  if (action === 'list') return (key) => badRequest('60323', `Search failed: no license ${key}`);
+  if (action === 'create') return (key) => notFound(`License not found: ${key}`);
+  return (key) => badRequest('60321', `Attachment not found: no license ${key}`);
+}
+
 /** Licenses with attachments and amendments (license-amendments.ts): spec §4.12. */
 export const licensesArea: SandboxArea = (router, ctx) => {
   const locations = [ctx.institution.code, ...LIBRARY_CODES];
@@ -31,15 +42,17 @@ export const licensesArea: SandboxArea = (router, ctx) => {
   const stamp = () => dayText(ctx.now());
   const attachments = attachmentRoutes(router, {
     ownerPath: '/acq/licenses/:parent',
-    owner: (req) => String(licenses.get(String(req.params.parent)).code),
+    owner: (req, action) =>
+      String(licenses.get(String(req.params.parent), attachmentOwnerMissing(action)).code),
     writable: true,
     nextId: createIdSequence(ctx.random, '0361'),
     now: ctx.now,
   });
   licenseAmendmentRoutes(router, { licenses, amendments, locations, stamp });
 
-  const present = (license: Body, query: Record<string, unknown>): Body => {
-    const expand = enumParam(query, 'expand', ['none', 'attachments'], 'none', '40166411');
+  // The list's row has 40166411 for a bad expand; the read's row only 402119 (spec §4.12).
+  const present = (license: Body, query: Record<string, unknown>, invalid = '402119'): Body => {
+    const expand = enumParam(query, 'expand', ['none', 'attachments'], 'none', invalid);
     const blank = enumParam(query, 'include_blank_terms', ['false', 'true'], 'false', '402119');
     const given = (license.term as Body[] | undefined) ?? [];
     const blanks = LICENSE_TERMS.filter(
@@ -95,7 +108,7 @@ export const licensesArea: SandboxArea = (router, ctx) => {
     sendList(
       req,
       res,
-      items.map((license) => present(license, req.query)),
+      items.map((license) => present(license, req.query, '40166411')),
       { itemKey: 'license' },
     );
   });
@@ -117,7 +130,9 @@ export const licensesArea: SandboxArea = (router, ctx) => {
 
   router.put('/acq/licenses/:license_code', (req, res) => {
     const licenseCode = req.params.license_code;
-    const current = licenses.get(licenseCode);
+    const current = licenses.get(licenseCode, (key) =>
+      badRequest('60202', `License not updated: no license ${key}`),
+    );
     const body = objectBody(req.body, '60202');
     if (textAt(body, 'code') !== undefined && textAt(body, 'code') !== licenseCode) {
       throw badRequest('60202', `License not updated: its code cannot change (${licenseCode})`);
@@ -129,7 +144,9 @@ export const licensesArea: SandboxArea = (router, ctx) => {
   });
 
   router.delete('/acq/licenses/:license_code', (req, res) => {
-    const license = licenses.get(req.params.license_code);
+    const license = licenses.get(req.params.license_code, (key) =>
+      badRequest('60200', `License could not be deleted: no license ${key}`),
+    );
     const hasAmendments = (amendments.get(req.params.license_code)?.size ?? 0) > 0;
     if (hasAmendments || textAt(license, 'status') === 'DELETED') {
       throw badRequest(

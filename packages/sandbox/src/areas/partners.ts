@@ -123,7 +123,11 @@ function knownPartner(has: (key: string) => boolean, req: Request): string {
   return partnerCode;
 }
 
-/** spec §4.8: 401664 names the missing field; an ISO partner needs its ISO symbol. */
+/**
+ * spec §4.8: 401664 names the missing field; an ISO partner needs its ISO symbol. A value outside
+ * its set is 401664 too ("parameter missing or invalid", its meaning in §4.2): the partner rows
+ * list no other code, and 402119 is general only in configuration and acquisitions (§7 rule 2).
+ */
 function validPartner(raw: unknown): Body {
   const partner = objectBody(raw, '401664');
   requiredText(partner, 'partner_details.code', '401664');
@@ -135,7 +139,7 @@ function validPartner(raw: unknown): Body {
   );
   if (!(PROFILE_TYPES as readonly string[]).includes(profileType)) {
     throw badRequest(
-      '402119',
+      '401664',
       `Invalid partner_details.profile_details.profile_type: ${profileType}`,
     );
   }
@@ -144,7 +148,7 @@ function validPartner(raw: unknown): Body {
   }
   const status = textAt(partner, 'partner_details.status') ?? 'ACTIVE';
   if (!(STATUSES as readonly string[]).includes(status)) {
-    throw badRequest('402119', `Invalid partner_details.status: ${status}`);
+    throw badRequest('401664', `Invalid partner_details.status: ${status}`);
   }
   return partner;
 }

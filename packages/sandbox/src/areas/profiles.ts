@@ -1,6 +1,6 @@
 import { sendBody, sendList } from '../respond';
 import type { SandboxArea, SandboxContext } from '../sandbox-context';
-import { badRequest } from '../sandbox-error';
+import { badRequest, notFound } from '../sandbox-error';
 import { code, textAt, type Body } from './body-fields';
 import { codesOf } from './code-table-seed';
 import { createKeyedStore, pick } from './keyed-store';
@@ -17,7 +17,8 @@ const STAFF = ['jsmith', 'acq_admin', 'sysadmin'];
 /** Deposit, integration and metadata-import profiles: spec §4.4. */
 export const profilesArea: SandboxArea = (router, ctx) => {
   const deposit = createKeyedStore<Body>(
-    (id) => badRequest('402119', `Deposit profile not found: ${id}`),
+    // spec §4.4 lists no 400 for the read: an unknown id names nothing (404, sandbox-error.ts).
+    (id) => notFound(`Deposit profile not found: ${id}`),
     seedDepositProfiles(ctx),
   );
   const integration = createKeyedStore<Body>(
@@ -68,11 +69,13 @@ export const profilesArea: SandboxArea = (router, ctx) => {
   // spec §9 rule 3: deprecated in favour of the job submit; kept answering as documented.
   router.post('/conf/md-import-profiles/:profile_id', (req, res) => {
     const profile = imports.get(req.params.profile_id);
-    enumParam(req.query, 'op', ['run'], '', '402123');
-    if (textParam(req.query, 'op', '402123') === undefined) {
-      throw badRequest('402123', 'Parameter op is required (run)');
+    // The row lists 401871 only: a missing or other op is §7 rule 2's invalid parameter value.
+    enumParam(req.query, 'op', ['run'], '', '40166410');
+    if (textParam(req.query, 'op', '40166410') === undefined) {
+      throw badRequest('40166410', 'Parameter op is required (run)');
     }
     const source = textAt(profile, 'source_type') ?? '';
+    // The row has no code for a source the run does not support: §7 rule 2's general error.
     if (!RUNNABLE_SOURCES.includes(source)) {
       throw badRequest(
         '402119',

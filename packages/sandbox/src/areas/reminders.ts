@@ -122,13 +122,22 @@ export function reminderRoutes(router: Router, ctx: SandboxContext): void {
   });
 }
 
-/** spec §4.5 reminder save codes 60178–60185, in the order a reader checks the body. */
+/**
+ * spec §4.5 reminder save codes, in the order a reader checks the body. 60182–60185 are listed
+ * for the create only; the update answers an invalid entity id or type with 40166410 (invalid
+ * value) and a missing entity id or date with 60181 (not updated).
+ */
 function validReminder(body: Body, notSaved: string): Body {
+  const create = notSaved === '60180';
+  const [typeCode, idCode, idMissing, dateMissing] = create
+    ? ['60183', '60182', '60184', '60185']
+    : [INVALID, INVALID, notSaved, notSaved];
   const entityType = textAt(body, 'entity.entity_type') ?? ENTITY_TYPE;
-  if (entityType !== ENTITY_TYPE) throw badRequest('60183', `Entity type not valid: ${entityType}`);
+  if (entityType !== ENTITY_TYPE)
+    throw badRequest(typeCode, `Entity type not valid: ${entityType}`);
   const entityId = textAt(body, 'entity.entity_id');
-  if (entityId === undefined) throw badRequest('60184', 'Entity id is required');
-  if (!/^99\d{4,}$/.test(entityId)) throw badRequest('60182', `Entity id not valid: ${entityId}`);
+  if (entityId === undefined) throw badRequest(idMissing, 'Entity id is required');
+  if (!/^99\d{4,}$/.test(entityId)) throw badRequest(idCode, `Entity id not valid: ${entityId}`);
   const type = textAt(body, 'type') ?? '';
   if (!codesOf('ReminderTypes').includes(type))
     throw badRequest('60178', `Type not valid: ${type}`);
@@ -137,7 +146,7 @@ function validReminder(body: Body, notSaved: string): Body {
     throw badRequest('60179', `Status not valid: ${status}`);
   }
   const dateText = textAt(body, 'reminder_date');
-  if (dateText === undefined) throw badRequest('60185', 'Reminder date is required');
+  if (dateText === undefined) throw badRequest(dateMissing, 'Reminder date is required');
   const date = parseDay(dateText);
   if (date === undefined) throw badRequest(INVALID, `Invalid reminder_date: ${dateText}`);
   const text = textAt(body, 'text');

@@ -54,7 +54,11 @@ export const setsArea: SandboxArea = (router, ctx) => {
       throw badRequest(INVALID, `Invalid content: ${content}`);
     }
     const population = textParam(req.query, 'population', INVALID);
-    const members = membersOf(body, content, population, sets.get, ctx.random);
+    // spec §4.6 shows no codes for the create: every refusal is 40166410 (§7 rule 2, invalid
+    // value), an unknown or wrong set1/set2/from_logical_set included — not the list's 60106/60107.
+    const setOf = (id: string) =>
+      sets.get(id, () => badRequest(INVALID, `Parameter value invalid: no set ${id}`));
+    const members = membersOf(body, content, population, setOf, ctx.random);
     const id = nextId();
     const set = sets.put(id, {
       id,
@@ -104,7 +108,7 @@ function membersOf(
       throw badRequest(INVALID, `A logical set is not supported for ${content}`);
     }
     const query = textAt(body, 'query');
-    if (query === undefined) throw badRequest('60106', 'A logical set needs a query');
+    if (query === undefined) throw badRequest(INVALID, 'A logical set needs a query');
     return { type, count: randomInt(random, 1, 5000), query };
   }
   const fromLogical = textAt(body, 'from_logical_set');
@@ -112,7 +116,7 @@ function membersOf(
     // rule 3: an itemized set filled from a logical one.
     const logical = getSet(fromLogical);
     if (textAt(logical, 'type') !== 'LOGICAL') {
-      throw badRequest('60107', `Set ${fromLogical} is not a logical set`);
+      throw badRequest(INVALID, `Set ${fromLogical} is not a logical set`);
     }
     return { type, count: countOf(logical) };
   }

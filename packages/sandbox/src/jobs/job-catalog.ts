@@ -54,6 +54,8 @@ export interface JobDefinition {
    * USERS job that is a SIS job by what it does. Not shown in the job's JSON.
    */
   readonly sis?: true;
+  /** The PUBLISHING family's republish action: spec §4.3 rule 3 excludes it from the submit. */
+  readonly republish?: true;
 }
 
 export const JOB_CATALOG: readonly JobDefinition[] = [
@@ -119,6 +121,17 @@ export const JOB_CATALOG: readonly JobDefinition[] = [
     description: 'General publishing to the discovery system',
     type: 'SCHEDULED',
     category: 'PUBLISHING',
+    kind: 'export',
+    outcome: 'success',
+    taskCount: 1,
+  },
+  {
+    id: 'S8131',
+    name: 'Republish to discovery',
+    description: 'Republishes every record to the discovery system; not submittable (rule 3)',
+    type: 'SCHEDULED',
+    category: 'PUBLISHING',
+    republish: true,
     kind: 'export',
     outcome: 'success',
     taskCount: 1,

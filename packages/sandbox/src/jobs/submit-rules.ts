@@ -18,9 +18,10 @@ export interface SubmitRequest {
  * 1. op missing → 402220; op other than `run` → 402221;
  * 2. body missing or empty → 402228 (the job object is required);
  * 3. type OTHER → 402248 (cannot be submitted); a SCHEDULED job outside the rule 3 families →
- *    402249; more than one task → 402231 (rule 4);
+ *    402249; the PUBLISHING family's republish action (rule 3 excludes it) → 402248, its family
+ *    being valid; more than one task → 402231 (rule 4);
  * 4. a run of the same job still running → 60347 (overlap);
- * 5. 5 API runs of this job started in the previous hour → 402223 (rule 2);
+ * 5. 5 runs of this job started in the previous hour, by whoever started them → 402223 (rule 2);
  * 6. 3 API-started runs running → 402222 (rule 1; §8 "at most 3 ... at the same time").
  * The job id itself (402215/402216) is checked by the route before this.
  */
@@ -45,6 +46,12 @@ export function checkSubmit(
   if (job.type === 'SCHEDULED' && !SUBMITTABLE_SCHEDULED_CATEGORIES.has(job.category)) {
     throw badRequest('402249', `Invalid scheduled job category: ${job.category}`);
   }
+  if (job.type === 'SCHEDULED' && job.republish === true) {
+    throw badRequest(
+      '402248',
+      `Scheduled job cannot be submitted: ${job.id} is a republish action`,
+    );
+  }
   if (job.taskCount > 1) {
     throw badRequest('402231', `Job consists of more than one task: ${job.id}`);
   }
@@ -54,8 +61,7 @@ export function checkSubmit(
   }
   const hourAgo = now.getTime() - HOUR_MS;
   const recentRuns = instances.filter(
-    (instance) =>
-      instance.apiStarted && instance.job.id === job.id && instance.submitTime.getTime() > hourAgo,
+    (instance) => instance.job.id === job.id && instance.submitTime.getTime() > hourAgo,
   ).length;
   if (recentRuns >= MAX_RUNS_PER_HOUR) {
     throw badRequest(

@@ -78,11 +78,12 @@ describe('sandbox core: auth, governance, errors, paging', () => {
     expect(error.errorList.error.trackingId).toMatch(/^E01-/);
   });
 
-  it('refuses a malformed JSON body with 400', async () => {
+  it("refuses a malformed JSON body with 400 and the operation's own body code", async () => {
     sut = await startSandbox();
     const reply = await sut.api('POST', '/conf/jobs/S7781?op=run', { body: '{"id": ' });
     expect(reply.status).toBe(400);
-    expect(reply.errorCode).toBe('402119');
+    // The job submit's row lacks 402119 (spec §4.3): its body code is 402228.
+    expect(reply.errorCode).toBe('402228');
   });
 
   it('validates limit and offset with 40166410 and pages with total_record_count', async () => {

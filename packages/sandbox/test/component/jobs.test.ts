@@ -112,6 +112,25 @@ describe('sandbox jobs (spec §4.3, §8)', () => {
       expect((await submit('S7781')).errorCode).toBe('402223');
       expect((await submit('S7782')).status).toBe(200);
     });
+
+    it('counts every run of the job in the hour, not only API-started ones (rule 2, 402223)', async () => {
+      sut = await startSandbox({ SANDBOX_JOB_DURATION_MS: 0 });
+      for (let run = 0; run < 4; run += 1) {
+        const started = await sut.admin('POST', '/jobs/S7781/run', {});
+        expect(started.status).toBe(201);
+        await ended('S7781', String((started.json.job_instance as { id: string }).id));
+      }
+      const fifth = await submit('S7781');
+      expect(fifth.status).toBe(200);
+      await ended('S7781', instanceIdOf(fifth));
+      expect((await submit('S7781')).errorCode).toBe('402223');
+    });
+
+    it("refuses the PUBLISHING family's republish action and runs its other jobs (rule 3)", async () => {
+      sut = await startSandbox({ SANDBOX_JOB_DURATION_MS: 60_000 });
+      expect((await submit('S8131')).errorCode).toBe('402248');
+      expect((await submit('S8130')).status).toBe(200);
+    });
   });
 
   describe('instances', () => {

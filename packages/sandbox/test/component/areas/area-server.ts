@@ -3,10 +3,15 @@ import type { Server } from 'node:http';
 import express from 'express';
 import pino from 'pino';
 import { createErrorHandler, notFoundHandler } from '../../../src/error-handler';
+import { OPERATION_CODES } from '../../../src/operation-codes';
+import { createRequestBodyParser } from '../../../src/parse-request-body';
 import type { SandboxArea } from '../../../src/sandbox-context';
 import { seededRandom } from '../../../src/seeded-random';
 
-/** One sandbox area behind the core's error middleware, on 127.0.0.1 port 0. */
+/**
+ * One sandbox area behind the core's body parser (JSON and XML) and error middleware, whose guard
+ * turns a 400 code the operation does not declare into a 500, on 127.0.0.1 port 0.
+ */
 export interface AreaServer {
   /** `fetch` relative to `/svcws/v1`; a JSON body is sent as JSON. */
   call(method: string, path: string, options?: CallOptions): Promise<AreaReply>;
@@ -41,12 +46,11 @@ export async function startAreaServer(area: SandboxArea, seed = 42): Promise<Are
   });
   app.use(
     '/svcws/v1',
-    express.json({ limit: '10mb' }),
-    express.text({ limit: '10mb', type: ['application/xml', 'text/xml'] }),
+    createRequestBodyParser({ operations: OPERATION_CODES, limit: '10mb' }),
     router,
     notFoundHandler,
   );
-  app.use(createErrorHandler(pino({ level: 'silent' })));
+  app.use(createErrorHandler(pino({ level: 'silent' }), OPERATION_CODES));
   const server: Server = await new Promise((resolve) => {
     const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
   });

@@ -117,7 +117,8 @@ describe('configuration tables area (spec §4.1)', () => {
     const reply = await call('GET', '/conf/open-hours');
     expect((reply.json.open_hour as unknown[]).length).toBeGreaterThanOrEqual(6);
     expect((await call('GET', '/conf/open-hours?scope=SCI')).status).toBe(200);
-    expect((await call('GET', '/conf/open-hours?scope=MARS')).errorCode).toBe('402119');
+    // spec §4.1 lists no code: §7 rule 2's invalid parameter value.
+    expect((await call('GET', '/conf/open-hours?scope=MARS')).errorCode).toBe('40166410');
   });
 
   it('filters departments by type and drops operators in the brief view', async () => {

@@ -29,22 +29,24 @@ describe('funds area (spec §4.10)', () => {
     expect((await funds('mode=ALL')).length).toBe(18);
   });
 
-  it('searches only fund_code with POL, all included, and refuses other fields and filters with 401873', async () => {
+  it('searches only fund_code with POL, all included, refuses other search fields with 401873 and applies the filters', async () => {
     const [first] = await funds('');
     const byCode = await funds(`q=fund_code~${first?.code ?? ''}`);
     expect(byCode.map((f) => f.id)).toEqual([first?.id]);
     const byAll = await funds(`q=all~${first?.code ?? ''}`);
     expect(byAll.map((f) => f.id)).toEqual([first?.id]);
     expect((await funds('q=all~Main ledger')).length).toBe(0);
-    for (const query of [
-      'q=name~books',
-      'status=ACTIVE',
-      'entity_type=LEDGER',
-      'fiscal_period=20242025',
-      'owner=LAW',
-    ]) {
-      expect((await call('GET', `/acq/funds?${query}`)).errorCode).toBe('401873');
-    }
+    expect((await call('GET', '/acq/funds?q=name~books')).errorCode).toBe('401873');
+    // spec §4.10 defines status … owner for the list and does not say POL refuses them: they
+    // narrow the POL listing (allocated funds active in the current fiscal period).
+    const pol = await funds('');
+    expect(pol.length).toBeGreaterThan(0);
+    expect(await funds('status=ACTIVE')).toEqual(pol);
+    expect(await funds('entity_type=ALLOCATED')).toEqual(pol);
+    expect(await funds('status=INACTIVE')).toEqual([]);
+    expect(await funds('entity_type=LEDGER')).toEqual([]);
+    expect(await funds('fiscal_period=20242025')).toEqual(pol);
+    expect(await funds('fiscal_period=20232024')).toEqual([]);
   });
 
   it('filters in ALL mode by status, entity_type, fiscal_period, parent_id, owner, library and q', async () => {
@@ -117,7 +119,8 @@ describe('funds area (spec §4.10)', () => {
       desc: 'ACTIVE',
     });
     expect((await call('DELETE', `/acq/funds/${id}`)).status).toBe(204);
-    expect((await call('GET', `/acq/funds/${id}`)).errorCode).toBe('401873');
+    // spec §4.10 lists no 400 for the read: an unknown fund is a 404 (unknown path, §7 rule 7).
+    expect((await call('GET', `/acq/funds/${id}`)).status).toBe(404);
   });
 
   it('refuses bad fund saves and operations with the documented codes', async () => {

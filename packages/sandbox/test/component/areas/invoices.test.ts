@@ -232,7 +232,7 @@ describe('invoices area (spec §4.11)', () => {
     expect((await call('POST', `/acq/invoices/${id}/lines`, { body })).errorCode).toBe(errorCode);
   });
 
-  it('adds, lists and reads attachments; 60321, 60322, 60346, 60100, 402401', async () => {
+  it('adds, lists and reads attachments; 60321, 60322 (60346 is for updates only), 60100, 402401', async () => {
     const { id } = await create({ number: 'AT-1' });
     const path = `/acq/invoices/${id}/attachments`;
     const created = await call('POST', path, {
@@ -250,7 +250,7 @@ describe('invoices area (spec §4.11)', () => {
     expect((await call('POST', path, { body: { file_name: 'a', content: '***' } })).errorCode).toBe(
       '60322',
     );
-    expect((await call('POST', path, { body: { content: 'AAAA' } })).errorCode).toBe('60346');
+    expect((await call('POST', path, { body: { content: 'AAAA' } })).errorCode).toBe('60322');
     expect((await call('POST', '/acq/invoices/999/attachments', { body: {} })).errorCode).toBe(
       '402401',
     );

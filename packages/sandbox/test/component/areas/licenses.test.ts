@@ -92,7 +92,7 @@ describe('licenses area (spec §4.12)', () => {
     expect((await call('POST', '/acq/licenses', { body })).errorCode).toBe(errorCode);
   });
 
-  it('names the date that is not valid (60191) and refuses update codes (60202, 60220, 403400)', async () => {
+  it('names the date that is not valid (60191) and refuses update codes (60202, 60220; an unknown license is 60202)', async () => {
     const date = await call('POST', '/acq/licenses', {
       body: license({ code: 'LIC-D', end_date: 'soon' }),
     });
@@ -104,7 +104,9 @@ describe('licenses area (spec §4.12)', () => {
     expect(
       (await call('PUT', '/acq/licenses/LIC-OED', { body: { administrator: 'x' } })).errorCode,
     ).toBe('60220');
-    expect((await call('PUT', '/acq/licenses/NOPE', { body: {} })).errorCode).toBe('403400');
+    // 403400 is not in the update's row (spec §4.12): an unknown license is "not updated".
+    expect((await call('PUT', '/acq/licenses/NOPE', { body: {} })).errorCode).toBe('60202');
+    expect((await call('DELETE', '/acq/licenses/NOPE')).errorCode).toBe('60200');
   });
 
   it('keeps amendments: create, list, read, update, delete; no 60220 there', async () => {
@@ -127,7 +129,7 @@ describe('licenses area (spec §4.12)', () => {
     expect((await call('GET', '/acq/licenses/NOPE/amendments')).errorCode).toBe('403400');
   });
 
-  it('adds, reads, updates and deletes attachments with 60345, 60346, 60321, 60322, 60100', async () => {
+  it('adds, reads, updates and deletes attachments with 60345, 60346 (updates), 60321, 60322, 60100', async () => {
     const path = '/acq/licenses/LIC-JSTOR/attachments';
     const created = await call('POST', path, {
       body: { file_name: 'license.pdf', content: 'JVBERi0=' },
@@ -150,7 +152,7 @@ describe('licenses area (spec §4.12)', () => {
       body: { type: 'note', content: undefined, file_name: undefined },
     });
     expect(created2.errorCode).toBe('60322');
-    expect((await call('POST', path, { body: { content: 'AAAA' } })).errorCode).toBe('60346');
+    expect((await call('POST', path, { body: { content: 'AAAA' } })).errorCode).toBe('60322');
     expect((await call('GET', `${path}/abc`)).errorCode).toBe('60100');
     expect((await call('DELETE', `${path}/${id}`)).status).toBe(204);
     expect((await call('DELETE', `${path}/${id}`)).errorCode).toBe('60321');

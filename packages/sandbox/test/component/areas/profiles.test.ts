@@ -15,7 +15,8 @@ describe('profiles area (spec §4.4)', () => {
     );
     expect(new Set(groups)).toEqual(new Set([group]));
     expect((await call('GET', `/conf/deposit-profiles/${profiles[0]?.id ?? ''}`)).status).toBe(200);
-    expect((await call('GET', '/conf/deposit-profiles/NOPE')).errorCode).toBe('402119');
+    // spec §4.4 lists no 400 for the read: an unknown id is a 404 (unknown path, §7 rule 7).
+    expect((await call('GET', '/conf/deposit-profiles/NOPE')).status).toBe(404);
   });
 
   it('lists integration profiles by type and q, and reads one', async () => {
@@ -54,8 +55,9 @@ describe('profiles area (spec §4.4)', () => {
     const run = await call('POST', `/conf/md-import-profiles/${ftp?.id ?? ''}?op=run`);
     expect(run.status).toBe(200);
     expect(run.json.last_run).toBe('2025-03-12T10:00:00.000Z');
+    // The row lists 401871 only; a missing op is §7 rule 2's invalid parameter value.
     expect((await call('POST', `/conf/md-import-profiles/${ftp?.id ?? ''}`)).errorCode).toBe(
-      '402123',
+      '40166410',
     );
     expect(
       (await call('POST', `/conf/md-import-profiles/${upload?.id ?? ''}?op=run`)).errorCode,

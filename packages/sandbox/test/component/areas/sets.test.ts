@@ -67,10 +67,10 @@ describe('sets area (spec §4.6)', () => {
     const noQuery = await call('POST', '/conf/sets', {
       body: { name: 'x', content: 'USER', type: 'LOGICAL' },
     });
-    expect(noQuery.errorCode).toBe('60106');
+    expect(noQuery.errorCode).toBe('40166410');
   });
 
-  it('fills an itemized set from a logical set (rule 3), refusing an itemized source with 60107', async () => {
+  it('fills an itemized set from a logical set (rule 3), refusing an itemized source with 40166410 (the create shows no codes, spec §4.6)', async () => {
     const [logical] = await listSets('set_type=LOGICAL&content_type=BIB_MMS');
     const [itemized] = await listSets('set_type=ITEMIZED&content_type=ITEM');
     const filled = await call('POST', '/conf/sets', {
@@ -80,7 +80,7 @@ describe('sets area (spec §4.6)', () => {
     const wrong = await call('POST', '/conf/sets', {
       body: { name: 'x', content: 'ITEM', from_logical_set: itemized?.id },
     });
-    expect(wrong.errorCode).toBe('60107');
+    expect(wrong.errorCode).toBe('40166410');
   });
 
   it('bases a BIB_MMS set on a job instance with a population (rule 4)', async () => {
@@ -94,7 +94,7 @@ describe('sets area (spec §4.6)', () => {
     expect(noPopulation.errorCode).toBe('40166410');
   });
 
-  it('combines two sets (rule 5); an unknown set is 60107', async () => {
+  it('combines two sets (rule 5); an unknown set is 40166410', async () => {
     const [first, second] = await listSets('content_type=ITEM');
     const combined = await call('POST', '/conf/sets', {
       body: { name: 'Both', content: 'ITEM', set1: first?.id, set2: second?.id },
@@ -105,7 +105,7 @@ describe('sets area (spec §4.6)', () => {
     const unknown = await call('POST', '/conf/sets', {
       body: { name: 'x', content: 'ITEM', set1: first?.id, set2: '1' },
     });
-    expect(unknown.errorCode).toBe('60107');
+    expect(unknown.errorCode).toBe('40166410');
   });
 
   it('answers XML when asked', async () => {
