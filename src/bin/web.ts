@@ -7,6 +7,8 @@ import { createEventQueue } from '../events/create-event-queue';
 import { createEventEnqueuer } from '../events/enqueue-event';
 import { createWebMetrics } from '../metrics/web-metrics';
 import { createAdminDashboard } from '../http/admin-dashboard';
+import { configureServer } from '../http/configure-server';
+import { createRejectedStore } from '../events/rejected-store';
 
 /** Composition root of the listener: reads env, opens Redis, listens, handles signals. */
 async function main(): Promise<void> {
@@ -17,7 +19,7 @@ async function main(): Promise<void> {
     logger.warn({ err: error.message }, 'redis connection error'),
   );
 
-  const metrics = createWebMetrics({ queue: events.queue });
+  const metrics = createWebMetrics({ queue: events.queue, token: config.METRICS_TOKEN });
   const app = createApp({
     config,
     logger,
@@ -28,6 +30,12 @@ async function main(): Promise<void> {
         attempts: config.JOB_ATTEMPTS,
       }),
     ),
+    rejected: createRejectedStore({
+      redis: events.connection,
+      queueName: config.QUEUE_NAME,
+      maxCount: config.REJECTED_MAX_COUNT,
+      maxAgeHours: config.REJECTED_MAX_AGE_HOURS,
+    }),
     checkReady: events.ping,
     observer: metrics.observer,
     extraRoutes: [
@@ -37,7 +45,7 @@ async function main(): Promise<void> {
     ],
   });
 
-  const server = app.listen(config.PORT);
+  const server = configureServer(app.listen(config.PORT), config);
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
   logger.info(

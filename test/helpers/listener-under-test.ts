@@ -3,6 +3,8 @@ import { createApp } from '../../src/http/create-app';
 import { createEventQueue } from '../../src/events/create-event-queue';
 import type { EventQueue } from '../../src/events/create-event-queue';
 import { createEventEnqueuer } from '../../src/events/enqueue-event';
+import { createRejectedStore } from '../../src/events/rejected-store';
+import type { RejectedStore } from '../../src/events/rejected-store';
 import { captureLogger } from './capture-logger';
 import type { CapturedLogger } from './capture-logger';
 import { TEST_REDIS_URL, obliterateQueue, uniqueQueueName } from './redis';
@@ -15,16 +17,28 @@ export interface ListenerUnderTest {
   events: EventQueue;
   queueName: string;
   log: CapturedLogger;
+  rejected: RejectedStore;
   close: () => Promise<void>;
 }
 
 /** The real app over a real queue of its own; `close()` removes the queue's keys. */
 export function listenerUnderTest(
-  overrides: { redisUrl?: string; bodyLimit?: string; previousSecret?: string } = {},
+  overrides: {
+    redisUrl?: string;
+    bodyLimit?: string;
+    previousSecret?: string;
+    rejectedMaxCount?: number;
+  } = {},
 ): ListenerUnderTest {
   const queueName = uniqueQueueName('listener');
   const events = createEventQueue({ redisUrl: overrides.redisUrl ?? TEST_REDIS_URL, queueName });
   const log = captureLogger();
+  const rejected = createRejectedStore({
+    redis: events.connection,
+    queueName,
+    maxCount: overrides.rejectedMaxCount ?? 100,
+    maxAgeHours: 1,
+  });
   const app = createApp({
     config: {
       WEBHOOK_PATH: '/webhooks',
@@ -34,6 +48,7 @@ export function listenerUnderTest(
     },
     logger: log.logger,
     enqueue: createEventEnqueuer({ queue: events.queue, dedupWindowHours: 48, attempts: 5 }),
+    rejected,
     checkReady: events.ping,
   });
   return {
@@ -41,6 +56,7 @@ export function listenerUnderTest(
     events,
     queueName,
     log,
+    rejected,
     close: async () => {
       await events.close();
       if (overrides.redisUrl === undefined) await obliterateQueue(queueName);

@@ -7,6 +7,7 @@ import { signWebhookBody } from '../../../src/http/webhook-signature';
 import { createEventQueue } from '../../../src/events/create-event-queue';
 import type { EventQueue } from '../../../src/events/create-event-queue';
 import { createEventEnqueuer } from '../../../src/events/enqueue-event';
+import { createRejectedStore } from '../../../src/events/rejected-store';
 import { createWebMetrics } from '../../../src/metrics/web-metrics';
 import { rawPost } from '../../helpers/raw-post';
 import { captureLogger } from '../../helpers/capture-logger';
@@ -25,6 +26,12 @@ function metricsApp(redisUrl: string, queueName: string): { app: Express; events
     enqueue: metrics.timeEnqueue(
       createEventEnqueuer({ queue: events.queue, dedupWindowHours: 1, attempts: 2 }),
     ),
+    rejected: createRejectedStore({
+      redis: events.connection,
+      queueName,
+      maxCount: 10,
+      maxAgeHours: 1,
+    }),
     checkReady: events.ping,
     observer: metrics.observer,
     extraRoutes: [metrics.router],
