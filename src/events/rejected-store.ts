@@ -140,6 +140,7 @@ export function createRejectedStore({
     },
 
     list: async () => {
+      await whenReady(redis, readyTimeoutMs);
       const refs = await redis.zrevrange(index, 0, -1);
       if (refs.length === 0) return [];
       const pipeline = redis.pipeline();
@@ -160,6 +161,7 @@ export function createRejectedStore({
 
     get: async (ref) => {
       const key = `${entryPrefix}${ref}`;
+      await whenReady(redis, readyTimeoutMs);
       const [values, body] = await Promise.all([
         redis.hmget(key, ...FIELDS),
         redis.hgetBuffer(key, 'body'),
@@ -169,6 +171,7 @@ export function createRejectedStore({
     },
 
     remove: async (ref) => {
+      await whenReady(redis, readyTimeoutMs);
       const [[, removed] = [null, 0]] =
         (await redis.multi().zrem(index, ref).del(`${entryPrefix}${ref}`).exec()) ?? [];
       return Number(removed) > 0;

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import request from 'supertest';
+import express from 'express';
 import type { Express } from 'express';
 import { createApp } from '../../../src/http/create-app';
 import { signWebhookBody } from '../../../src/http/webhook-signature';
@@ -122,6 +123,34 @@ describe('GET /metrics while Redis does not answer', () => {
       expect(res.text).not.toContain('bullmq_job_count');
     } finally {
       await events.close();
+    }
+  });
+});
+
+describe('GET /metrics behind METRICS_TOKEN', () => {
+  it('answers 401 without the bearer token or with another, 200 with it', async () => {
+    const queueName = uniqueQueueName('web-metrics-token');
+    const events = createEventQueue({ redisUrl: TEST_REDIS_URL, queueName });
+    const metrics = createWebMetrics({
+      queue: events.queue,
+      defaultMetrics: false,
+      token: 'metrics-token-0123456789',
+    });
+    const app = express().use(metrics.router);
+    try {
+      const none = await request(app).get('/metrics');
+      expect(none.status).toBe(401);
+      expect(none.headers['www-authenticate']).toBe('Bearer realm="metrics"');
+      const wrong = await request(app).get('/metrics').set('Authorization', 'Bearer nope');
+      expect(wrong.status).toBe(401);
+      const right = await request(app)
+        .get('/metrics')
+        .set('Authorization', 'Bearer metrics-token-0123456789');
+      expect(right.status).toBe(200);
+      expect(right.text).toContain('svcws_webhook_deliveries_total');
+    } finally {
+      await events.close();
+      await obliterateQueue(queueName);
     }
   });
 });
