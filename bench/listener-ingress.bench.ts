@@ -8,7 +8,7 @@ import { signWebhookBody } from '../src/http/webhook-signature';
 import { INGRESS_STAGES } from './servers/ingress-stages';
 import type { IngressStage } from './servers/ingress-stages';
 
-const SECRET = 'bench-secret';
+const SECRET = 'bench-secret-of-the-ingress';
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const BODIES = Number(process.env.BENCH_BODIES ?? 60000);

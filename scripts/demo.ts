@@ -13,6 +13,7 @@ import { openProducerConnection } from '../src/redis/open-producer-connection';
 import { openWorkerConnection } from '../src/redis/open-worker-connection';
 import { createEventEnqueuer } from '../src/events/enqueue-event';
 import { createApp } from '../src/http/create-app';
+import { createRejectedStore } from '../src/events/rejected-store';
 import { createLogger } from '../src/logger';
 import { createWebMetrics } from '../src/metrics/web-metrics';
 import { createWorkerMetrics } from '../src/metrics/worker-metrics';
@@ -115,6 +116,12 @@ async function main(): Promise<number> {
       enqueue: webMetrics.timeEnqueue(
         createEventEnqueuer({ queue: events.queue, dedupWindowHours: 1, attempts: 3 }),
       ),
+      rejected: createRejectedStore({
+        redis: events.connection,
+        queueName,
+        maxCount: 100,
+        maxAgeHours: 24,
+      }),
       checkReady: events.ping,
       observer: webMetrics.observer,
       extraRoutes: [webMetrics.router],

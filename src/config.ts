@@ -26,14 +26,17 @@ const byteSize = z
   .string()
   .regex(/^\d+(\.\d+)?\s*(b|kb|mb|gb)?$/i, 'a size such as 1mb, 512kb or 2048');
 
+/** Webhook secrets: a short shared secret can be guessed offline from one signed body. */
+const webhookSecret = z.string().min(16, 'at least 16 characters');
+
 const logLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
 
 export const EnvSchema = z.object({
   // web (listener)
   PORT: port.default(3000),
   WEBHOOK_PATH: z.string().startsWith('/').default('/webhooks'),
-  WEBHOOK_SECRET: z.string().min(1),
-  WEBHOOK_SECRET_PREVIOUS: optionalSecret,
+  WEBHOOK_SECRET: webhookSecret,
+  WEBHOOK_SECRET_PREVIOUS: optionalSecret.pipe(webhookSecret.optional()),
   BODY_LIMIT: byteSize.default('1mb'),
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).default('redis://127.0.0.1:6379'),
   QUEUE_NAME: z
@@ -44,6 +47,17 @@ export const EnvSchema = z.object({
   LOG_LEVEL: logLevel.default('info'),
   SHUTDOWN_TIMEOUT_MS: positiveInt.default(10000),
   ADMIN_TOKEN: optionalSecret,
+  // Bounds of the unauthenticated surface (issue 10): a client gets this long for its headers,
+  // this long for the whole request, and idle keep-alive lasts longer than a proxy's (60 s).
+  HEADERS_TIMEOUT_MS: positiveInt.default(10000),
+  REQUEST_TIMEOUT_MS: positiveInt.default(15000),
+  KEEP_ALIVE_TIMEOUT_MS: positiveInt.default(65000),
+  MAX_CONNECTIONS: positiveInt.default(1024),
+  // Signed deliveries that could not become an event, kept for `npm run events -- rejected`.
+  REJECTED_MAX_COUNT: positiveInt.default(1000),
+  REJECTED_MAX_AGE_HOURS: positiveInt.default(336),
+  /** When set, GET /metrics asks for "Authorization: Bearer <token>". */
+  METRICS_TOKEN: optionalSecret,
 
   // API client
   SVC_BASE_URL: z.url({ protocol: /^https?$/ }),
@@ -79,6 +93,13 @@ export const WebConfig = EnvSchema.pick({
   SHUTDOWN_TIMEOUT_MS: true,
   ADMIN_TOKEN: true,
   JOB_ATTEMPTS: true,
+  HEADERS_TIMEOUT_MS: true,
+  REQUEST_TIMEOUT_MS: true,
+  KEEP_ALIVE_TIMEOUT_MS: true,
+  MAX_CONNECTIONS: true,
+  REJECTED_MAX_COUNT: true,
+  REJECTED_MAX_AGE_HOURS: true,
+  METRICS_TOKEN: true,
 });
 export type WebConfig = z.infer<typeof WebConfig>;
 
@@ -158,6 +179,7 @@ function ruleOf(issue: z.core.$ZodIssue): string {
         ? issue.message
         : `a valid ${issue.format}`;
     case 'too_small':
+      if (issue.origin === 'string') return `at least ${String(issue.minimum)} characters`;
       return `at least ${String(issue.minimum)}`;
     case 'too_big':
       return `at most ${String(issue.maximum)}`;

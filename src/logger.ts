@@ -27,6 +27,13 @@ export const REDACT_PATHS = [
   'ADMIN_TOKEN',
 ];
 
+/** No line is longer than this (issue 10, point 7): a payload that slips into one cannot flood. */
+export const MAX_LINE_BYTES = 16 * 1024;
+const MAX_MESSAGE = 2048;
+const MAX_STACK = 4096;
+/** Fields of an error worth a log line; ioredis' `command` (with its args: the payload) is not one. */
+const ERROR_FIELDS = ['code', 'errno', 'syscall', 'status', 'field'] as const;
+
 export interface CreateLoggerOptions {
   level: LoggerOptions['level'];
   name: string;
@@ -46,8 +53,73 @@ export function createLogger({
     level: level ?? 'info',
     name,
     redact: { paths: [...REDACT_PATHS, ...redact], censor: '[redacted]' },
+    serializers: { err: serializeError, error: serializeError },
+    hooks: { streamWrite: capLine },
     base: { pid: process.pid },
     timestamp: pino.stdTimeFunctions.isoTime,
   };
   return destination ? pino(options, destination) : pino(options);
+}
+
+interface SerializedError {
+  type: string;
+  message: string;
+  stack?: string;
+  command?: string;
+  cause?: SerializedError | string;
+  [field: string]: unknown;
+}
+
+/**
+ * Errors as a log line needs them: type, message, stack, a few machine fields, the cause — and of
+ * an ioredis command only its name, never `command.args` (the whole event payload). Anything not
+ * an Error is logged as a short string.
+ */
+export function serializeError(error: unknown, depth = 0): SerializedError | string {
+  if (typeof error !== 'object' || error === null) return clip(String(error), MAX_MESSAGE);
+  const source = error as Record<string, unknown>;
+  const out: SerializedError = {
+    type: typeof source.name === 'string' ? source.name : 'Error',
+    message: clip(typeof source.message === 'string' ? source.message : '', MAX_MESSAGE),
+  };
+  if (typeof source.stack === 'string') out.stack = clip(source.stack, MAX_STACK);
+  for (const field of ERROR_FIELDS) {
+    const value = source[field];
+    if (typeof value === 'string' || typeof value === 'number') out[field] = value;
+  }
+  const command = source.command as { name?: unknown } | undefined;
+  if (typeof command?.name === 'string') out.command = command.name;
+  if (source.cause !== undefined && depth < 3) out.cause = serializeError(source.cause, depth + 1);
+  return out;
+}
+
+function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}… (${String(text.length)} chars)` : text;
+}
+
+/**
+ * The last guard before a line is written: over MAX_LINE_BYTES, the line is rebuilt from its
+ * short top-level fields, and the long ones are named, not written.
+ */
+function capLine(line: string): string {
+  if (Buffer.byteLength(line) <= MAX_LINE_BYTES) return line;
+  let fields: Record<string, unknown> = {};
+  try {
+    fields = JSON.parse(line) as Record<string, unknown>;
+  } catch {
+    // Not JSON (cannot happen with pino's own serializer): keep nothing of it but its size.
+  }
+  const kept: Record<string, unknown> = {};
+  const dropped: string[] = [];
+  for (const [key, value] of Object.entries(fields)) {
+    const size = Buffer.byteLength(JSON.stringify(value) ?? '');
+    if (size <= 1024) kept[key] = value;
+    else if (key === 'msg' && typeof value === 'string') kept[key] = clip(value, 1024);
+    else dropped.push(key);
+  }
+  kept.truncated = { bytes: Buffer.byteLength(line), dropped };
+  const capped = JSON.stringify(kept);
+  return Buffer.byteLength(capped) <= MAX_LINE_BYTES
+    ? `${capped}\n`
+    : `${JSON.stringify({ level: fields.level, time: fields.time, truncated: kept.truncated })}\n`;
 }

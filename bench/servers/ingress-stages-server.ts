@@ -19,7 +19,9 @@ function main(): void {
   const depth = INGRESS_STAGES.indexOf(upTo) + 1;
   if (depth === 0) throw new Error(`usage: ingress-stages-server.ts ${INGRESS_STAGES.join('|')}`);
   const runs = (stage: IngressStage): boolean => INGRESS_STAGES.indexOf(stage) < depth;
-  const verify = createSignatureVerifier([process.env.BENCH_SECRET ?? 'bench-secret']);
+  const verify = createSignatureVerifier({
+    current: process.env.BENCH_SECRET ?? 'bench-secret-of-the-ingress',
+  });
   const sink = new Writable({ write: (_chunk, _encoding, callback) => callback() });
   const logger = createLogger({ level: 'info', name: 'bench', destination: sink });
   const strictUtf8 = new TextDecoder('utf-8', { fatal: true });

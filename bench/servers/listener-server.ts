@@ -6,6 +6,8 @@ import { createEventQueue } from '../../src/events/create-event-queue';
 import { closeRedis } from '../../src/redis/close-redis';
 import { openProducerConnection } from '../../src/redis/open-producer-connection';
 import { createEventEnqueuer } from '../../src/events/enqueue-event';
+import { createRejectedStore } from '../../src/events/rejected-store';
+import type { RejectedStore } from '../../src/events/rejected-store';
 import { createLogger } from '../../src/logger';
 import { reportCpuPerRequest } from './report-cpu-per-request';
 
@@ -14,10 +16,18 @@ import { reportCpuPerRequest } from './report-cpu-per-request';
  * core: `listener` is the real app over real Redis; `bare` is Express 5 reading the raw body and
  * answering 200 — the floor the listener is compared with. Prints `port=<n>` when listening.
  */
+/** The no-Redis diagnostic keeps nothing: the bench sends only valid events. */
+const NOWHERE: RejectedStore = {
+  keep: async () => ({ ref: '-', evicted: 0 }),
+  list: async () => [],
+  get: async () => undefined,
+  remove: async () => false,
+};
+
 async function main(): Promise<void> {
   const kind = process.argv[2];
   const queueName = process.argv[3] ?? 'bench-ingress';
-  const secret = process.env.BENCH_SECRET ?? 'bench-secret';
+  const secret = process.env.BENCH_SECRET ?? 'bench-secret-of-the-ingress';
   let app: express.Express;
   let close = async (): Promise<void> => undefined;
   if (kind === 'listener-no-redis') {
@@ -28,6 +38,7 @@ async function main(): Promise<void> {
       config: { WEBHOOK_PATH: '/webhooks', WEBHOOK_SECRET: secret, BODY_LIMIT: '1mb' },
       logger: createLogger({ level: 'info', name: 'bench', destination: sink }),
       enqueue: async (event) => ({ jobId: event.id, duplicate: false }),
+      rejected: NOWHERE,
       checkReady: async () => undefined,
     });
   } else if (kind === 'listener') {
@@ -42,6 +53,12 @@ async function main(): Promise<void> {
       config: { WEBHOOK_PATH: '/webhooks', WEBHOOK_SECRET: secret, BODY_LIMIT: '1mb' },
       logger,
       enqueue: createEventEnqueuer({ queue: events.queue, dedupWindowHours: 48, attempts: 8 }),
+      rejected: createRejectedStore({
+        redis: events.connection,
+        queueName,
+        maxCount: 1000,
+        maxAgeHours: 1,
+      }),
       checkReady: events.ping,
     });
     close = async () => {

@@ -5,6 +5,7 @@ runCli(process.argv.slice(2), {
   env: process.env,
   out: (line) => process.stdout.write(`${line}\n`),
   err: (line) => process.stderr.write(`${line}\n`),
+  outBytes: (bytes) => process.stdout.write(bytes),
 })
   .then((status) => {
     process.exitCode = status;

@@ -11,6 +11,8 @@ import { createAdminDashboard } from '../http/admin-dashboard';
 import { runUntilSignal } from '../process/run-until-signal';
 import { closeRedis } from '../redis/close-redis';
 import { openProducerConnection } from '../redis/open-producer-connection';
+import { configureServer } from '../http/configure-server';
+import { createRejectedStore } from '../events/rejected-store';
 
 /** Composition root of the listener: reads env, opens Redis, listens, handles signals. */
 async function main(): Promise<void> {
@@ -22,7 +24,7 @@ async function main(): Promise<void> {
   );
   const events = createEventQueue({ connection, queueName: config.QUEUE_NAME });
 
-  const metrics = createWebMetrics({ queue: events.queue });
+  const metrics = createWebMetrics({ queue: events.queue, token: config.METRICS_TOKEN });
   const app = createApp({
     config,
     logger,
@@ -33,6 +35,12 @@ async function main(): Promise<void> {
         attempts: config.JOB_ATTEMPTS,
       }),
     ),
+    rejected: createRejectedStore({
+      redis: connection,
+      queueName: config.QUEUE_NAME,
+      maxCount: config.REJECTED_MAX_COUNT,
+      maxAgeHours: config.REJECTED_MAX_AGE_HOURS,
+    }),
     checkReady: events.ping,
     observer: metrics.observer,
     extraRoutes: [
@@ -42,7 +50,7 @@ async function main(): Promise<void> {
     ],
   });
 
-  const server = app.listen(config.PORT);
+  const server = configureServer(app.listen(config.PORT), config);
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
   logger.info(

@@ -4,3 +4,14 @@ import { EnvSchema } from '../config';
 /** The queue commands need the event queue's Redis and name, nothing else (no secrets). */
 export const CliQueueConfig = EnvSchema.pick({ REDIS_URL: true, QUEUE_NAME: true });
 export type CliQueueConfig = z.infer<typeof CliQueueConfig>;
+
+/** `rejected` also queues events again (replay) and opens the store with its bounds. */
+export const CliRejectedConfig = EnvSchema.pick({
+  REDIS_URL: true,
+  QUEUE_NAME: true,
+  DEDUP_WINDOW_HOURS: true,
+  JOB_ATTEMPTS: true,
+  REJECTED_MAX_COUNT: true,
+  REJECTED_MAX_AGE_HOURS: true,
+});
+export type CliRejectedConfig = z.infer<typeof CliRejectedConfig>;

@@ -5,4 +5,6 @@ export interface CliIo {
   out: (line: string) => void;
   /** One line of a problem (stderr). */
   err: (line: string) => void;
+  /** Bytes as they are, no newline added (`rejected show`); falls back to `out` when absent. */
+  outBytes?: (bytes: Buffer) => void;
 }

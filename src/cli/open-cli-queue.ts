@@ -8,6 +8,8 @@ import { redisTarget } from './redis-target';
 
 export interface CliQueue {
   queue: Queue;
+  /** The queue's own connection, for what lives beside it (the rejected store). */
+  connection: Redis;
   /** `host:port` of the Redis, for messages (no credentials). */
   target: string;
   close: () => Promise<void>;
@@ -43,6 +45,7 @@ export async function openCliQueue(env: CliIo['env']): Promise<CliQueue> {
   queue.on('error', () => undefined);
   return {
     queue,
+    connection,
     target,
     close: async () => {
       await queue.close();

@@ -3,6 +3,7 @@ import type { CliIo } from './cli-io';
 import { CliUsageError } from './cli-usage-error';
 import { failedCommand } from './failed-command';
 import { messageOf } from './message-of';
+import { rejectedCommand } from './rejected-command';
 import { replayCommand } from './replay-command';
 import { sendTestEventCommand } from './send-test-event-command';
 import { showCommand } from './show-command';
@@ -14,6 +15,7 @@ const COMMANDS: Record<string, Command> = {
   failed: failedCommand,
   show: showCommand,
   replay: replayCommand,
+  rejected: rejectedCommand,
   'send-test-event': sendTestEventCommand,
   challenge: challengeCommand,
 };

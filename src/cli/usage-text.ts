@@ -7,6 +7,16 @@ Dead letters (reads REDIS_URL and QUEUE_NAME):
   replay <id>                      move one failed job back to waiting (attempts reset)
   replay --all                     the same for every failed job
 
+Rejected deliveries: signed, but refused as not an event (reads REDIS_URL, QUEUE_NAME,
+DEDUP_WINDOW_HOURS, JOB_ATTEMPTS, REJECTED_MAX_COUNT, REJECTED_MAX_AGE_HOURS):
+  rejected [--json]                newest first: ref, received, status, bytes, event id, reason
+                                   (--json: [{ ref, receivedAt, status, reason, contentType,
+                                   bytes, eventId? }])
+  rejected show <ref>              the body exactly as received, to stdout
+  rejected replay <ref>|--all      parse, normalize and queue the stored bytes again (after an
+                                   upgrade); queued entries are removed, refused ones stay
+  rejected remove <ref>|--all      drop entries
+
 Checking a deployment:
   send-test-event --url <listener> [--secret <s>] (--file <body.json|.xml> | --sample <kind>)
                   [--format json|xml] [--timeout MS]

@@ -2,6 +2,7 @@ import express from 'express';
 import type { Express, Router } from 'express';
 import type { Logger } from '../logger';
 import type { EnqueueEvent } from '../events/enqueue-event';
+import type { RejectedStore } from '../events/rejected-store';
 import { createWebhookRoutes } from './webhook-routes';
 import { createHealthRoutes } from './health-routes';
 import { createErrorHandler } from './error-handler';
@@ -9,6 +10,8 @@ import { createSignatureVerifier } from './webhook-signature';
 import type { DeliveryObserver } from './delivery-observer';
 import { HttpError } from './http-error';
 import { sendError } from './send-error';
+import { createDeliveryPipeline } from './delivery-pipeline';
+import { parseByteSize } from './parse-byte-size';
 
 export interface CreateAppOptions {
   config: {
@@ -19,6 +22,8 @@ export interface CreateAppOptions {
   };
   logger: Logger;
   enqueue: EnqueueEvent;
+  /** Where signed deliveries that cannot become an event are kept (createRejectedStore). */
+  rejected: RejectedStore;
   checkReady: () => Promise<void>;
   enqueueTimeoutMs?: number;
   observer?: DeliveryObserver;
@@ -26,9 +31,13 @@ export interface CreateAppOptions {
   extraRoutes?: Router[];
 }
 
-/** The listener's Express app. It never listens itself: src/bin/web.ts does. */
+/**
+ * The listener's Express app. It never listens itself: src/bin/web.ts does, and applies
+ * configureServer for the timeouts and the connection cap. Throws on a secret under 16 characters.
+ */
 export function createApp(options: CreateAppOptions): Express {
   const { config, logger } = options;
+  const bodyLimit = parseByteSize(config.BODY_LIMIT);
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
@@ -36,17 +45,20 @@ export function createApp(options: CreateAppOptions): Express {
   app.use(
     createWebhookRoutes({
       path: config.WEBHOOK_PATH,
-      bodyLimit: config.BODY_LIMIT,
-      verifySignature: createSignatureVerifier(
-        [config.WEBHOOK_SECRET, config.WEBHOOK_SECRET_PREVIOUS].filter(
-          (secret): secret is string => secret !== undefined,
-        ),
-      ),
-      enqueue: options.enqueue,
+      // A compressed body is never larger on the wire than BODY_LIMIT either.
+      bodyLimits: { wireBytes: bodyLimit, decodedBytes: bodyLimit },
+      verifySignature: createSignatureVerifier({
+        current: config.WEBHOOK_SECRET,
+        previous: config.WEBHOOK_SECRET_PREVIOUS,
+      }),
+      pipeline: createDeliveryPipeline({
+        enqueue: options.enqueue,
+        ...(options.enqueueTimeoutMs === undefined
+          ? {}
+          : { enqueueTimeoutMs: options.enqueueTimeoutMs }),
+      }),
+      rejected: options.rejected,
       logger,
-      ...(options.enqueueTimeoutMs === undefined
-        ? {}
-        : { enqueueTimeoutMs: options.enqueueTimeoutMs }),
       ...(options.observer === undefined ? {} : { observer: options.observer }),
     }),
   );

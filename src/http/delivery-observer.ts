@@ -4,4 +4,6 @@ export type DeliveryObserver = (delivery: {
   status: number;
   durationMs: number;
   action: string | undefined;
+  /** A signed delivery that could not become an event: why (an answer code), and if it was kept. */
+  rejected?: { reason: string; kept: boolean };
 }) => void;

@@ -1,27 +1,29 @@
 import { randomUUID } from 'node:crypto';
 import express from 'express';
-import type { Request, Router } from 'express';
+import type { Request, Response, Router } from 'express';
 import type { Logger } from '../logger';
-import type { EnqueueEvent } from '../events/enqueue-event';
-import { normalizeEvent } from '../events/normalize-event';
-import { parseJsonEvent } from '../events/parse-json-event';
-import { parseXmlEvent } from '../events/parse-xml-event';
+import type { RejectedStore } from '../events/rejected-store';
 import { InvalidEventError } from '../events/invalid-event-error';
-import type { CanonicalEvent } from '../events/canonical-event';
-import { assertUtf8Charset, bodyFormatOf } from './body-format';
 import { HttpError } from './http-error';
 import { sendError } from './send-error';
 import type { DeliveryObserver } from './delivery-observer';
+import type { DeliveryPipeline } from './delivery-pipeline';
+import { QueueUnavailableError } from './queue-unavailable-error';
+import { readRawBody } from './read-raw-body';
+import type { BodyLimits } from './read-raw-body';
+import { isWellFormedSignature } from './webhook-signature';
+import type { SecretMatch, SignatureVerifier } from './webhook-signature';
 
 export interface WebhookRoutesOptions {
   path: string;
-  /** express.raw's limit: `1mb`, `512kb` … (413 above it). */
-  bodyLimit: string;
-  verifySignature: (body: Buffer, header: string | undefined) => boolean;
-  enqueue: EnqueueEvent;
+  /** Caps on the body: bytes off the wire and bytes after Content-Encoding (413 above either). */
+  bodyLimits: BodyLimits;
+  verifySignature: SignatureVerifier;
+  /** Parse → normalize → enqueue: the same function `rejected replay` runs. */
+  pipeline: DeliveryPipeline;
+  /** Where signed deliveries that cannot become an event are kept before the 4xx answer. */
+  rejected: RejectedStore;
   logger: Logger;
-  /** An enqueue that has not resolved by then is answered 503: the sender gives up after 5 s. */
-  enqueueTimeoutMs?: number;
   observer?: DeliveryObserver;
   now?: () => Date;
 }
@@ -36,26 +38,21 @@ interface Delivery {
   jobId?: string;
   bytes?: number;
   reason?: string;
+  /** Which secret the signature matched: a rotation is finished when `previous` stops appearing. */
+  signedWith?: SecretMatch;
+  rejectedRef?: string;
+  /** Set when a signed delivery was refused: why (its answer's code) and whether it was kept. */
+  rejected?: { reason: string; kept: boolean };
 }
 
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
-
 /**
- * The listener's two routes on WEBHOOK_PATH (spec §6). POST is a fixed pipeline: raw bytes with a
- * size cap → signature over exactly those bytes → format → parse → canonical event → enqueue → 200.
- * Nothing is parsed before the signature holds (CONVENTIONS 4).
+ * The listener's two routes on WEBHOOK_PATH (spec §6). POST is a fixed pipeline: the signature
+ * header's form (401 at once, body unread) → raw bytes with two caps → signature over exactly
+ * those bytes → parse → canonical event → enqueue → 200. Nothing is parsed before the signature
+ * holds (CONVENTIONS 4), and nothing signed is answered 4xx before it is kept.
  */
 export function createWebhookRoutes(options: WebhookRoutesOptions): Router {
-  const {
-    path,
-    bodyLimit,
-    verifySignature,
-    enqueue,
-    logger,
-    enqueueTimeoutMs = 1000,
-    observer,
-    now = () => new Date(),
-  } = options;
+  const { path, logger, observer } = options;
   const router = express.Router();
 
   // spec §6.1: echo the challenge as JSON, never as HTML.
@@ -69,53 +66,17 @@ export function createWebhookRoutes(options: WebhookRoutesOptions): Router {
     res.status(200).json({ challenge });
   });
 
-  router.post(
-    path,
-    (req, res, next) => {
-      const delivery: Delivery = {
-        requestId: requestIdOf(req),
-        started: process.hrtime.bigint(),
-        outcome: 'failed',
-      };
-      res.locals.delivery = delivery;
-      res.setHeader('X-Request-Id', delivery.requestId);
-      res.on('finish', () => logDelivery(logger, delivery, res.statusCode, observer));
-      next();
-    },
-    express.raw({ type: () => true, limit: bodyLimit }),
-    async (req, res) => {
-      const delivery = res.locals.delivery as Delivery;
-      const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-      delivery.bytes = body.length;
-      try {
-        if (!verifySignature(body, req.get('x-svc-signature'))) {
-          delivery.outcome = 'bad_signature';
-          throw new HttpError(
-            401,
-            'bad_signature',
-            'X-Svc-Signature is missing or does not match the body',
-          );
-        }
-        const event = toEvent(req, body, delivery, now());
-        delivery.eventId = event.id;
-        delivery.action = event.action;
-        const result = await withTimeout(enqueue(event), enqueueTimeoutMs);
-        delivery.jobId = result.jobId;
-        delivery.outcome = result.duplicate ? 'duplicate' : 'queued';
-        res.status(200).json({ status: delivery.outcome, id: event.id });
-      } catch (error) {
-        const answer = classify(error);
-        if (delivery.outcome === 'failed') delivery.outcome = answer.code;
-        delivery.reason = answer.message;
-        if (answer.status >= 500)
-          logger.error(
-            { err: error, requestId: delivery.requestId, eventId: delivery.eventId },
-            'event not queued',
-          );
-        sendError(res, answer);
-      }
-    },
-  );
+  router.post(path, async (req, res) => {
+    const delivery: Delivery = {
+      requestId: requestIdOf(req),
+      started: process.hrtime.bigint(),
+      outcome: 'failed',
+    };
+    res.locals.delivery = delivery;
+    res.setHeader('X-Request-Id', delivery.requestId);
+    res.on('finish', () => logDelivery(logger, delivery, res.statusCode, observer));
+    await receive(req, res, delivery, options);
+  });
 
   router.all(path, (req, res) => {
     res.setHeader('Allow', 'GET, POST');
@@ -128,42 +89,140 @@ export function createWebhookRoutes(options: WebhookRoutesOptions): Router {
   return router;
 }
 
-function toEvent(req: Request, body: Buffer, delivery: Delivery, receivedAt: Date): CanonicalEvent {
-  const contentType = req.get('content-type');
-  assertUtf8Charset(contentType);
-  let text: string;
-  try {
-    text = strictUtf8.decode(body);
-  } catch {
-    throw new HttpError(400, 'invalid_body', 'body is not valid UTF-8');
+const BAD_SIGNATURE = new HttpError(
+  401,
+  'bad_signature',
+  'X-Svc-Signature is missing or does not match the body',
+);
+
+async function receive(
+  req: Request,
+  res: Response,
+  delivery: Delivery,
+  options: WebhookRoutesOptions,
+): Promise<void> {
+  const header = req.get('x-svc-signature');
+  if (!isWellFormedSignature(header)) {
+    // Not even the form of a signature: answer before reading a byte of the body, and close the
+    // connection so the rest of it is never read either.
+    delivery.outcome = 'bad_signature';
+    res.setHeader('Connection', 'close');
+    sendError(res, BAD_SIGNATURE);
+    return;
   }
-  const format = bodyFormatOf(contentType, text);
-  delivery.format = format;
-  const parsed = format === 'json' ? parseJsonEvent(text) : parseXmlEvent(text);
-  return normalizeEvent(parsed, {
-    format,
-    receivedAt: receivedAt.toISOString(),
-    requestId: delivery.requestId,
-  });
+  let body: Buffer;
+  try {
+    body = await readRawBody(req, options.bodyLimits);
+  } catch (error) {
+    const answer = error instanceof HttpError ? error : new HttpError(400, 'aborted', 'unreadable');
+    delivery.outcome = answer.code;
+    delivery.reason = answer.message;
+    res.setHeader('Connection', 'close');
+    if (!res.writableEnded && !req.socket.destroyed) sendError(res, answer);
+    return;
+  }
+  delivery.bytes = body.length;
+  const secret = options.verifySignature(body, header);
+  if (secret === undefined) {
+    delivery.outcome = 'bad_signature';
+    sendError(res, BAD_SIGNATURE);
+    return;
+  }
+  delivery.signedWith = secret;
+  await ingest(req, res, delivery, body, options);
 }
 
+async function ingest(
+  req: Request,
+  res: Response,
+  delivery: Delivery,
+  body: Buffer,
+  options: WebhookRoutesOptions,
+): Promise<void> {
+  const receivedAt = (options.now ?? (() => new Date()))();
+  const contentType = req.get('content-type');
+  try {
+    const outcome = await options.pipeline(
+      { body, contentType, receivedAt, requestId: delivery.requestId },
+      delivery,
+    );
+    delivery.jobId = outcome.jobId;
+    delivery.outcome = outcome.duplicate ? 'duplicate' : 'queued';
+    res.status(200).json({ status: delivery.outcome, id: outcome.event.id });
+    return;
+  } catch (error) {
+    let answer = classify(error);
+    if (answer.status >= 500) logFailure(options.logger, delivery, error, answer);
+    if (answer.code !== 'queue_unavailable') {
+      answer = await keepRejected(options, delivery, answer, { body, contentType, receivedAt });
+    }
+    delivery.outcome = answer.code;
+    delivery.reason = answer.message;
+    sendError(res, answer);
+  }
+}
+
+/**
+ * A signed delivery the sender will not retry (4xx), or one we failed on (500), is kept before
+ * the answer. If it cannot be kept, the answer becomes a 503 so the sender tries again later.
+ */
+async function keepRejected(
+  options: WebhookRoutesOptions,
+  delivery: Delivery,
+  answer: HttpError,
+  received: { body: Buffer; contentType: string | undefined; receivedAt: Date },
+): Promise<HttpError> {
+  try {
+    const kept = await options.rejected.keep({
+      ...received,
+      reason: answer.message,
+      status: answer.status,
+      requestId: delivery.requestId,
+      eventId: delivery.eventId,
+    });
+    delivery.rejectedRef = kept.ref;
+    delivery.rejected = { reason: answer.code, kept: true };
+    if (kept.evicted > 0) {
+      options.logger.warn(
+        { requestId: delivery.requestId, evicted: kept.evicted },
+        'rejected store full: oldest entries dropped (REJECTED_MAX_COUNT, REJECTED_MAX_AGE_HOURS)',
+      );
+    }
+    return answer;
+  } catch (error) {
+    delivery.rejected = { reason: answer.code, kept: false };
+    options.logger.error(
+      { err: error, requestId: delivery.requestId, eventId: delivery.eventId },
+      'refused delivery could not be kept; answering 503 so the sender retries',
+    );
+    return new HttpError(
+      503,
+      'queue_unavailable',
+      'the delivery could not be kept; try again later',
+    );
+  }
+}
+
+/** Only a queue that does not answer is a 503; a defect of ours is a 500 (issue 10, point 5). */
 function classify(error: unknown): HttpError {
   if (error instanceof HttpError) return error;
   if (error instanceof InvalidEventError) return new HttpError(400, 'invalid_event', error.message);
-  // Redis refused, timed out or is unreachable: the sender retries a 5xx (1 h, 3 h, 6 h).
-  return new HttpError(503, 'queue_unavailable', 'the event could not be queued; try again later');
+  if (error instanceof QueueUnavailableError) {
+    // Redis refused, timed out or is unreachable: the sender retries a 5xx (1 h, 3 h, 6 h).
+    return new HttpError(
+      503,
+      'queue_unavailable',
+      'the event could not be queued; try again later',
+    );
+  }
+  return new HttpError(500, 'internal_error', 'the delivery could not be processed');
 }
 
-async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`enqueue did not answer within ${ms} ms`)), ms);
-  });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
+function logFailure(logger: Logger, delivery: Delivery, error: unknown, answer: HttpError): void {
+  const fields = { err: error, requestId: delivery.requestId, eventId: delivery.eventId };
+  if (answer.code === 'queue_unavailable')
+    logger.error(fields, 'event not queued: queue unavailable');
+  else logger.error(fields, 'event not queued: internal error');
 }
 
 function requestIdOf(req: Request): string {
@@ -185,13 +244,21 @@ function logDelivery(
     format: delivery.format,
     jobId: delivery.jobId,
     bytes: delivery.bytes,
+    signedWith: delivery.signedWith,
     outcome: delivery.outcome,
     status,
     durationMs: Math.round(durationMs * 100) / 100,
     reason: delivery.reason,
+    rejectedRef: delivery.rejectedRef,
   };
   if (status >= 500) logger.error(line, 'delivery');
   else if (status >= 400) logger.warn(line, 'delivery');
   else logger.info(line, 'delivery');
-  observer?.({ outcome: delivery.outcome, status, durationMs, action: delivery.action });
+  observer?.({
+    outcome: delivery.outcome,
+    status,
+    durationMs,
+    action: delivery.action,
+    ...(delivery.rejected === undefined ? {} : { rejected: delivery.rejected }),
+  });
 }

@@ -4,6 +4,9 @@ import type { Queue } from 'bullmq';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { EnqueueEvent } from '../events/enqueue-event';
 import type { DeliveryObserver } from '../http/delivery-observer';
+import { createTokenMatcher } from '../http/token-matcher';
+import { HttpError } from '../http/http-error';
+import { sendError } from '../http/send-error';
 
 export interface WebMetrics {
   registry: Registry;
@@ -23,6 +26,8 @@ export interface WebMetricsOptions {
   path?: string;
   /** A scrape waits this long for the queue counts; BullMQ waits for a connection indefinitely. */
   queueTimeoutMs?: number;
+  /** METRICS_TOKEN: when set, a scrape must send `Authorization: Bearer <token>`; unset, it is open. */
+  token?: string | undefined;
 }
 
 /** Seconds; the listener answers 503 when an enqueue takes over 1 s, and the sender gives up at 5 s. */
@@ -38,6 +43,7 @@ export function createWebMetrics({
   defaultMetrics = true,
   path = '/metrics',
   queueTimeoutMs = 1000,
+  token,
 }: WebMetricsOptions): WebMetrics {
   const registry = new Registry();
   if (defaultMetrics) collectDefaultMetrics({ register: registry });
@@ -67,14 +73,21 @@ export function createWebMetrics({
     buckets: LATENCY_BUCKETS,
     registers: [registry],
   });
+  const rejections = new Counter({
+    name: 'svcws_webhook_rejected_total',
+    help: 'Signed deliveries that could not become an event, by reason (the answer code) and whether they were kept for `npm run events -- rejected` (kept="false" was answered 503)',
+    labelNames: ['reason', 'kept'] as const,
+    registers: [registry],
+  });
   const queueScrape = new Gauge({
     name: 'svcws_queue_metrics_up',
     help: '1 when the last scrape could read the queue counts from Redis, else 0',
     registers: [registry],
   });
 
-  const observer: DeliveryObserver = ({ outcome, status, durationMs }) => {
+  const observer: DeliveryObserver = ({ outcome, status, durationMs, rejected }) => {
     deliveries.inc({ outcome, status: String(status) });
+    if (rejected) rejections.inc({ reason: rejected.reason, kept: String(rejected.kept) });
     if (outcome === 'bad_signature') signatureFailures.inc();
     deliveryDuration.observe({ outcome }, durationMs / 1000);
   };
@@ -94,6 +107,18 @@ export function createWebMetrics({
     };
 
   const router = express.Router();
+  if (token !== undefined && token !== '') {
+    const matches = createTokenMatcher(token);
+    router.get(path, (req, res, next) => {
+      const [scheme, value] = (req.get('authorization') ?? '').trim().split(/\s+/, 2);
+      if (/^bearer$/i.test(scheme ?? '') && matches(value)) {
+        next();
+        return;
+      }
+      res.setHeader('WWW-Authenticate', 'Bearer realm="metrics"');
+      sendError(res, new HttpError(401, 'unauthorized', 'a valid metrics token is required'));
+    });
+  }
   router.get(path, async (_req, res) => {
     let queueText = '';
     try {

@@ -5,6 +5,8 @@ import { closeRedis } from '../../src/redis/close-redis';
 import { openProducerConnection } from '../../src/redis/open-producer-connection';
 import type { EventQueue } from '../../src/events/create-event-queue';
 import { createEventEnqueuer } from '../../src/events/enqueue-event';
+import { createRejectedStore } from '../../src/events/rejected-store';
+import type { RejectedStore } from '../../src/events/rejected-store';
 import { captureLogger } from './capture-logger';
 import type { CapturedLogger } from './capture-logger';
 import { TEST_REDIS_URL, obliterateQueue, uniqueQueueName } from './redis';
@@ -17,17 +19,29 @@ export interface ListenerUnderTest {
   events: EventQueue;
   queueName: string;
   log: CapturedLogger;
+  rejected: RejectedStore;
   close: () => Promise<void>;
 }
 
 /** The real app over a real queue of its own; `close()` removes the queue's keys. */
 export function listenerUnderTest(
-  overrides: { redisUrl?: string; bodyLimit?: string; previousSecret?: string } = {},
+  overrides: {
+    redisUrl?: string;
+    bodyLimit?: string;
+    previousSecret?: string;
+    rejectedMaxCount?: number;
+  } = {},
 ): ListenerUnderTest {
   const queueName = uniqueQueueName('listener');
   const connection = openProducerConnection(overrides.redisUrl ?? TEST_REDIS_URL);
   const events = createEventQueue({ connection, queueName });
   const log = captureLogger();
+  const rejected = createRejectedStore({
+    redis: events.connection,
+    queueName,
+    maxCount: overrides.rejectedMaxCount ?? 100,
+    maxAgeHours: 1,
+  });
   const app = createApp({
     config: {
       WEBHOOK_PATH: '/webhooks',
@@ -37,6 +51,7 @@ export function listenerUnderTest(
     },
     logger: log.logger,
     enqueue: createEventEnqueuer({ queue: events.queue, dedupWindowHours: 48, attempts: 5 }),
+    rejected,
     checkReady: events.ping,
   });
   return {
@@ -44,6 +59,7 @@ export function listenerUnderTest(
     events,
     queueName,
     log,
+    rejected,
     close: async () => {
       await events.close();
       await closeRedis(connection);

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
 
 /** The Redis the tests use: REDIS_URL, or the machine's local one. */
 export const TEST_REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -9,12 +10,19 @@ export function uniqueQueueName(prefix: string): string {
   return `test-${prefix}-${randomUUID().slice(0, 8)}`;
 }
 
-/** Removes every key of the queue; call in afterEach/afterAll. */
+/** Removes every key of the queue, and its rejected store; call in afterEach/afterAll. */
 export async function obliterateQueue(name: string): Promise<void> {
   const queue = new Queue(name, { connection: { url: TEST_REDIS_URL } });
   try {
     await queue.obliterate({ force: true });
   } finally {
     await queue.close();
+  }
+  const redis = new Redis(TEST_REDIS_URL);
+  try {
+    const keys = await redis.keys(`${name}:rejected:*`);
+    if (keys.length > 0) await redis.del(...keys);
+  } finally {
+    redis.disconnect();
   }
 }

@@ -2,7 +2,7 @@ import { ConfigError, loadConfig, WebConfig } from '../../src/config';
 
 describe('loadConfig', () => {
   it('applies the documented defaults when only the secret is set', () => {
-    const config = loadConfig(WebConfig, { WEBHOOK_SECRET: 's3cret' });
+    const config = loadConfig(WebConfig, { WEBHOOK_SECRET: 'a-secret-of-24-characters' });
     expect(config).toMatchObject({
       PORT: 3000,
       WEBHOOK_PATH: '/webhooks',
@@ -34,5 +34,43 @@ describe('loadConfig', () => {
     expect(() => loadConfig(WebConfig, { WEBHOOK_SECRET: '' })).toThrow(
       /WEBHOOK_SECRET \(required\)/,
     );
+  });
+});
+
+describe('loadConfig: webhook secrets and listener bounds', () => {
+  it.each(['WEBHOOK_SECRET', 'WEBHOOK_SECRET_PREVIOUS'])(
+    'refuses a %s shorter than 16 characters, without printing it',
+    (key) => {
+      // 15 characters.
+      const env = { WEBHOOK_SECRET: 'a-secret-of-24-characters', [key]: 'short-XYZ-secre' };
+      expect(() => loadConfig(WebConfig, env)).toThrow(`${key} (at least 16 characters)`);
+      try {
+        loadConfig(WebConfig, env);
+      } catch (error) {
+        expect((error as Error).message).not.toContain('XYZ');
+      }
+    },
+  );
+
+  it('accepts secrets of 16 characters', () => {
+    const sixteen = 'x'.repeat(16);
+    const config = loadConfig(WebConfig, {
+      WEBHOOK_SECRET: sixteen,
+      WEBHOOK_SECRET_PREVIOUS: sixteen,
+    });
+    expect(config.WEBHOOK_SECRET_PREVIOUS).toBe(sixteen);
+  });
+
+  it('has the bounds of the unauthenticated surface, the rejected store and the metrics token', () => {
+    const config = loadConfig(WebConfig, { WEBHOOK_SECRET: 'a-secret-of-24-characters' });
+    expect(config).toMatchObject({
+      HEADERS_TIMEOUT_MS: 10000,
+      REQUEST_TIMEOUT_MS: 15000,
+      KEEP_ALIVE_TIMEOUT_MS: 65000,
+      MAX_CONNECTIONS: 1024,
+      REJECTED_MAX_COUNT: 1000,
+      REJECTED_MAX_AGE_HOURS: 336,
+    });
+    expect(config.METRICS_TOKEN).toBeUndefined();
   });
 });

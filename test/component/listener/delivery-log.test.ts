@@ -59,11 +59,14 @@ describe('the delivery log', () => {
 
   it('logs a body-limit rejection as a delivery too', async () => {
     const small = listenerUnderTest({ bodyLimit: '1kb' });
+    const big = 'x'.repeat(5000);
     try {
+      // Signed (the form of the header is checked first; an unsigned body is a 401 unread).
       await request(small.app)
         .post('/webhooks')
         .set('Content-Type', 'application/json')
-        .send('x'.repeat(5000));
+        .set('X-Svc-Signature', signWebhookBody(TEST_SECRET, big))
+        .send(big);
       expect(small.log.lines().filter((line) => line.msg === 'delivery')).toEqual([
         expect.objectContaining({ outcome: 'body_too_large', status: 413 }),
       ]);

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import request from 'supertest';
+import express from 'express';
 import type { Express } from 'express';
 import { createApp } from '../../../src/http/create-app';
 import { signWebhookBody } from '../../../src/http/webhook-signature';
@@ -9,6 +10,7 @@ import { closeRedis } from '../../../src/redis/close-redis';
 import { openProducerConnection } from '../../../src/redis/open-producer-connection';
 import type { EventQueue } from '../../../src/events/create-event-queue';
 import { createEventEnqueuer } from '../../../src/events/enqueue-event';
+import { createRejectedStore } from '../../../src/events/rejected-store';
 import { createWebMetrics } from '../../../src/metrics/web-metrics';
 import { rawPost } from '../../helpers/raw-post';
 import { captureLogger } from '../../helpers/capture-logger';
@@ -27,6 +29,12 @@ function metricsApp(redisUrl: string, queueName: string): { app: Express; events
     enqueue: metrics.timeEnqueue(
       createEventEnqueuer({ queue: events.queue, dedupWindowHours: 1, attempts: 2 }),
     ),
+    rejected: createRejectedStore({
+      redis: events.connection,
+      queueName,
+      maxCount: 10,
+      maxAgeHours: 1,
+    }),
     checkReady: events.ping,
     observer: metrics.observer,
     extraRoutes: [metrics.router],
@@ -119,6 +127,36 @@ describe('GET /metrics while Redis does not answer', () => {
     } finally {
       await events.close();
       await closeRedis(events.connection);
+    }
+  });
+});
+
+describe('GET /metrics behind METRICS_TOKEN', () => {
+  it('answers 401 without the bearer token or with another, 200 with it', async () => {
+    const queueName = uniqueQueueName('web-metrics-token');
+    const connection = openProducerConnection(TEST_REDIS_URL);
+    const events = createEventQueue({ connection, queueName });
+    const metrics = createWebMetrics({
+      queue: events.queue,
+      defaultMetrics: false,
+      token: 'metrics-token-0123456789',
+    });
+    const app = express().use(metrics.router);
+    try {
+      const none = await request(app).get('/metrics');
+      expect(none.status).toBe(401);
+      expect(none.headers['www-authenticate']).toBe('Bearer realm="metrics"');
+      const wrong = await request(app).get('/metrics').set('Authorization', 'Bearer nope');
+      expect(wrong.status).toBe(401);
+      const right = await request(app)
+        .get('/metrics')
+        .set('Authorization', 'Bearer metrics-token-0123456789');
+      expect(right.status).toBe(200);
+      expect(right.text).toContain('svcws_webhook_deliveries_total');
+    } finally {
+      await events.close();
+      await closeRedis(connection);
+      await obliterateQueue(queueName);
     }
   });
 });

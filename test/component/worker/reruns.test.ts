@@ -90,7 +90,9 @@ describe('job_end reruns', () => {
   it('sends one failing call at most (SVC_MAX_RETRIES + 1) × JOB_ATTEMPTS = 10 times with the defaults', async () => {
     // The worker's own defaults: the harness leaves SVC_MAX_RETRIES unset.
     sut = await workerUnderTest();
-    const attempts = loadConfig(WebConfig, { WEBHOOK_SECRET: 'x' }).JOB_ATTEMPTS;
+    const attempts = loadConfig(WebConfig, {
+      WEBHOOK_SECRET: 'a-secret-of-16-characters',
+    }).JOB_ATTEMPTS;
     const instanceId = await sut.runJob('S7781', 4);
     sut.proxy.fail({ path: DOWNLOAD_PATH, times: 1000, status: 503 });
     const jobId = await sut.enqueue(await sut.jobEndEvent(instanceId), attempts, 5);

@@ -1,30 +1,36 @@
-import { createSignatureVerifier, signWebhookBody } from '../../../src/http/webhook-signature';
+import {
+  createSignatureVerifier,
+  isWellFormedSignature,
+  signWebhookBody,
+} from '../../../src/http/webhook-signature';
+
+const CURRENT = 'current-secret-0123456789';
+const PREVIOUS = 'previous-secret-0123456789';
 
 describe('webhook signature', () => {
   it('matches the known vector', () => {
     expect(signWebhookBody('itsasecret', 'The POST request body')).toBe(
       'e9SHoXK4MZrSGqhglMK4w+/u1pjYn0bfTEYtcFqj7CE=',
     );
-    const verify = createSignatureVerifier(['itsasecret']);
-    expect(
-      verify(Buffer.from('The POST request body'), 'e9SHoXK4MZrSGqhglMK4w+/u1pjYn0bfTEYtcFqj7CE='),
-    ).toBe(true);
+    const verify = createSignatureVerifier({ current: CURRENT });
+    const body = Buffer.from('The POST request body');
+    expect(verify(body, signWebhookBody(CURRENT, body))).toBe('current');
   });
 
-  it('accepts the previous secret during a rotation, and only configured secrets', () => {
-    const verify = createSignatureVerifier(['new', 'old']);
+  it('says which secret matched during a rotation, and accepts only configured secrets', () => {
+    const verify = createSignatureVerifier({ current: CURRENT, previous: PREVIOUS });
     const body = Buffer.from('{"id":"1"}');
-    expect(verify(body, signWebhookBody('old', body))).toBe(true);
-    expect(verify(body, signWebhookBody('other', body))).toBe(false);
+    expect(verify(body, signWebhookBody(CURRENT, body))).toBe('current');
+    expect(verify(body, signWebhookBody(PREVIOUS, body))).toBe('previous');
+    expect(verify(body, signWebhookBody('another-secret-0123456789', body))).toBeUndefined();
   });
 
   it('verifies over the bytes of non-ASCII UTF-8 bodies', () => {
     const body = Buffer.from('{"title":"Bibliothèque — 東京"}', 'utf8');
-    const verify = createSignatureVerifier(['s']);
-    expect(verify(body, signWebhookBody('s', body))).toBe(true);
-    expect(verify(Buffer.from(body.toString('latin1'), 'utf8'), signWebhookBody('s', body))).toBe(
-      false,
-    );
+    const verify = createSignatureVerifier({ current: CURRENT });
+    expect(verify(body, signWebhookBody(CURRENT, body))).toBe('current');
+    const mangled = Buffer.from(body.toString('latin1'), 'utf8');
+    expect(verify(mangled, signWebhookBody(CURRENT, body))).toBeUndefined();
   });
 
   it.each([
@@ -36,12 +42,25 @@ describe('webhook signature', () => {
     ['non-canonical last character', 'e9SHoXK4MZrSGqhglMK4w+/u1pjYn0bfTEYtcFqj7CF='],
     ['with whitespace', ' e9SHoXK4MZrSGqhglMK4w+/u1pjYn0bfTEYtcFqj7CE='],
     ['a hex digest', 'a'.repeat(64)],
-  ])('rejects a %s header', (_name, header) => {
-    const verify = createSignatureVerifier(['itsasecret']);
-    expect(verify(Buffer.from('The POST request body'), header)).toBe(false);
+  ])('rejects a %s header, by its form alone', (_name, header) => {
+    expect(isWellFormedSignature(header)).toBe(false);
+    const verify = createSignatureVerifier({ current: CURRENT });
+    expect(verify(Buffer.from('The POST request body'), header)).toBeUndefined();
   });
 
-  it('refuses to build a verifier without a secret', () => {
-    expect(() => createSignatureVerifier([''])).toThrow(/at least one webhook secret/);
+  it('takes the form of a real signature as well-formed', () => {
+    expect(isWellFormedSignature('e9SHoXK4MZrSGqhglMK4w+/u1pjYn0bfTEYtcFqj7CE=')).toBe(true);
+  });
+
+  it.each([
+    ['an empty current secret', { current: '' }],
+    ['a 15-character current secret', { current: 'x'.repeat(15) }],
+    ['a 15-character previous secret', { current: CURRENT, previous: 'x'.repeat(15) }],
+  ])('refuses to build a verifier with %s', (_name, secrets) => {
+    expect(() => createSignatureVerifier(secrets)).toThrow(/at least 16 characters/);
+  });
+
+  it('accepts a 16-character secret', () => {
+    expect(() => createSignatureVerifier({ current: 'x'.repeat(16) })).not.toThrow();
   });
 });

@@ -1,0 +1,197 @@
+import { createHash } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import { z } from 'zod';
+
+/** A signed delivery that could not become an event, as it arrived (issue 10, point 3). */
+export interface RejectedDelivery {
+  body: Buffer;
+  contentType: string | undefined;
+  /** Why it was refused: the message the sender was answered with. */
+  reason: string;
+  /** The status the sender was answered with (4xx, or 500 for a defect of ours). */
+  status: number;
+  receivedAt: Date;
+  requestId: string;
+  eventId?: string | undefined;
+}
+
+/** One kept delivery without its bytes: what `rejected --json` prints. Read back from Redis. */
+export const RejectedEntry = z.object({
+  ref: z.string(),
+  receivedAt: z.iso.datetime(),
+  status: z.coerce.number().int(),
+  reason: z.string(),
+  contentType: z.string().optional(),
+  bytes: z.coerce.number().int(),
+  eventId: z.string().optional(),
+  requestId: z.string(),
+});
+export type RejectedEntry = z.infer<typeof RejectedEntry>;
+
+export interface RejectedStore {
+  /** Keeps the delivery; resolves once Redis has it, with how many old entries made room. */
+  keep: (delivery: RejectedDelivery) => Promise<{ ref: string; evicted: number }>;
+  /** Newest first. */
+  list: () => Promise<RejectedEntry[]>;
+  get: (ref: string) => Promise<{ entry: RejectedEntry; body: Buffer } | undefined>;
+  remove: (ref: string) => Promise<boolean>;
+}
+
+export interface RejectedStoreOptions {
+  redis: Redis;
+  /** Keys live under `<queueName>:rejected:`, apart from BullMQ's own `bull:<queueName>:`. */
+  queueName: string;
+  maxCount: number;
+  maxAgeHours: number;
+  /** A connection still opening is waited for this long (the listener's has no offline queue). */
+  readyTimeoutMs?: number;
+  now?: () => Date;
+}
+
+const FIELDS = ['receivedAt', 'status', 'reason', 'contentType', 'bytes', 'eventId', 'requestId'];
+
+/**
+ * Adds one entry and drops what is over the bounds, in one step: entries older than the age
+ * bound, then the oldest ones over the count bound. Each entry's hash also expires by itself.
+ * KEYS: index, entry. ARGV: ref, score, maxCount, minScore, ttlMs, entryPrefix, field, value, …
+ */
+const KEEP_SCRIPT = `
+redis.call('DEL', KEYS[2])
+redis.call('HSET', KEYS[2], unpack(ARGV, 7))
+redis.call('PEXPIRE', KEYS[2], ARGV[5])
+redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
+local evicted = 0
+local function drop(refs)
+  for _, ref in ipairs(refs) do
+    redis.call('DEL', ARGV[6] .. ref)
+    redis.call('ZREM', KEYS[1], ref)
+    evicted = evicted + 1
+  end
+end
+drop(redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', '(' .. ARGV[4]))
+local over = redis.call('ZCARD', KEYS[1]) - tonumber(ARGV[3])
+if over > 0 then drop(redis.call('ZRANGE', KEYS[1], 0, over - 1)) end
+redis.call('PEXPIRE', KEYS[1], ARGV[5])
+return evicted
+`;
+
+/**
+ * Where signed deliveries that could not become an event are kept: a sorted set by time and one
+ * hash per entry with the raw bytes. Never a log. The ref is the body's digest, so a delivery
+ * sent again (a 500 the sender retries) is one entry, not one per attempt.
+ */
+export function createRejectedStore({
+  redis,
+  queueName,
+  maxCount,
+  maxAgeHours,
+  readyTimeoutMs = 1000,
+  now = () => new Date(),
+}: RejectedStoreOptions): RejectedStore {
+  const prefix = `${queueName}:rejected:`;
+  const index = `${prefix}index`;
+  const entryPrefix = `${prefix}entry:`;
+  const ttlMs = maxAgeHours * 3_600_000;
+
+  const entryOf = (ref: string, values: (string | null)[]): RejectedEntry | undefined => {
+    if (values.every((value) => value === null)) return undefined;
+    const raw = Object.fromEntries(
+      FIELDS.map((field, i) => [field, values[i] ?? undefined]).filter(([, v]) => v !== undefined),
+    );
+    const parsed = RejectedEntry.safeParse({ ref, ...raw });
+    return parsed.success ? parsed.data : undefined;
+  };
+
+  return {
+    keep: async (delivery) => {
+      const ref = createHash('sha256').update(delivery.body).digest('hex').slice(0, 16);
+      const fields: (string | Buffer)[] = [
+        'body',
+        delivery.body,
+        'receivedAt',
+        delivery.receivedAt.toISOString(),
+        'status',
+        String(delivery.status),
+        'reason',
+        delivery.reason,
+        'bytes',
+        String(delivery.body.length),
+        'requestId',
+        delivery.requestId,
+      ];
+      if (delivery.contentType !== undefined) fields.push('contentType', delivery.contentType);
+      if (delivery.eventId !== undefined) fields.push('eventId', delivery.eventId);
+      const minScore = now().getTime() - ttlMs;
+      await whenReady(redis, readyTimeoutMs);
+      const evicted = await redis.eval(
+        KEEP_SCRIPT,
+        2,
+        index,
+        `${entryPrefix}${ref}`,
+        ref,
+        String(delivery.receivedAt.getTime()),
+        String(maxCount),
+        String(minScore),
+        String(ttlMs),
+        entryPrefix,
+        ...fields,
+      );
+      return { ref, evicted: Number(evicted) };
+    },
+
+    list: async () => {
+      await whenReady(redis, readyTimeoutMs);
+      const refs = await redis.zrevrange(index, 0, -1);
+      if (refs.length === 0) return [];
+      const pipeline = redis.pipeline();
+      for (const ref of refs) pipeline.hmget(`${entryPrefix}${ref}`, ...FIELDS);
+      const answers = (await pipeline.exec()) ?? [];
+      const entries: RejectedEntry[] = [];
+      const gone: string[] = [];
+      refs.forEach((ref, i) => {
+        const [error, values] = answers[i] ?? [null, null];
+        const entry = error ? undefined : entryOf(ref, (values as (string | null)[]) ?? []);
+        if (entry) entries.push(entry);
+        else gone.push(ref);
+      });
+      // Entries whose hash expired on its own leave their ref in the index until now.
+      if (gone.length > 0) await redis.zrem(index, ...gone);
+      return entries;
+    },
+
+    get: async (ref) => {
+      const key = `${entryPrefix}${ref}`;
+      await whenReady(redis, readyTimeoutMs);
+      const [values, body] = await Promise.all([
+        redis.hmget(key, ...FIELDS),
+        redis.hgetBuffer(key, 'body'),
+      ]);
+      const entry = entryOf(ref, values);
+      return entry === undefined || body === null ? undefined : { entry, body };
+    },
+
+    remove: async (ref) => {
+      await whenReady(redis, readyTimeoutMs);
+      const [[, removed] = [null, 0]] =
+        (await redis.multi().zrem(index, ref).del(`${entryPrefix}${ref}`).exec()) ?? [];
+      return Number(removed) > 0;
+    },
+  };
+}
+
+/** Resolves once the connection is ready; rejects after `ms` (or at once when it has ended). */
+async function whenReady(redis: Redis, ms: number): Promise<void> {
+  if (redis.status === 'ready') return;
+  if (redis.status === 'end') throw new Error('Connection is closed.');
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      redis.off('ready', onReady);
+      reject(new Error(`Command timed out: Redis not ready within ${String(ms)} ms`));
+    }, ms);
+    const onReady = (): void => {
+      clearTimeout(timer);
+      resolve();
+    };
+    redis.once('ready', onReady);
+  });
+}

@@ -1,0 +1,115 @@
+import type { CanonicalEvent } from '../events/canonical-event';
+import type { EnqueueEvent } from '../events/enqueue-event';
+import { normalizeEvent } from '../events/normalize-event';
+import { parseJsonEvent } from '../events/parse-json-event';
+import { parseXmlEvent } from '../events/parse-xml-event';
+import { assertUtf8Charset, bodyFormatOf } from './body-format';
+import { HttpError } from './http-error';
+import { QueueUnavailableError, isQueueUnavailable } from './queue-unavailable-error';
+
+/** One delivery whose signature held (at receipt, or when it was kept as rejected). */
+export interface DeliveryInput {
+  body: Buffer;
+  contentType: string | undefined;
+  receivedAt: Date;
+  requestId: string;
+}
+
+/** Filled in as the steps pass, so a refusal can still say what was read. */
+export interface DeliveryProgress {
+  format?: string;
+  eventId?: string;
+  action?: string;
+}
+
+export interface DeliveryOutcome {
+  event: CanonicalEvent;
+  jobId: string;
+  duplicate: boolean;
+}
+
+export type DeliveryPipeline = (
+  input: DeliveryInput,
+  progress?: DeliveryProgress,
+) => Promise<DeliveryOutcome>;
+
+export interface DeliveryPipelineOptions {
+  enqueue: EnqueueEvent;
+  /** An enqueue that has not resolved by then counts as a queue that does not answer. */
+  enqueueTimeoutMs?: number;
+}
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * The ingress after the signature (CONVENTIONS 4): bytes → format → parse → canonical event →
+ * enqueue. The webhook route and `npm run events -- rejected replay` both run this one function.
+ * Throws HttpError / InvalidEventError for a body that cannot become an event,
+ * QueueUnavailableError when the queue does not answer, and anything else as it came.
+ */
+export function createDeliveryPipeline({
+  enqueue,
+  enqueueTimeoutMs = 1000,
+}: DeliveryPipelineOptions): DeliveryPipeline {
+  return async (input, progress = {}) => {
+    const event = toEvent(input, progress);
+    progress.eventId = event.id;
+    progress.action = event.action;
+    let result;
+    try {
+      result = await withTimeout(enqueue(event), enqueueTimeoutMs);
+    } catch (error) {
+      if (isQueueUnavailable(error)) {
+        throw new QueueUnavailableError('the queue did not answer', { cause: error });
+      }
+      throw error;
+    }
+    return { event, jobId: result.jobId, duplicate: result.duplicate };
+  };
+}
+
+function toEvent(input: DeliveryInput, progress: DeliveryProgress): CanonicalEvent {
+  assertUtf8Charset(input.contentType);
+  let text: string;
+  try {
+    text = strictUtf8.decode(input.body);
+  } catch {
+    throw new HttpError(400, 'invalid_body', 'body is not valid UTF-8');
+  }
+  const format = bodyFormatOf(input.contentType, text);
+  progress.format = format;
+  const parsed = format === 'json' ? parseJsonEvent(text) : parseXmlEvent(text);
+  const id = readableId(parsed);
+  if (id !== undefined) progress.eventId = id;
+  return normalizeEvent(parsed, {
+    format,
+    receivedAt: input.receivedAt.toISOString(),
+    requestId: input.requestId,
+  });
+}
+
+/** The id of a parsed body that may still fail to normalize, when it plainly has one. */
+function readableId(parsed: unknown): string | undefined {
+  if (typeof parsed !== 'object' || parsed === null) return undefined;
+  const id = (parsed as { id?: unknown }).id;
+  if (typeof id === 'string' && id !== '') return id.slice(0, 200);
+  if (typeof id === 'number' && Number.isSafeInteger(id)) return String(id);
+  return undefined;
+}
+
+async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  // A late rejection of an enqueue that already timed out must not go unhandled.
+  promise.catch(() => undefined);
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new QueueUnavailableError(`enqueue did not answer within ${String(ms)} ms`)),
+      ms,
+    );
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

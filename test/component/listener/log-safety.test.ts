@@ -1,0 +1,54 @@
+import { Redis } from 'ioredis';
+import { captureLogger } from '../../helpers/capture-logger';
+import { MAX_LINE_BYTES } from '../../../src/logger';
+import { TEST_REDIS_URL, uniqueQueueName } from '../../helpers/redis';
+
+describe('log lines keep payloads out and stay under 16 KB', () => {
+  it('logs a real ioredis error with its command name but not its args (the payload)', async () => {
+    const redis = new Redis(TEST_REDIS_URL);
+    const key = uniqueQueueName('log-safety');
+    const payload = `PAYLOAD-${'p'.repeat(1024 * 1024)}`;
+    try {
+      await redis.set(key, 'a string');
+      // WRONGTYPE: ioredis attaches { name, args } of the command to the error.
+      const error = await redis.lpush(key, payload).catch((caught: unknown) => caught);
+      expect((error as { command?: { args?: unknown[] } }).command?.args).toContain(payload);
+
+      const log = captureLogger();
+      log.logger.error({ err: error, eventId: 'e-1' }, 'event not queued');
+      const [line] = log.lines();
+      expect(log.text()).not.toContain('PAYLOAD-');
+      expect(Buffer.byteLength(log.text())).toBeLessThan(MAX_LINE_BYTES);
+      expect(line?.err).toMatchObject({ type: 'ReplyError', command: 'lpush' });
+      expect(String((line?.err as { message: string }).message)).toMatch(/^WRONGTYPE/);
+    } finally {
+      await redis.del(key);
+      redis.disconnect();
+    }
+  });
+
+  it('cuts any line over 16 KB down to its short fields and names what it dropped', () => {
+    const log = captureLogger();
+    log.logger.warn({ eventId: 'e-2', body: 'b'.repeat(100000) }, 'something large');
+    const text = log.text();
+    expect(Buffer.byteLength(text)).toBeLessThanOrEqual(MAX_LINE_BYTES);
+    const [line] = log.lines();
+    expect(line).toMatchObject({ level: 40, eventId: 'e-2', msg: 'something large' });
+    expect(line?.truncated).toMatchObject({ dropped: ['body'] });
+    expect(text).not.toContain('bbbbbbbbbb');
+  });
+
+  it('keeps a long error message and stack short, and its cause', () => {
+    const log = captureLogger();
+    const cause = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), {
+      code: 'ECONNREFUSED',
+    });
+    const error = new Error(`x${'y'.repeat(50000)}`, { cause });
+    log.logger.error({ err: error }, 'failed');
+    const [line] = log.lines();
+    const err = line?.err as { message: string; cause: { code: string } };
+    expect(err.message.length).toBeLessThan(2200);
+    expect(err.cause.code).toBe('ECONNREFUSED');
+    expect(Buffer.byteLength(log.text())).toBeLessThanOrEqual(MAX_LINE_BYTES);
+  });
+});
