@@ -39,7 +39,7 @@ const loopbackOnly: RequestHandler = (req, _res, next) => {
 };
 
 /**
- * `/sandbox/...`: test and demo controls, no apikey (docs/sandbox.md has curl examples). Answers
+ * `/sandbox/...`: test and demo controls, no apikey (README.md has curl examples). Answers
  * are plain JSON (`{ error }` on refusal), not the platform's shapes — this is not the platform.
  */
 export function createAdminRouter(deps: AdminDeps): Router {

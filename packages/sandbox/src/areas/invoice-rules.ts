@@ -24,7 +24,7 @@ export const LINE_TYPES = ['REGULAR', 'ADJUSTMENT', 'SHIPMENT', 'OVERHEAD', 'INS
 
 /**
  * VAT on an invoice or a line: `vat_info: { percentage, amount }`, one of the two (60252).
- * The spec names the fields, not the shape; this one is ours (docs/sandbox-areas.md). A value of
+ * The spec names the fields, not the shape; this one is ours (docs/areas.md). A value of
  * 0, `""` or null counts as not given, as in the client (vat-body-rule.ts): the platform writes
  * `0.0` for both when no vat is set, so a body read and sent back unchanged passes.
  */

@@ -23,7 +23,7 @@ const DownloadFormat = z.enum(['XML', 'BINARY']);
 
 /**
  * Jobs, job instances, their download and events (spec §4.3, limits §8). The rule checks of the
- * submit are in jobs/submit-rules.ts; the codes and the order are documented in docs/sandbox.md.
+ * submit are in jobs/submit-rules.ts; the codes and the order are documented in docs/jobs.md.
  */
 export function createJobsArea(store: JobStore): SandboxArea {
   return (router, ctx) => {
