@@ -60,6 +60,8 @@ export const EnvSchema = z.object({
   DOWNLOAD_FORMAT: z.enum(['XML', 'BINARY']).default('XML'),
   DOWNLOAD_LINE_TYPES: csv.default(['TOTAL_RECORDS_IMPORTED']),
   IMPORT_JOB_MATCH: z.string().min(1).default('category=IMPORT|type=MD_IMPORT|name~import'),
+  /** Routes file (docs/routing.md); unset: no routing, the worker behaves as before. */
+  ROUTES_FILE: z.string().min(1).optional(),
 
   // sandbox (development and tests only)
   SANDBOX_PORT: port.default(8790),
@@ -114,6 +116,7 @@ export const WorkerConfig = ClientConfig.extend(
     DOWNLOAD_LINE_TYPES: true,
     IMPORT_JOB_MATCH: true,
     SHUTDOWN_TIMEOUT_MS: true,
+    ROUTES_FILE: true,
   }).shape,
 );
 export type WorkerConfig = z.infer<typeof WorkerConfig>;

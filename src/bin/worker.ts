@@ -17,6 +17,7 @@ async function main(): Promise<void> {
   const running = startWorker({
     config,
     logger,
+    registry: metrics.registry,
     // Every answer of the service carries the remaining budget: one API call each.
     onRemaining: (remaining) => {
       metrics.remaining(remaining);
@@ -34,6 +35,7 @@ async function main(): Promise<void> {
       format: config.DOWNLOAD_FORMAT,
       lineTypes: config.DOWNLOAD_LINE_TYPES,
       metricsPort: metricsServer.port,
+      routesFile: config.ROUTES_FILE,
     },
     'worker ready',
   );

@@ -7,6 +7,10 @@ import type { CreateWorkerOptions, RunningWorker } from './create-worker';
 import { createHandlerRegistry, defineHandler } from './handler-registry';
 import { createJobEndHandler } from './handlers/job-end';
 import { createImportJobMatcher } from './import-job-matcher';
+import type { Registry } from 'prom-client';
+import { loadRoutesFile } from '../routes/load-routes-file';
+import { startRouting } from '../routes/start-routing';
+import { withFanOut } from '../routes/with-fan-out';
 
 export interface StartWorkerOptions {
   readonly config: WorkerConfig;
@@ -17,6 +21,10 @@ export interface StartWorkerOptions {
   readonly onRemaining?: (remaining: number) => void;
   /** Lock, stall and pause timings (tests make them short). */
   readonly tuning?: Pick<CreateWorkerOptions, 'lockDuration' | 'stalledInterval' | 'budgetPauseMs'>;
+  /** Where the route metrics go (the worker's registry); ROUTES_FILE only. */
+  readonly registry?: Registry;
+  /** For `${VAR}` in ROUTES_FILE; the process environment unless given. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
 /**
@@ -29,6 +37,8 @@ export function startWorker({
   client,
   onRemaining,
   tuning = {},
+  registry,
+  env = process.env,
 }: StartWorkerOptions): RunningWorker {
   const svc =
     client ??
@@ -42,7 +52,7 @@ export function startWorker({
       remainingFloor: config.SVC_REMAINING_FLOOR,
       ...(onRemaining === undefined ? {} : { onRemaining }),
     });
-  const dispatch = createHandlerRegistry({
+  const handlers = createHandlerRegistry({
     logger,
     handlers: [
       defineHandler(
@@ -57,14 +67,37 @@ export function startWorker({
       ),
     ],
   });
-  return createWorker({
+  // Routing (issue 11): read at start-up, so a bad routes file stops the start.
+  const routing =
+    config.ROUTES_FILE === undefined
+      ? undefined
+      : startRouting({
+          routes: loadRoutesFile(config.ROUTES_FILE, env).routes,
+          redisUrl: config.REDIS_URL,
+          queueName: config.QUEUE_NAME,
+          logger,
+          ...(registry === undefined ? {} : { registry }),
+          ...(tuning.lockDuration === undefined ? {} : { lockDuration: tuning.lockDuration }),
+          ...(tuning.stalledInterval === undefined
+            ? {}
+            : { stalledInterval: tuning.stalledInterval }),
+        });
+  const running = createWorker({
     redisUrl: config.REDIS_URL,
     queueName: config.QUEUE_NAME,
     concurrency: config.WORKER_CONCURRENCY,
-    dispatch,
+    dispatch: routing === undefined ? handlers : withFanOut(handlers, routing.fanOut),
     logger,
     remaining: svc.remaining,
     remainingFloor: config.SVC_REMAINING_FLOOR,
     ...tuning,
   });
+  if (routing === undefined) return running;
+  return {
+    worker: running.worker,
+    close: async () => {
+      await running.close();
+      await routing.close();
+    },
+  };
 }
