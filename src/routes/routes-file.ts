@@ -42,6 +42,8 @@ export const RouteDestination = z
   })
   .refine((to) => Object.values(to).filter((value) => value !== undefined).length === 1, {
     message: `exactly one destination (${DESTINATION_KINDS.join(', ')})`,
+    // After an unknown key (reported as an unknown destination), this would only repeat it.
+    when: (payload) => payload.issues.length === 0,
   })
   .transform((to) => {
     if (to.http) return { kind: 'http' as const, options: to.http };
@@ -49,7 +51,8 @@ export const RouteDestination = z
     if (to.nats) return { kind: 'nats' as const, options: to.nats };
     if (to.redisStream) return { kind: 'redisStream' as const, options: to.redisStream };
     if (to.file) return { kind: 'file' as const, options: to.file };
-    throw new Error('unreachable: refined to exactly one destination');
+    // No known destination: the issue is already reported (unknown key, or not exactly one).
+    return z.NEVER;
   });
 export type RouteDestination = z.infer<typeof RouteDestination>;
 

@@ -102,11 +102,15 @@ function retryAfterOf(value: string | null): number | undefined {
 
 /** undici says `fetch failed`; the reason (ECONNREFUSED, …) is in its cause. No URL is in it. */
 function causeOf(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const cause: unknown = error.cause;
-  if (cause instanceof Error) {
-    const code = (cause as NodeJS.ErrnoException).code;
-    return redactUrlCredentials(code ?? cause.message);
+  const cause =
+    typeof error === 'object' && error !== null && 'cause' in error ? error.cause : undefined;
+  // Duck-typed: the cause may come from another realm (undici's), where instanceof Error fails.
+  if (typeof cause === 'object' && cause !== null) {
+    const code = 'code' in cause && typeof cause.code === 'string' ? cause.code : undefined;
+    const message =
+      'message' in cause && typeof cause.message === 'string' ? cause.message : undefined;
+    const text = code ?? message;
+    if (text !== undefined) return redactUrlCredentials(text);
   }
-  return redactUrlCredentials(error.message);
+  return redactUrlCredentials(error instanceof Error ? error.message : String(error));
 }
