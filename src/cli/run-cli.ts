@@ -4,6 +4,7 @@ import { CliUsageError } from './cli-usage-error';
 import { failedCommand } from './failed-command';
 import { messageOf } from './message-of';
 import { replayCommand } from './replay-command';
+import { routesCommand } from './routes-command';
 import { sendTestEventCommand } from './send-test-event-command';
 import { showCommand } from './show-command';
 import { USAGE_TEXT } from './usage-text';
@@ -16,6 +17,7 @@ const COMMANDS: Record<string, Command> = {
   replay: replayCommand,
   'send-test-event': sendTestEventCommand,
   challenge: challengeCommand,
+  routes: routesCommand,
 };
 
 /**

@@ -7,6 +7,15 @@ Dead letters (reads REDIS_URL and QUEUE_NAME):
   replay <id>                      move one failed job back to waiting (attempts reset)
   replay --all                     the same for every failed job
 
+Routes (reads ROUTES_FILE, REDIS_URL and QUEUE_NAME; docs/routing.md):
+  routes [--json]                  each route: destination, waiting, delayed, failed, delivered, paused
+  routes pause <name>              hold the route's deliveries (events keep arriving and wait)
+  routes resume <name>             deliver again
+  routes replay <name> <id>|--all  failed deliveries of the route back to waiting (attempts reset)
+  routes test <name> (--sample <kind> | --file <body.json|.xml>)
+                                   does the event match? what would be sent? (nothing is sent;
+                                   exit 1 when it does not match)
+
 Checking a deployment:
   send-test-event --url <listener> [--secret <s>] (--file <body.json|.xml> | --sample <kind>)
                   [--format json|xml] [--timeout MS]
