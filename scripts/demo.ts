@@ -1,11 +1,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { once } from 'node:events';
-import { mkdtemp, stat } from 'node:fs/promises';
+import { mkdtemp, stat, writeFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { Queue } from 'bullmq';
 import { loadConfig, WorkerConfig } from '../src/config';
 import { createEventQueue } from '../src/events/create-event-queue';
 import { closeRedis } from '../src/redis/close-redis';
@@ -19,6 +20,7 @@ import { createWebMetrics } from '../src/metrics/web-metrics';
 import { createWorkerMetrics } from '../src/metrics/worker-metrics';
 import { observeWorker } from '../src/metrics/observe-worker';
 import { createSandbox } from '@svcws/sandbox';
+import { routeQueueName } from '../src/routes/route-queue-name';
 import { createSvcClient } from '../src/svc-client/create-svc-client';
 import { startWorker } from '../src/worker/start-worker';
 import { demoRedis, NoRedisError } from './demo/demo-redis';
@@ -134,7 +136,22 @@ async function main(): Promise<number> {
 
     // The worker (as src/bin/worker.ts composes it), with its metrics.
     const workerLogger = logger('worker');
+    // Routing (docs/routing.md): the demo's own routes file sends every event to a file archive.
+    const routesFile = path.join(dir, 'routes.yaml');
+    const archiveDir = path.join(dir, 'archive');
+    await writeFile(
+      routesFile,
+      `routes:\n  - name: archive\n    to: { file: { dir: "${archiveDir}" } }\n`,
+    );
+    cleanups.push(async () => {
+      const routeQueue = new Queue(routeQueueName(queueName, 'archive'), {
+        connection: { url: redis.url },
+      });
+      await routeQueue.obliterate({ force: true });
+      await routeQueue.close();
+    });
     const config = loadConfig(WorkerConfig, {
+      ROUTES_FILE: routesFile,
       SVC_BASE_URL: platform.url,
       SVC_API_KEY: API_KEY,
       REDIS_URL: redis.url,
@@ -176,6 +193,7 @@ async function main(): Promise<number> {
     );
     line('Listener', `${listenerUrl}  (${webhookFormat} webhooks)`);
     line('Worker', `${config.DOWNLOAD_FORMAT} downloads into ${recordsDir}`);
+    line('Routes', `${routesFile}: every event → ${archiveDir} (JSON lines per day)`);
     line('Logs', `${logFile}  (pino JSON lines of all three)`);
     print();
 
@@ -231,6 +249,12 @@ async function main(): Promise<number> {
       onDisk.size === outcome.bytes ? '✓' : '✗',
       `file complete on disk: ${kb(onDisk.size)} (written to a temporary name, then renamed)`,
     );
+    const routed = await Promise.race([
+      narrator.routedFor(outcome.eventId),
+      new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 5000).unref()),
+    ]);
+    if (routed === undefined)
+      say('✗', `event ${outcome.eventId} not routed to the archive within 5 s`);
     print();
     print(
       `Summary: event ${outcome.eventId} → job ${outcome.jobId} "${outcome.jobName}", instance ${outcome.instanceId} ${outcome.status}:`,

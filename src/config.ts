@@ -77,6 +77,8 @@ export const EnvSchema = z.object({
   DOWNLOAD_LINE_TYPES: csv.default(['TOTAL_RECORDS_IMPORTED']),
   IMPORT_JOB_MATCH: z.string().min(1).default('category=IMPORT|type=MD_IMPORT|name~import'),
   WORKER_MAX_STALLED_COUNT: nonNegativeInt.default(5),
+  /** Routes file (docs/routing.md); unset: no routing, the worker behaves as before. */
+  ROUTES_FILE: z.string().min(1).optional(),
 });
 export type EnvSchema = z.infer<typeof EnvSchema>;
 
@@ -126,6 +128,7 @@ export const WorkerConfig = ClientConfig.extend({
     DOWNLOAD_LINE_TYPES: true,
     IMPORT_JOB_MATCH: true,
     SHUTDOWN_TIMEOUT_MS: true,
+    ROUTES_FILE: true,
   }).shape,
   // The worker retries through BullMQ (JOB_ATTEMPTS); client retries inside would multiply them.
   SVC_MAX_RETRIES: nonNegativeInt.default(0),

@@ -17,6 +17,8 @@ export interface DemoNarrator {
   onLine: (line: Record<string, unknown>) => void;
   /** Resolves with the summary once the instance's records are stored; rejects when it failed. */
   storedFor: (instanceId: string) => Promise<StoredSummary>;
+  /** Resolves with the route's name once the event was delivered on a route (docs/routing.md). */
+  routedFor: (eventId: string) => Promise<string>;
 }
 
 type Say = (mark: string, text: string) => void;
@@ -31,6 +33,9 @@ export function createDemoNarrator(say: Say): DemoNarrator {
     string,
     { resolve: (summary: StoredSummary) => void; reject: (error: Error) => void }
   >();
+  const routed = new Map<string, (route: string) => void>();
+  // A delivery often lands before the records are stored: remember it for routedFor.
+  const routedTo = new Map<string, string>();
   const str = (value: unknown): string => (typeof value === 'string' ? value : '');
   const num = (value: unknown): number => (typeof value === 'number' ? value : 0);
 
@@ -51,6 +56,16 @@ export function createDemoNarrator(say: Say): DemoNarrator {
       return;
     }
     if (line.name !== 'worker') return;
+    if (msg === 'delivered' && typeof line.route === 'string') {
+      say(
+        '✓',
+        `routed: event ${str(line.eventId)} → route ${line.route} (${str(line.target)}), confirmed in ${ms(num(line.durationMs))}`,
+      );
+      const eventId = str(line.eventId);
+      routedTo.set(eventId, line.route);
+      routed.get(eventId)?.(line.route);
+      return;
+    }
     const instanceId = str(line.instanceId);
     switch (msg) {
       case 'job instance fetched': {
@@ -110,6 +125,12 @@ export function createDemoNarrator(say: Say): DemoNarrator {
 
   return {
     onLine,
+    routedFor: (eventId) =>
+      new Promise<string>((resolve) => {
+        const route = routedTo.get(eventId);
+        if (route !== undefined) resolve(route);
+        else routed.set(eventId, resolve);
+      }),
     storedFor: (instanceId) =>
       new Promise<StoredSummary>((resolve, reject) => {
         waiting.set(instanceId, { resolve, reject });

@@ -22,6 +22,7 @@ async function main(): Promise<void> {
     config,
     logger,
     connection,
+    registry: metrics.registry,
     // Every answer of the service carries the remaining budget: one API call each.
     onRemaining: (remaining) => {
       metrics.remaining(remaining);
@@ -39,6 +40,7 @@ async function main(): Promise<void> {
       format: config.DOWNLOAD_FORMAT,
       lineTypes: config.DOWNLOAD_LINE_TYPES,
       metricsPort: metricsServer.port,
+      routesFile: config.ROUTES_FILE,
     },
     'worker ready',
   );

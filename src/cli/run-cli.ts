@@ -5,6 +5,7 @@ import { failedCommand } from './failed-command';
 import { messageOf } from './message-of';
 import { rejectedCommand } from './rejected-command';
 import { replayCommand } from './replay-command';
+import { routesCommand } from './routes-command';
 import { sendTestEventCommand } from './send-test-event-command';
 import { showCommand } from './show-command';
 import { USAGE_TEXT } from './usage-text';
@@ -18,6 +19,7 @@ const COMMANDS: Record<string, Command> = {
   rejected: rejectedCommand,
   'send-test-event': sendTestEventCommand,
   challenge: challengeCommand,
+  routes: routesCommand,
 };
 
 /**

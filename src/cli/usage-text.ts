@@ -17,6 +17,15 @@ DEDUP_WINDOW_HOURS, JOB_ATTEMPTS, REJECTED_MAX_COUNT, REJECTED_MAX_AGE_HOURS):
                                    upgrade); queued entries are removed, refused ones stay
   rejected remove <ref>|--all      drop entries
 
+Routes (reads ROUTES_FILE, REDIS_URL and QUEUE_NAME; docs/routing.md):
+  routes [--json]                  each route: destination, waiting, delayed, failed, delivered, paused
+  routes pause <name>              hold the route's deliveries (events keep arriving and wait)
+  routes resume <name>             deliver again
+  routes replay <name> <id>|--all  failed deliveries of the route back to waiting (attempts reset)
+  routes test <name> (--sample <kind> | --file <body.json|.xml>)
+                                   does the event match? what would be sent? (nothing is sent;
+                                   exit 1 when it does not match)
+
 Checking a deployment:
   send-test-event --url <listener> [--secret <s>] (--file <body.json|.xml> | --sample <kind>)
                   [--format json|xml] [--timeout MS]

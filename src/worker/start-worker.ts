@@ -9,6 +9,10 @@ import { createHandlerRegistry, defineHandler } from './handler-registry';
 import { createJobEndHandler } from './job-end/create-job-end-handler';
 import { createImportJobMatcher } from './job-end/import-job-matcher';
 import { sweepRecordsDir } from './job-end/sweep-records-dir';
+import type { Registry } from 'prom-client';
+import { loadRoutesFile } from '../routes/load-routes-file';
+import { startRouting } from '../routes/start-routing';
+import { withFanOut } from '../routes/with-fan-out';
 
 export interface StartWorkerOptions {
   readonly config: WorkerConfig;
@@ -21,6 +25,10 @@ export interface StartWorkerOptions {
   readonly onRemaining?: (remaining: number) => void;
   /** Lock, stall and pause timings (tests make them short). */
   readonly tuning?: Pick<CreateWorkerOptions, 'lockDuration' | 'stalledInterval' | 'budgetPauseMs'>;
+  /** Where the route metrics go (the worker's registry); ROUTES_FILE only. */
+  readonly registry?: Registry;
+  /** For `${VAR}` in ROUTES_FILE; the process environment unless given. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
 export interface StartedWorker extends RunningWorker {
@@ -48,6 +56,8 @@ export function startWorker({
   client,
   onRemaining,
   tuning = {},
+  registry,
+  env = process.env,
 }: StartWorkerOptions): StartedWorker {
   const svc =
     client ??
@@ -61,7 +71,7 @@ export function startWorker({
       remainingFloor: config.SVC_REMAINING_FLOOR,
       ...(onRemaining === undefined ? {} : { onRemaining }),
     });
-  const dispatch = createHandlerRegistry({
+  const handlers = createHandlerRegistry({
     logger,
     handlers: [
       defineHandler(
@@ -81,16 +91,40 @@ export function startWorker({
     idleTimeoutMs: config.SVC_TIMEOUT_MS,
     logger,
   });
+  // Routing (docs/routing.md): read at start-up, so a bad routes file stops the start.
+  const routing =
+    config.ROUTES_FILE === undefined
+      ? undefined
+      : startRouting({
+          routes: loadRoutesFile(config.ROUTES_FILE, env).routes,
+          connection,
+          redisUrl: config.REDIS_URL,
+          queueName: config.QUEUE_NAME,
+          logger,
+          ...(registry === undefined ? {} : { registry }),
+          ...(tuning.lockDuration === undefined ? {} : { lockDuration: tuning.lockDuration }),
+          ...(tuning.stalledInterval === undefined
+            ? {}
+            : { stalledInterval: tuning.stalledInterval }),
+        });
   const running = createWorker({
     connection,
     queueName: config.QUEUE_NAME,
     concurrency: config.WORKER_CONCURRENCY,
     maxStalledCount: config.WORKER_MAX_STALLED_COUNT,
-    dispatch,
+    dispatch: routing === undefined ? handlers : withFanOut(handlers, routing.fanOut),
     logger,
     remaining: svc.remaining,
     remainingFloor: config.SVC_REMAINING_FLOOR,
     ...tuning,
   });
-  return { ...running, swept };
+  if (routing === undefined) return { ...running, swept };
+  return {
+    ...running,
+    swept,
+    close: async () => {
+      await running.close();
+      await routing.close();
+    },
+  };
 }

@@ -1,0 +1,90 @@
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import { z } from 'zod';
+import { EnvSchema, loadConfig } from '../config';
+import { loadRoutesFile } from '../routes/load-routes-file';
+import { routeQueueName } from '../routes/route-queue-name';
+import type { Route } from '../routes/routes-file';
+import type { CliIo } from './cli-io';
+import { CliUsageError } from './cli-usage-error';
+import { messageOf } from './message-of';
+import { redisTarget } from './redis-target';
+
+/** The routes commands read the routes file and the Redis of the route queues; ROUTES_FILE is required. */
+export const CliRoutesConfig = EnvSchema.pick({ REDIS_URL: true, QUEUE_NAME: true }).extend({
+  ROUTES_FILE: z.string().min(1),
+});
+export type CliRoutesConfig = z.infer<typeof CliRoutesConfig>;
+
+/** The routes of ROUTES_FILE (validated as the worker does: `${VAR}` from this environment). */
+export function cliRoutes(env: CliIo['env']): {
+  config: CliRoutesConfig;
+  routes: readonly Route[];
+} {
+  const config = loadConfig(CliRoutesConfig, env);
+  return { config, routes: loadRoutesFile(config.ROUTES_FILE, env).routes };
+}
+
+/** One route by name, or a usage error listing the names there are. */
+export function routeNamed(
+  routes: readonly Route[],
+  name: string | undefined,
+  command: string,
+): Route {
+  const route = routes.find((candidate) => candidate.name === name);
+  if (route === undefined) {
+    throw new CliUsageError(
+      `${command}: no route ${name ?? '(none given)'} in ROUTES_FILE (routes: ${routes.map((r) => r.name).join(', ') || 'none'})`,
+    );
+  }
+  return route;
+}
+
+export interface CliRouteQueues {
+  readonly routes: readonly Route[];
+  /** Route name → its queue. */
+  readonly queues: ReadonlyMap<string, Queue>;
+  close(): Promise<void>;
+}
+
+/**
+ * The route queues for one command: one bounded connection attempt, and a message naming where
+ * when Redis is away (like the event-queue commands).
+ */
+export async function openRouteQueues(env: CliIo['env']): Promise<CliRouteQueues> {
+  const { config, routes } = cliRoutes(env);
+  const connection = new Redis(config.REDIS_URL, {
+    lazyConnect: true,
+    connectTimeout: 3000,
+    maxRetriesPerRequest: 1,
+    retryStrategy: () => null,
+  });
+  let lastError: Error | undefined;
+  connection.on('error', (error: Error) => {
+    lastError = error;
+  });
+  try {
+    await connection.connect();
+  } catch (error) {
+    if (connection.status !== 'end') connection.disconnect();
+    throw new Error(
+      `cannot reach Redis at ${redisTarget(config.REDIS_URL)} (REDIS_URL): ${messageOf(lastError ?? error)}`,
+    );
+  }
+  const queues = new Map(
+    routes.map((route) => {
+      const queue = new Queue(routeQueueName(config.QUEUE_NAME, route.name), { connection });
+      queue.on('error', () => undefined);
+      return [route.name, queue] as const;
+    }),
+  );
+  return {
+    routes,
+    queues,
+    close: async () => {
+      for (const queue of queues.values()) await queue.close();
+      if (connection.status === 'ready') await connection.quit();
+      else connection.disconnect();
+    },
+  };
+}

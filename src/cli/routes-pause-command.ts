@@ -1,0 +1,33 @@
+import type { CliIo } from './cli-io';
+import { CliUsageError } from './cli-usage-error';
+import { openRouteQueues, routeNamed } from './open-route-queues';
+import { parseCommandArgs } from './parse-command-args';
+
+/**
+ * `routes pause <name>` / `routes resume <name>`: BullMQ's queue pause, which holds for every
+ * worker process. Events keep arriving and wait in the route's queue; nothing is dropped.
+ */
+export async function routesPauseCommand(
+  verb: 'pause' | 'resume',
+  args: string[],
+  io: CliIo,
+): Promise<number> {
+  const command = `routes ${verb}`;
+  const { positionals } = parseCommandArgs(command, args, {});
+  if (positionals.length !== 1) throw new CliUsageError(`${command}: give one route name`);
+  const cli = await openRouteQueues(io.env);
+  try {
+    const route = routeNamed(cli.routes, positionals[0], command);
+    const queue = cli.queues.get(route.name);
+    if (queue === undefined) return 1;
+    if (verb === 'pause') await queue.pause();
+    else await queue.resume();
+    const waiting = await queue.getWaitingCount();
+    io.out(
+      `✓ route ${route.name} ${verb === 'pause' ? 'paused' : 'resumed'} (${String(waiting)} waiting).`,
+    );
+    return 0;
+  } finally {
+    await cli.close();
+  }
+}

@@ -1,0 +1,96 @@
+import { UnrecoverableError, Worker } from 'bullmq';
+import type { Job } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { CanonicalEvent } from '../events/canonical-event';
+import type { Logger } from '../logger';
+import { DeliveryError } from './delivery-error';
+import type { Destination } from './destinations/destination';
+import { routeBackoff } from './route-backoff';
+import type { RouteMetrics } from './route-metrics';
+import type { Route } from './routes-file';
+
+export interface RouteWorkerOptions {
+  readonly route: Route;
+  readonly queueName: string;
+  /** Shared with the route queues; BullMQ opens its own blocking connection from it. */
+  readonly connection: Redis;
+  readonly destination: Destination;
+  readonly logger: Logger;
+  readonly metrics?: RouteMetrics;
+  readonly lockDuration?: number;
+  readonly stalledInterval?: number;
+  readonly autorun?: boolean;
+}
+
+/**
+ * The BullMQ worker of one route queue: each job is one event for one destination. The adapter
+ * classifies a failure (DeliveryError.retryable); here it is decided — another attempt after the
+ * route's backoff, or the failed set at once (UnrecoverableError) — logged once, and counted.
+ * The route's `ratePerSecond` is BullMQ's limiter, which holds across every worker process.
+ */
+export function createRouteWorker(options: RouteWorkerOptions): Worker {
+  const { route, destination, logger, metrics } = options;
+  const processor = async (job: Job<CanonicalEvent>): Promise<void> => {
+    const event = job.data;
+    const attempt = job.attemptsMade + 1;
+    const fields = {
+      eventId: event.id,
+      route: route.name,
+      destination: destination.kind,
+      target: destination.target,
+      attempt,
+    };
+    const started = performance.now();
+    try {
+      await destination.deliver(event);
+    } catch (error) {
+      const durationMs = Math.round(performance.now() - started);
+      const retryable = !(error instanceof DeliveryError) || error.retryable;
+      const reason = error instanceof Error ? error.message : String(error);
+      const last = !retryable || attempt >= (job.opts.attempts ?? 1);
+      if (last) {
+        metrics?.failed(route.name);
+        logger.error(
+          { ...fields, durationMs, reason, retryable },
+          'delivery failed: moved to the route failed set',
+        );
+      } else {
+        metrics?.retried(route.name);
+        logger.warn({ ...fields, durationMs, reason }, 'delivery failed: will be retried');
+      }
+      if (!retryable) throw new UnrecoverableError(reason);
+      throw error;
+    }
+    const durationMs = Math.round(performance.now() - started);
+    const receivedAt =
+      event.meta?.receivedAt === undefined ? Number.NaN : Date.parse(event.meta.receivedAt);
+    metrics?.delivered(
+      route.name,
+      Number.isNaN(receivedAt) ? undefined : Math.max(0, Date.now() - receivedAt) / 1000,
+    );
+    logger.info({ ...fields, durationMs }, 'delivered');
+  };
+
+  const worker = new Worker<CanonicalEvent>(options.queueName, processor, {
+    connection: options.connection,
+    concurrency: route.concurrency,
+    autorun: options.autorun ?? true,
+    settings: { backoffStrategy: routeBackoff },
+    ...(route.ratePerSecond === undefined
+      ? {}
+      : // BullMQ's limiter counts whole jobs per window: a rate under 1/s becomes 1 per 1/rate s.
+        { limiter: limiterOf(route.ratePerSecond) }),
+    ...(options.lockDuration === undefined ? {} : { lockDuration: options.lockDuration }),
+    ...(options.stalledInterval === undefined ? {} : { stalledInterval: options.stalledInterval }),
+  });
+  worker.on('error', (error) => {
+    logger.warn({ route: route.name, err: error.message }, 'route worker error');
+  });
+  return worker;
+}
+
+function limiterOf(ratePerSecond: number): { max: number; duration: number } {
+  return ratePerSecond >= 1
+    ? { max: Math.floor(ratePerSecond), duration: 1000 }
+    : { max: 1, duration: Math.round(1000 / ratePerSecond) };
+}

@@ -1,0 +1,137 @@
+import { Connection } from 'rabbitmq-client';
+import type { Envelope } from 'rabbitmq-client';
+import { z } from 'zod';
+import type { CanonicalEvent } from '../../events/canonical-event';
+import { DeliveryError } from '../delivery-error';
+import { redactUrlCredentials } from '../redact-url-credentials';
+import { renderTemplate } from '../render-template';
+import type { DeliveryPreview, Destination } from './destination';
+import type { DestinationContext } from './destination-context';
+import { withTimeout } from './with-timeout';
+
+/** `to: { amqp: { url, exchange, routingKey? } }` */
+export const AmqpDestinationOptions = z.strictObject({
+  url: z.url({ protocol: /^amqps?$/ }),
+  exchange: z.string().min(1),
+  routingKey: z.string().default('{action}.{event}'),
+  /** Longest wait for the broker (channel, then confirm) before the attempt counts as failed. */
+  timeoutMs: z.number().int().positive().default(10_000),
+});
+export type AmqpDestinationOptions = z.infer<typeof AmqpDestinationOptions>;
+
+/** The message one event makes: persistent, ids in its properties, the canonical JSON as body. */
+export function amqpMessageOf(
+  options: AmqpDestinationOptions,
+  event: CanonicalEvent,
+  route: string,
+): { envelope: Envelope; body: Buffer } {
+  return {
+    envelope: {
+      exchange: options.exchange,
+      routingKey: renderTemplate(options.routingKey, event),
+      messageId: event.id,
+      contentType: 'application/json',
+      durable: true,
+      headers: { 'x-svc-event-action': event.action, 'x-svc-route': route },
+    },
+    body: Buffer.from(JSON.stringify(event)),
+  };
+}
+
+export function previewAmqp(
+  options: AmqpDestinationOptions,
+  event: CanonicalEvent,
+  route: string,
+): DeliveryPreview {
+  const { envelope, body } = amqpMessageOf(options, event, route);
+  return {
+    kind: 'amqp',
+    target: targetOf(options),
+    address: `exchange ${options.exchange}, routing key ${envelope.routingKey ?? ''}`,
+    headers: {
+      messageId: event.id,
+      contentType: 'application/json',
+      deliveryMode: '2 (persistent)',
+      'x-svc-event-action': event.action,
+      'x-svc-route': route,
+    },
+    body: body.toString('utf8'),
+  };
+}
+
+/**
+ * RabbitMQ (AMQP 0-9-1) through rabbitmq-client, which reconnects by itself. Publisher confirms:
+ * a delivery counts only once the broker confirmed it. The exchange is used as it exists and
+ * declared as a durable topic exchange only when absent (a passive declare answers NOT_FOUND);
+ * the check runs again after any failed publish, so an exchange deleted later comes back.
+ */
+export function createAmqpDestination(
+  options: AmqpDestinationOptions,
+  context: DestinationContext,
+): Destination {
+  const target = targetOf(options);
+  const rabbit = new Connection({
+    url: options.url,
+    connectionTimeout: options.timeoutMs,
+    acquireTimeout: options.timeoutMs,
+    retryLow: 200,
+    retryHigh: 5000,
+  });
+  rabbit.on('error', (error: unknown) => {
+    context.logger.warn(
+      { route: context.route, target, err: messageOf(error) },
+      'amqp connection error',
+    );
+  });
+  const publisher = rabbit.createPublisher({ confirm: true, maxAttempts: 1 });
+  let exchangeReady: Promise<void> | undefined;
+  const ensureExchange = async (): Promise<void> => {
+    try {
+      await rabbit.exchangeDeclare({ exchange: options.exchange, passive: true });
+    } catch (error) {
+      if (codeOf(error) !== 'NOT_FOUND') throw error;
+      await rabbit.exchangeDeclare({ exchange: options.exchange, type: 'topic', durable: true });
+    }
+  };
+  return {
+    kind: 'amqp',
+    target,
+    deliver: async (event) => {
+      const { envelope, body } = amqpMessageOf(options, event, context.route);
+      try {
+        exchangeReady ??= ensureExchange();
+        await withTimeout(exchangeReady, options.timeoutMs, target);
+        await withTimeout(publisher.send(envelope, body), options.timeoutMs, target);
+      } catch (error) {
+        exchangeReady = undefined;
+        if (error instanceof DeliveryError) throw error;
+        // Broker away, channel closed, nack: all may pass on a later attempt.
+        throw new DeliveryError(`${target}: ${messageOf(error)}`, {
+          retryable: true,
+          cause: error,
+        });
+      }
+    },
+    close: async () => {
+      await publisher.close().catch(() => undefined);
+      await rabbit.close().catch(() => undefined);
+    },
+  };
+}
+
+function targetOf(options: AmqpDestinationOptions): string {
+  return `${redactUrlCredentials(options.url)} exchange ${options.exchange}`;
+}
+
+function codeOf(error: unknown): string | undefined {
+  if (typeof error !== 'object' || error === null || !('code' in error)) return undefined;
+  return typeof error.code === 'string' ? error.code : undefined;
+}
+
+function messageOf(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  const code = codeOf(error);
+  return redactUrlCredentials(
+    code !== undefined && !text.includes(code) ? `${code}: ${text}` : text,
+  );
+}

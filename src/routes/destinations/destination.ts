@@ -1,0 +1,30 @@
+import type { CanonicalEvent } from '../../events/canonical-event';
+
+/** The five kinds a route may deliver to (the keys of `to:` in the routes file). */
+export type DestinationKind = 'http' | 'amqp' | 'nats' | 'redisStream' | 'file';
+
+/** What one delivery would send: for `routes test` and for reading, never with a secret. */
+export interface DeliveryPreview {
+  readonly kind: DestinationKind;
+  /** Where it goes, credentials redacted: `amqp://app:***@mq:5672 exchange library-events`. */
+  readonly target: string;
+  /** The rendered routing key, subject, stream or file. */
+  readonly address: string;
+  /** Message headers or properties (the HTTP signature shown as present, not its value). */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
+}
+
+/**
+ * One adapter per destination kind (routes/destinations/*.ts), all behind this interface. `deliver`
+ * resolves only once the destination confirmed (2xx, broker confirm, stream ack, fsync) and
+ * rejects with a DeliveryError that says whether a retry may help.
+ */
+export interface Destination {
+  readonly kind: DestinationKind;
+  /** Where deliveries go, credentials redacted: for log lines. */
+  readonly target: string;
+  deliver(event: CanonicalEvent): Promise<void>;
+  /** Closes connections and files; deliveries in flight finish first where the client allows. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,110 @@
+import { connect, headers as natsHeaders } from 'nats';
+import type { NatsConnection } from 'nats';
+import { z } from 'zod';
+import type { CanonicalEvent } from '../../events/canonical-event';
+import { DeliveryError } from '../delivery-error';
+import { redactUrlCredentials } from '../redact-url-credentials';
+import { renderTemplate } from '../render-template';
+import type { DeliveryPreview, Destination } from './destination';
+import type { DestinationContext } from './destination-context';
+
+/** `to: { nats: { servers, subject } }` */
+export const NatsDestinationOptions = z.strictObject({
+  servers: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]),
+  subject: z.string().min(1),
+  /** Longest wait for the stream's ack. */
+  timeoutMs: z.number().int().positive().default(5000),
+});
+export type NatsDestinationOptions = z.infer<typeof NatsDestinationOptions>;
+
+/** JetStream answers a publish to a subject no stream covers with 503 (no responders). */
+const NO_STREAM = '503';
+
+export function previewNats(
+  options: NatsDestinationOptions,
+  event: CanonicalEvent,
+  route: string,
+): DeliveryPreview {
+  return {
+    kind: 'nats',
+    target: targetOf(options),
+    address: `subject ${renderTemplate(options.subject, event)}`,
+    headers: { 'Nats-Msg-Id': event.id, 'X-Svc-Event-Action': event.action, 'X-Svc-Route': route },
+    body: JSON.stringify(event),
+  };
+}
+
+/**
+ * NATS JetStream through the official client. `Nats-Msg-Id` = the event id, so JetStream itself
+ * drops a second publish of the same event within the stream's duplicate window; a delivery
+ * counts on the stream's ack. The connection opens on the first delivery and reconnects by
+ * itself; one that could not open is tried again on the next attempt.
+ */
+export function createNatsDestination(
+  options: NatsDestinationOptions,
+  context: DestinationContext,
+): Destination {
+  const target = targetOf(options);
+  let connection: Promise<NatsConnection> | undefined;
+  const open = (): Promise<NatsConnection> => {
+    connection ??= connect({
+      servers: options.servers,
+      timeout: options.timeoutMs,
+      maxReconnectAttempts: -1,
+      reconnectTimeWait: 500,
+      name: `svcws-route-${context.route}`,
+    }).catch((error: unknown) => {
+      connection = undefined;
+      throw error;
+    });
+    return connection;
+  };
+  return {
+    kind: 'nats',
+    target,
+    deliver: async (event) => {
+      const subject = renderTemplate(options.subject, event);
+      const headers = natsHeaders();
+      headers.set('X-Svc-Event-Action', event.action);
+      headers.set('X-Svc-Route', context.route);
+      try {
+        const nc = await open();
+        await nc.jetstream().publish(subject, JSON.stringify(event), {
+          msgID: event.id,
+          headers,
+          timeout: options.timeoutMs,
+        });
+      } catch (error) {
+        throw classify(error, target, subject);
+      }
+    },
+    close: async () => {
+      const opened = connection;
+      connection = undefined;
+      if (opened === undefined) return;
+      const nc = await opened.catch(() => undefined);
+      await nc?.drain().catch(() => undefined);
+    },
+  };
+}
+
+function classify(error: unknown, target: string, subject: string): DeliveryError {
+  const code =
+    typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : '';
+  if (code === NO_STREAM) {
+    // A configuration fault: the same publish fails the same way until a stream is created.
+    return new DeliveryError(`${target}: no JetStream stream covers subject ${subject}`, {
+      retryable: false,
+    });
+  }
+  const text = error instanceof Error ? error.message : String(error);
+  return new DeliveryError(`${target}: ${redactUrlCredentials(text)}`, {
+    retryable: true,
+    cause: error,
+  });
+}
+
+function targetOf(options: NatsDestinationOptions): string {
+  const servers = Array.isArray(options.servers) ? options.servers.join(',') : options.servers;
+  return `nats ${redactUrlCredentials(servers)} subject ${options.subject}`;
+}

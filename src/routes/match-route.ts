@@ -1,0 +1,22 @@
+import type { CanonicalEvent } from '../events/canonical-event';
+import type { RouteMatch } from './routes-file';
+
+/**
+ * Every condition given must hold; `{}` takes every event. Actions compare in their canonical
+ * lower case (the file may say `LOAN`); event and institution codes compare exactly. An event that
+ * lacks a field a condition names does not match.
+ */
+export function matchesRoute(match: RouteMatch, event: CanonicalEvent): boolean {
+  if (match.action !== undefined && !match.action.includes(event.action)) return false;
+  if (match.event !== undefined && !includesValue(match.event, event.event?.value)) return false;
+  if (
+    match.institution !== undefined &&
+    !includesValue(match.institution, event.institution?.value)
+  )
+    return false;
+  return true;
+}
+
+function includesValue(allowed: readonly string[], value: string | undefined): boolean {
+  return value !== undefined && allowed.includes(value);
+}

@@ -1,0 +1,88 @@
+import type { Queue } from 'bullmq';
+import { Counter, Gauge, Histogram } from 'prom-client';
+import type { Registry } from 'prom-client';
+
+/** What the route workers report; the gauges read the route queues when scraped. */
+export interface RouteMetrics {
+  delivered(route: string, latencySeconds: number | undefined): void;
+  /** An attempt failed and another will follow. */
+  retried(route: string): void;
+  /** A delivery went to the route's failed set (attempts spent, or not retryable). */
+  failed(route: string): void;
+}
+
+/** Received → confirmed, in seconds: milliseconds when all is well, hours when a destination was down. */
+const LATENCY_BUCKETS = [
+  0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 3600,
+];
+
+/**
+ * Per-route metrics on the worker's registry: delivered, failed and retried counters, the
+ * received → confirmed latency histogram, and two gauges read from Redis at scrape time (waiting
+ * jobs, age of the oldest), so they hold across every worker process.
+ */
+export function createRouteMetrics(
+  registry: Registry,
+  queues: ReadonlyMap<string, Queue>,
+): RouteMetrics {
+  const labelNames = ['route'] as const;
+  const registers = [registry];
+  const delivered = new Counter({
+    name: 'svcws_route_delivered_total',
+    help: 'Deliveries confirmed by the destination, by route',
+    labelNames,
+    registers,
+  });
+  const failed = new Counter({
+    name: 'svcws_route_failed_total',
+    help: 'Deliveries moved to the route failed set, by route',
+    labelNames,
+    registers,
+  });
+  const retried = new Counter({
+    name: 'svcws_route_retried_total',
+    help: 'Delivery attempts that failed and will be retried, by route',
+    labelNames,
+    registers,
+  });
+  const latency = new Histogram({
+    name: 'svcws_route_delivery_latency_seconds',
+    help: 'Event received by the listener to delivery confirmed by the destination, by route',
+    labelNames,
+    buckets: LATENCY_BUCKETS,
+    registers,
+  });
+  new Gauge({
+    name: 'svcws_route_waiting',
+    help: 'Deliveries waiting in the route queue (paused included), by route',
+    labelNames,
+    registers,
+    async collect() {
+      for (const [route, queue] of queues) {
+        const counts = await queue.getJobCounts('wait', 'prioritized');
+        this.set({ route }, (counts.wait ?? 0) + (counts.prioritized ?? 0));
+      }
+    },
+  });
+  new Gauge({
+    name: 'svcws_route_oldest_waiting_seconds',
+    help: 'Age of the oldest delivery waiting in the route queue (0 when none), by route',
+    labelNames,
+    registers,
+    async collect() {
+      const now = Date.now();
+      for (const [route, queue] of queues) {
+        const [oldest] = await queue.getJobs('wait', 0, 0, true);
+        this.set({ route }, oldest === undefined ? 0 : Math.max(0, now - oldest.timestamp) / 1000);
+      }
+    },
+  });
+  return {
+    delivered: (route, latencySeconds) => {
+      delivered.inc({ route });
+      if (latencySeconds !== undefined) latency.observe({ route }, latencySeconds);
+    },
+    retried: (route) => retried.inc({ route }),
+    failed: (route) => failed.inc({ route }),
+  };
+}

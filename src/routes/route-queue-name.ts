@@ -1,0 +1,7 @@
+/**
+ * The BullMQ queue of one route: `<QUEUE_NAME>-route-<name>`. Route names are `[a-z0-9-]+` and
+ * queue names `[A-Za-z0-9_-]+`, so the result is a valid BullMQ name and two routes never share one.
+ */
+export function routeQueueName(mainQueueName: string, routeName: string): string {
+  return `${mainQueueName}-route-${routeName}`;
+}

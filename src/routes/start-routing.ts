@@ -1,0 +1,98 @@
+import { Queue } from 'bullmq';
+import type { Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Registry } from 'prom-client';
+import type { Logger } from '../logger';
+import { createDestination } from './create-destination';
+import { createFanOut } from './create-fan-out';
+import type { FanOut } from './create-fan-out';
+import { createRouteMetrics } from './route-metrics';
+import { createRouteWorker } from './create-route-worker';
+import type { Destination } from './destinations/destination';
+import { routeQueueName } from './route-queue-name';
+import type { Route } from './routes-file';
+
+export interface StartRoutingOptions {
+  readonly routes: readonly Route[];
+  /**
+   * The worker's connection (opened in bin/, maxRetriesPerRequest null): the route queues live
+   * beside the event queue. Routing does not close it.
+   */
+  readonly connection: Redis;
+  /** REDIS_URL: the default Redis of a redisStream destination. */
+  readonly redisUrl: string;
+  /** QUEUE_NAME: each route's queue is named from it (route-queue-name.ts). */
+  readonly queueName: string;
+  readonly logger: Logger;
+  /** The worker's metrics registry; no route metrics without it. */
+  readonly registry?: Registry;
+  /** How long delivered jobs are kept to recognize a second fan-out of one event; 48 h unless given. */
+  readonly keepCompletedHours?: number;
+  /** Start the route workers at once (default); `false` only queues (a fan-out-only process, tests). */
+  readonly runWorkers?: boolean;
+  readonly lockDuration?: number;
+  readonly stalledInterval?: number;
+}
+
+export interface Routing {
+  readonly fanOut: FanOut;
+  /** Route name → its queue. */
+  readonly queues: ReadonlyMap<string, Queue>;
+  /** Route name → its worker (empty when `runWorkers` is false). */
+  readonly workers: ReadonlyMap<string, Worker>;
+  /** Waits for deliveries in flight, then closes workers, adapters and queues. */
+  close(): Promise<void>;
+}
+
+/**
+ * Everything routing needs in a worker process: one queue per route (its own retries, rate limit,
+ * failed set and pause), the fan-out the event worker calls, and one worker per route delivering
+ * through its adapter. One destination down fills only its own queue.
+ */
+export function startRouting(options: StartRoutingOptions): Routing {
+  const { logger } = options;
+  const { connection } = options;
+  const entries = options.routes.map((route) => {
+    const queue = new Queue(routeQueueName(options.queueName, route.name), { connection });
+    queue.on('error', () => undefined);
+    return { route, queue };
+  });
+  const queues = new Map(entries.map(({ route, queue }) => [route.name, queue]));
+  const metrics =
+    options.registry === undefined ? undefined : createRouteMetrics(options.registry, queues);
+  const destinations: Destination[] = [];
+  const workers = new Map<string, Worker>();
+  if (options.runWorkers ?? true) {
+    for (const { route, queue } of entries) {
+      const destination = createDestination(route.to, {
+        route: route.name,
+        logger,
+        redisUrl: options.redisUrl,
+      });
+      destinations.push(destination);
+      const worker = createRouteWorker({
+        route,
+        queueName: queue.name,
+        connection,
+        destination,
+        logger,
+        ...(metrics === undefined ? {} : { metrics }),
+        ...(options.lockDuration === undefined ? {} : { lockDuration: options.lockDuration }),
+        ...(options.stalledInterval === undefined
+          ? {}
+          : { stalledInterval: options.stalledInterval }),
+      });
+      workers.set(route.name, worker);
+    }
+  }
+  return {
+    fanOut: createFanOut({ routes: entries, keepCompletedHours: options.keepCompletedHours ?? 48 }),
+    queues,
+    workers,
+    close: async () => {
+      await Promise.all([...workers.values()].map((worker) => worker.close()));
+      await Promise.all(destinations.map((destination) => destination.close()));
+      await Promise.all(entries.map(({ queue }) => queue.close()));
+    },
+  };
+}

@@ -1,0 +1,117 @@
+import type { Redis } from 'ioredis';
+import { closeRedis } from '../../../src/redis/close-redis';
+import { openWorkerConnection } from '../../../src/redis/open-worker-connection';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCli } from '../../../src/cli/run-cli';
+import { jobIdForEvent } from '../../../src/events/job-id-for-event';
+import { parseRoutesFile } from '../../../src/routes/load-routes-file';
+import { startRouting } from '../../../src/routes/start-routing';
+import type { Routing } from '../../../src/routes/start-routing';
+import { captureIo } from '../cli/cli-io-capture';
+import { TEST_REDIS_URL, obliterateQueue, uniqueQueueName } from '../../helpers/redis';
+import { startHttpReceiver } from './support/http-receiver';
+import type { HttpReceiver } from './support/http-receiver';
+import { eventually, routeEvent, silentLogger } from './support/route-events';
+
+const ROUTES = `
+routes:
+  - { name: indexer, match: { event: [LOAN_CREATED] }, to: { http: { url: "\${HOOK}" } }, retry: { attempts: 3, backoffMs: 50 } }
+  - { name: bibs, match: { action: [bib] }, to: { amqp: { url: "amqp://app:\${MQ_PASSWORD}@127.0.0.1:5672", exchange: ex } } }
+`;
+
+describe('npm run events -- routes …', () => {
+  let dir: string;
+  let receiver: HttpReceiver;
+  let routing: Routing;
+  let connection: Redis;
+  let env: Record<string, string>;
+
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'svc-routes-cli-'));
+    receiver = await startHttpReceiver(422);
+    const queueName = uniqueQueueName('routes-cli');
+    env = {
+      ROUTES_FILE: join(dir, 'routes.yaml'),
+      REDIS_URL: TEST_REDIS_URL,
+      QUEUE_NAME: queueName,
+      HOOK: receiver.url,
+      MQ_PASSWORD: 'pw-not-shown',
+    };
+    await writeFile(env.ROUTES_FILE ?? '', ROUTES);
+    const { routes } = parseRoutesFile(ROUTES, env);
+    // Only the indexer delivers here; the bibs route needs no broker for these commands.
+    connection = openWorkerConnection(TEST_REDIS_URL, silentLogger);
+    routing = startRouting({
+      connection,
+      routes: routes.filter((route) => route.name === 'indexer'),
+      redisUrl: TEST_REDIS_URL,
+      queueName,
+      logger: silentLogger,
+    });
+  });
+  afterEach(async () => {
+    await routing.close();
+    await closeRedis(connection);
+    for (const queue of routing.queues.values()) await obliterateQueue(queue.name);
+    await obliterateQueue(`${env.QUEUE_NAME ?? ''}-route-bibs`);
+    await receiver.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  async function run(...argv: string[]): Promise<{ status: number; out: string; err: string }> {
+    const io = captureIo(env);
+    const status = await runCli(argv, io);
+    return { status, out: io.stdout(), err: io.stderr() };
+  }
+
+  it('lists routes with their counts, pauses and resumes one, and replays its failed delivery', async () => {
+    const event = routeEvent();
+    await routing.fanOut(event, jobIdForEvent(event.id));
+    const indexer = routing.queues.get('indexer');
+    await eventually(async () => (await indexer?.getFailedCount()) === 1, 'the refused delivery');
+
+    let result = await run('routes');
+    expect(result.status).toBe(0);
+    expect(result.out).toContain(`indexer  http  POST ${receiver.url}`);
+    expect(result.out).toContain('waiting 0  active 0  delayed 0  failed 1  delivered 0');
+    expect(result.out).toContain('bibs  amqp  amqp://app:***@127.0.0.1:5672 exchange ex');
+    expect(result.out).not.toContain('pw-not-shown');
+
+    expect((await run('routes', 'pause', 'indexer')).out).toBe(
+      '✓ route indexer paused (0 waiting).',
+    );
+    expect((await run('routes')).out).toContain('PAUSED');
+    expect(await indexer?.isPaused()).toBe(true);
+
+    receiver.answer(200);
+    result = await run('routes', 'replay', 'indexer', event.id);
+    expect(result).toMatchObject({ status: 0 });
+    expect(result.out).toContain('1 of 1 failed deliveries replayed on route indexer.');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(receiver.accepted).toEqual([]);
+    await run('routes', 'resume', 'indexer');
+    await eventually(() => receiver.accepted.length === 1, 'the replayed delivery after resume');
+    expect(receiver.accepted).toEqual([event.id]);
+    expect((await run('routes', '--json')).out).toContain('"delivered": 1');
+  });
+
+  it('tests a sample against a route without sending it', async () => {
+    const matches = await run('routes', 'test', 'indexer', '--sample', 'loan');
+    expect(matches.status).toBe(0);
+    expect(matches.out).toContain(`destination: http  POST ${receiver.url}`);
+    expect(matches.out).toMatch(/idempotency-key: \d+/);
+    expect(matches.out).toMatch(/✓ event \d+ \(loan_created\) matches route indexer/);
+    const bib = await run('routes', 'test', 'bibs', '--sample', 'loan');
+    expect(bib.status).toBe(1);
+    expect(bib.out).toContain('does not match route bibs');
+    expect(receiver.requests()).toBe(0);
+  });
+
+  it('answers 2 for an unknown route or a wrong command line', async () => {
+    expect((await run('routes', 'pause', 'nope')).status).toBe(2);
+    expect((await run('routes', 'replay', 'indexer')).status).toBe(2);
+    expect((await run('routes', 'test', 'indexer')).status).toBe(2);
+  });
+});

@@ -1,0 +1,149 @@
+import { parseRoutesFile } from '../../../src/routes/load-routes-file';
+import { matchesRoute } from '../../../src/routes/match-route';
+import { redactUrlCredentials } from '../../../src/routes/redact-url-credentials';
+import { renderTemplate } from '../../../src/routes/render-template';
+import { RoutesFileError } from '../../../src/routes/routes-file-error';
+import { routeEvent } from './support/route-events';
+
+const EVERY_DESTINATION = `
+routes:
+  - name: loans
+    match: { action: [LOAN, request], event: [LOAN_CREATED], institution: [01ABC_INST] }
+    to:
+      amqp: { url: "amqp://app:\${MQ_PASSWORD}@127.0.0.1:5672", exchange: library-events, routingKey: "{action}.{event}" }
+    retry: { attempts: 3, backoffMs: 100 }
+    ratePerSecond: 50
+  - name: bib-indexer
+    match: { action: [bib] }
+    to: { http: { url: "https://indexer.example.org/hook", secret: "\${INDEXER_SECRET}", timeoutMs: 2000 } }
+  - name: users
+    to: { nats: { servers: "nats://127.0.0.1:4222", subject: "library.{action}" } }
+  - name: stream
+    to: { redisStream: { stream: "events:{institution}", maxLen: 1000 } }
+  - name: archive
+    match: {}
+    to: { file: { dir: ./archive } }
+`;
+
+const ENV = { MQ_PASSWORD: 's3cret-pw', INDEXER_SECRET: 'hmac-key' };
+
+function problemsOf(text: string, env: Record<string, string> = ENV): readonly string[] {
+  try {
+    parseRoutesFile(text, env);
+  } catch (error) {
+    if (error instanceof RoutesFileError) return error.problems;
+    throw error;
+  }
+  throw new Error('the routes file was accepted');
+}
+
+describe('routes file', () => {
+  it('reads every destination kind, with defaults and ${VAR} substituted', () => {
+    const { routes } = parseRoutesFile(EVERY_DESTINATION, ENV);
+    expect(routes.map((route) => [route.name, route.to.kind])).toEqual([
+      ['loans', 'amqp'],
+      ['bib-indexer', 'http'],
+      ['users', 'nats'],
+      ['stream', 'redisStream'],
+      ['archive', 'file'],
+    ]);
+    const [loans, indexer, users] = routes;
+    expect(loans?.to).toEqual({
+      kind: 'amqp',
+      options: expect.objectContaining({ url: 'amqp://app:s3cret-pw@127.0.0.1:5672' }) as unknown,
+    });
+    expect(loans?.match.action).toEqual(['loan', 'request']);
+    expect(loans?.retry).toEqual({ attempts: 3, backoffMs: 100 });
+    expect(indexer?.to.kind === 'http' && indexer.to.options.secret).toBe('hmac-key');
+    expect(users?.retry).toEqual({ attempts: 10, backoffMs: 5000 });
+    expect(users?.match).toEqual({});
+  });
+
+  it('reads JSON as well', () => {
+    const json = JSON.stringify({ routes: [{ name: 'a', to: { file: { dir: '/tmp/x' } } }] });
+    expect(parseRoutesFile(json, {}).routes[0]?.name).toBe('a');
+  });
+
+  it('refuses a missing variable, naming it and where it is used', () => {
+    const problems = problemsOf(EVERY_DESTINATION, { MQ_PASSWORD: 'x' });
+    expect(problems).toEqual([
+      'route "bib-indexer": to.http.secret: environment variable INDEXER_SECRET is not set',
+    ]);
+  });
+
+  it('refuses an unknown destination, naming the route', () => {
+    const problems = problemsOf('routes:\n  - name: loans\n    to: { kafka: { topic: t } }\n');
+    expect(problems).toEqual([
+      'route "loans": to: unknown destination kafka (one of http, amqp, nats, redisStream, file)',
+    ]);
+  });
+
+  it('refuses a duplicate route name', () => {
+    const problems = problemsOf(
+      'routes:\n  - { name: a, to: { file: { dir: x } } }\n  - { name: a, to: { file: { dir: y } } }\n',
+    );
+    expect(problems).toEqual(['route "a": name: duplicate route name']);
+  });
+
+  it('refuses two destinations on one route and a bad field, never quoting a value', () => {
+    const problems = problemsOf(`
+routes:
+  - name: two
+    to: { file: { dir: x }, http: { url: "https://h.example.org" } }
+  - name: bad-url
+    to: { amqp: { url: "http://guest:\${MQ_PASSWORD}@mq", exchange: e } }
+  - name: Not_Valid
+    to: { file: { dir: x } }
+`);
+    expect(problems).toEqual([
+      'route "two": to: exactly one destination (http, amqp, nats, redisStream, file)',
+      'route "bad-url": to.amqp.url: a valid url',
+      'route #3 (routes[2]): name: lower-case letters, digits and - only (at most 64)',
+    ]);
+    expect(problems.join(' ')).not.toContain('s3cret-pw');
+  });
+
+  it('refuses YAML that does not parse and a file without routes', () => {
+    expect(problemsOf('routes: [ { name: a ')[0]).toMatch(/^YAML: /);
+    expect(problemsOf('{}')).toEqual(['routes: required']);
+  });
+});
+
+describe('matching and templates', () => {
+  const event = routeEvent({ action: 'loan' });
+
+  it('takes every event with an empty match, and requires every condition given', () => {
+    expect(matchesRoute({}, event)).toBe(true);
+    expect(
+      matchesRoute(
+        { action: ['loan'], event: ['LOAN_CREATED'], institution: ['01ABC_INST'] },
+        event,
+      ),
+    ).toBe(true);
+    expect(matchesRoute({ action: ['loan'], event: ['LOAN_RETURNED'] }, event)).toBe(false);
+    expect(matchesRoute({ institution: ['OTHER'] }, event)).toBe(false);
+    expect(matchesRoute({ event: ['LOAN_CREATED'] }, routeEvent({ event: undefined }))).toBe(false);
+  });
+
+  it('fills {action} {event} {institution} {id}, keeping values to safe characters', () => {
+    expect(renderTemplate('{action}.{event}.{institution}.{id}', { ...event, id: '42' })).toBe(
+      'loan.LOAN_CREATED.01ABC_INST.42',
+    );
+    expect(
+      renderTemplate(
+        '{event}/{institution}',
+        routeEvent({ event: { value: 'A.B/..' }, institution: undefined }),
+      ),
+    ).toBe('A_B___/none');
+  });
+
+  it('redacts credentials in destination URLs', () => {
+    expect(redactUrlCredentials('amqp://user:pa55@mq:5672/vh')).toBe('amqp://user:***@mq:5672/vh');
+    expect(redactUrlCredentials('nats://a:b@n1:4222,nats://c:d@n2:4222')).toBe(
+      'nats://a:***@n1:4222,nats://c:***@n2:4222',
+    );
+    expect(redactUrlCredentials('https://indexer.example.org/hook')).toBe(
+      'https://indexer.example.org/hook',
+    );
+  });
+});

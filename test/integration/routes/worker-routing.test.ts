@@ -1,0 +1,139 @@
+import { closeRedis } from '../../../src/redis/close-redis';
+import { openWorkerConnection } from '../../../src/redis/open-worker-connection';
+import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Queue } from 'bullmq';
+import { loadConfig, WorkerConfig } from '../../../src/config';
+import { createEventEnqueuer } from '../../../src/events/enqueue-event';
+import { createLogger } from '../../../src/logger';
+import { routeQueueName } from '../../../src/routes/route-queue-name';
+import { startWorker } from '../../../src/worker/start-worker';
+import { routeEvent } from '../../component/routes/support/route-events';
+import { TEST_REDIS_URL, obliterateQueue, uniqueQueueName } from '../../helpers/redis';
+import { spawnWorker } from '../worker/support/child-process';
+import type { ChildWorker } from '../worker/support/child-process';
+
+jest.setTimeout(90_000);
+
+const EVENTS = 600;
+
+describe('worker with ROUTES_FILE', () => {
+  let dir: string;
+  let queueName: string;
+  let queue: Queue;
+  const children: ChildWorker[] = [];
+
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'svc-route-worker-'));
+    queueName = uniqueQueueName('route-worker');
+    queue = new Queue(queueName, { connection: { url: TEST_REDIS_URL } });
+  });
+  afterEach(async () => {
+    for (const child of children.splice(0)) {
+      if (child.child.exitCode === null && child.child.signalCode === null)
+        child.child.kill('SIGKILL');
+      await child.exited();
+    }
+    await queue.close();
+    for (const name of [
+      queueName,
+      routeQueueName(queueName, 'archive'),
+      routeQueueName(queueName, 'loans'),
+    ]) {
+      await obliterateQueue(name);
+    }
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const env = (routesFile: string): Record<string, string> => ({
+    REDIS_URL: TEST_REDIS_URL,
+    QUEUE_NAME: queueName,
+    // No event here calls the service: job_end is not among them.
+    SVC_BASE_URL: 'http://127.0.0.1:9',
+    SVC_API_KEY: 'unused',
+    RECORDS_DIR: join(dir, 'records'),
+    WORKER_CONCURRENCY: '8',
+    WORKER_METRICS_PORT: '0',
+    ROUTES_FILE: routesFile,
+    ARCHIVE_DIR: join(dir, 'archive'),
+  });
+
+  async function archivedIds(): Promise<string[]> {
+    const files = await readdir(join(dir, 'archive')).catch(() => [] as string[]);
+    const ids: string[] = [];
+    for (const file of files) {
+      const text = await readFile(join(dir, 'archive', file), 'utf8');
+      for (const line of text.split('\n'))
+        if (line !== '') ids.push((JSON.parse(line) as { id: string }).id);
+    }
+    return ids;
+  }
+
+  it('refuses to start on a bad routes file, naming the route and the field', async () => {
+    const routesFile = join(dir, 'routes.yaml');
+    await writeFile(
+      routesFile,
+      'routes:\n  - name: loans\n    to: { amqp: { url: "${MQ_URL}", exchange: e } }\n',
+    );
+    const config = loadConfig(WorkerConfig, env(routesFile));
+    const logger = createLogger({ level: 'silent', name: 'test' });
+    const connection = openWorkerConnection(TEST_REDIS_URL, logger);
+    try {
+      expect(() => startWorker({ config, logger, connection, env: {} })).toThrow(
+        'invalid routes file: route "loans": to.amqp.url: environment variable MQ_URL is not set',
+      );
+    } finally {
+      await closeRedis(connection);
+    }
+  });
+
+  it('delivers every event of a burst at least once when the worker is killed mid-burst', async () => {
+    const routesFile = join(dir, 'routes.yaml');
+    await writeFile(
+      routesFile,
+      'routes:\n  - name: archive\n    to: { file: { dir: "${ARCHIVE_DIR}" } }\n    retry: { attempts: 5, backoffMs: 100 }\n',
+    );
+    const enqueue = createEventEnqueuer({
+      queue,
+      dedupWindowHours: 1,
+      attempts: 5,
+      backoffDelayMs: 100,
+    });
+    const events = Array.from({ length: EVENTS }, () => routeEvent());
+    for (const event of events) await enqueue(event);
+
+    const first = spawnWorker('test/integration/worker/support/worker-child.ts', env(routesFile));
+    children.push(first);
+    const until = Date.now() + 30_000;
+    while ((await archivedIds()).length < 50 && Date.now() < until)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    first.child.kill('SIGKILL');
+    await first.exited();
+    const beforeRestart = new Set(await archivedIds());
+    expect(beforeRestart.size).toBeGreaterThanOrEqual(50);
+    expect(beforeRestart.size).toBeLessThan(EVENTS);
+
+    const second = spawnWorker('test/integration/worker/support/worker-child.ts', env(routesFile));
+    children.push(second);
+    const wanted = new Set(events.map((event) => event.id));
+    const deadline = Date.now() + 60_000;
+    let seen = new Set<string>();
+    while (Date.now() < deadline) {
+      seen = new Set(await archivedIds());
+      if ([...wanted].every((id) => seen.has(id))) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect([...wanted].filter((id) => !seen.has(id))).toEqual([]);
+    // Nothing was left behind in either queue.
+    const routeQueue = new Queue(routeQueueName(queueName, 'archive'), {
+      connection: { url: TEST_REDIS_URL },
+    });
+    try {
+      expect(await routeQueue.getFailedCount()).toBe(0);
+      expect(await queue.getFailedCount()).toBe(0);
+    } finally {
+      await routeQueue.close();
+    }
+  });
+});
