@@ -18,6 +18,19 @@ export default tseslint.config(
   ...tseslint.configs.strict,
   prettier,
   {
+    // Type-aware rules: a promise nobody awaits or catches, or one passed where a callback's
+    // result is ignored (an Express handler, an event listener), loses its rejection silently.
+    files: ['**/*.ts'],
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/await-thenable': 'error',
+    },
+  },
+  {
     rules: {
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/consistent-type-imports': 'error',
