@@ -18,7 +18,7 @@ const AMQP_URL = process.env.BENCH_AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:567
 const ROOT = path.join(__dirname, '..');
 
 /**
- * `npm run bench -- routing` (issue 11): EVENTS signed LOAN events posted at full speed to the
+ * `npm run bench -- routing`: EVENTS signed LOAN events posted at full speed to the
  * real listener; the worker (its own process) fans each out to two routes — RabbitMQ with
  * publisher confirms, and the file archive (fsync). Measures end to end: posted → seen on both
  * destinations (a RabbitMQ consumer, and the archive file read as it grows).

@@ -47,7 +47,7 @@ export const EnvSchema = z.object({
   LOG_LEVEL: logLevel.default('info'),
   SHUTDOWN_TIMEOUT_MS: positiveInt.default(10000),
   ADMIN_TOKEN: optionalSecret,
-  // Bounds of the unauthenticated surface (issue 10): a client gets this long for its headers,
+  // Bounds of the unauthenticated surface: a client gets this long for its headers,
   // this long for the whole request, and idle keep-alive lasts longer than a proxy's (60 s).
   HEADERS_TIMEOUT_MS: positiveInt.default(10000),
   REQUEST_TIMEOUT_MS: positiveInt.default(15000),

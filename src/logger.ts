@@ -27,7 +27,7 @@ export const REDACT_PATHS = [
   'ADMIN_TOKEN',
 ];
 
-/** No line is longer than this (issue 10, point 7): a payload that slips into one cannot flood. */
+/** No line is longer than this: a payload that slips into one cannot flood. */
 export const MAX_LINE_BYTES = 16 * 1024;
 const MAX_MESSAGE = 2048;
 const MAX_STACK = 4096;

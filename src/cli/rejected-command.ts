@@ -13,7 +13,7 @@ const REASON_WIDTH = 70;
 
 /**
  * `rejected [--json] | show <ref> | replay <ref>|--all | remove <ref>|--all`: the signed
- * deliveries the listener could not turn into an event, kept with their bytes (issue 10, point 3).
+ * deliveries the listener could not turn into an event, kept with their bytes.
  */
 export async function rejectedCommand(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs('rejected', args, {

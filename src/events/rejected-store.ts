@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 
-/** A signed delivery that could not become an event, as it arrived (issue 10, point 3). */
+/** A signed delivery that could not become an event, as it arrived: the sender never retries a 4xx (docs/listener.md). */
 export interface RejectedDelivery {
   body: Buffer;
   contentType: string | undefined;

@@ -3,7 +3,7 @@ import { HttpError } from './http-error';
 export type BodyFormat = 'json' | 'xml';
 
 /**
- * The body's format from its Content-Type (issue 2, ingress 3): `application/json` and `+json`
+ * The body's format from its Content-Type (spec §6.2: JSON or XML): `application/json` and `+json`
  * → JSON; `application/xml`, `text/xml` and `+xml` → XML; none → the first non-blank character
  * (`{` or `<`); anything else → 415.
  */

@@ -12,7 +12,7 @@ export interface ServerBounds {
 }
 
 /**
- * Bounds the listener's HTTP server before anyone is authenticated (issue 10, point 1). Call it on
+ * Bounds the listener's HTTP server before anyone is authenticated. Call it on
  * the server app.listen() returned, in the same tick: Node starts the timer that enforces
  * headersTimeout and requestTimeout when 'listening' is emitted, at connectionsCheckingInterval
  * (30 s by default, which is how a 60 s headersTimeout held a slow client for 76 s).

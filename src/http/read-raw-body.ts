@@ -14,7 +14,7 @@ export interface BodyLimits {
  * Reads the request body with two caps: one on the bytes read from the wire, one on the bytes
  * decoded from them, so neither a long compressed stream (thousands of empty gzip members) nor a
  * small gzip bomb can run unbounded. gzip, deflate and br are undone here, since a refused
- * delivery would be lost (issue 10, point 2). A body that never finishes is ended by the server's
+ * delivery would be lost. A body that never finishes is ended by the server's
  * requestTimeout (configure-server.ts): the request closes and this rejects.
  */
 export function readRawBody(req: IncomingMessage, limits: BodyLimits): Promise<Buffer> {

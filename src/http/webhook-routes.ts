@@ -203,7 +203,7 @@ async function keepRejected(
   }
 }
 
-/** Only a queue that does not answer is a 503; a defect of ours is a 500 (issue 10, point 5). */
+/** Only a queue that does not answer is a 503; a defect of ours is a 500 (the sender retries a 5xx, never a 4xx). */
 function classify(error: unknown): HttpError {
   if (error instanceof HttpError) return error;
   if (error instanceof InvalidEventError) return new HttpError(400, 'invalid_event', error.message);

@@ -32,7 +32,7 @@ function isBodyParserError(error: unknown): error is BodyParserError {
  * limit → 413; anything else → 500 (spec §7 rule 3), logged without the request's query (it
  * carries the apikey).
  *
- * The guard (issue 14): a 400 on a platform route whose code the operation does not declare
+ * The guard (spec §4 rows, §7 rule 2): a 400 on a platform route whose code the operation does not declare
  * (operation-codes.ts) is a sandbox defect, not an answer — it is logged and turned into a 500,
  * so no test against the sandbox can learn an undocumented code.
  */

@@ -17,7 +17,7 @@ function post(
     .send(body);
 }
 
-/** Signed deliveries that were answered 4xx and lost before (issue 10), and what is kept now. */
+/** Signed deliveries that were answered 4xx and lost before, and what is kept now. */
 describe('POST /webhooks: the canonical event is what the platform sent', () => {
   let listener: ListenerUnderTest;
   beforeEach(() => {

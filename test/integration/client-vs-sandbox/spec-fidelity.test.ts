@@ -10,7 +10,7 @@ const INVOICE_XML_LEVELS =
   '</invoice_line></invoice_lines></invoice>';
 
 /**
- * What the spec allows reaches the sandbox instead of being refused by the client (issue 14):
+ * What the spec allows reaches the sandbox instead of being refused by the client:
  * defaults written out, parameters that only apply in some mode, and each body format with
  * either answer format. The file owns no rows of the table (PARTS): it checks behaviour, not
  * coverage.

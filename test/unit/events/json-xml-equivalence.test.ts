@@ -8,7 +8,7 @@ import { toPlatformXml } from '../../../src/platform-xml/to-platform-xml';
 const fixture = (name: string): string =>
   readFileSync(path.join(__dirname, '../../fixtures/events', name), 'utf8');
 
-/** The JSON as sent, with the two changes the canonical event makes to it (issue 10 point 9). */
+/** The JSON as sent, with the two changes the canonical event makes to it (docs/canonical-event.md). */
 function asSent(json: Record<string, unknown>): Record<string, unknown> {
   const withoutNulls = JSON.parse(JSON.stringify(json), (_key, value: unknown) =>
     Array.isArray(value) ? value.filter((item) => item !== null) : value,

@@ -36,7 +36,7 @@ describe('normalizeEvent', () => {
     expect(error.message).toBe(`${field} is missing`);
   });
 
-  // Issue 10 point 4 changes this: a time that is not ISO 8601 was refused, and the event lost.
+  // A time that is not ISO 8601 was refused, and the event lost.
   it.each(['06/11/2024 10:15', '2024-11-06T10:15:30', ' 2024-11-06T10:15:30Z'])(
     'keeps a time that is not ISO 8601 UTC as sent (%p)',
     (time) => {
@@ -54,7 +54,7 @@ describe('normalizeEvent', () => {
     expect(errorOf(body).message).toBe('body must be an object with id, action and time');
   });
 
-  // Issue 10 point 9 changes this: empty strings and emptied objects were dropped too.
+  // Empty strings and emptied objects were dropped too.
   it('drops null values at every depth and keeps empty strings, objects and lists', () => {
     const event = normalizeEvent({
       ...base,

@@ -68,7 +68,7 @@ describe('parseJsonEvent', () => {
     expect(() => parseJsonEvent(deep(201))).toThrow(
       new InvalidEventError('body is nested deeper than 200 levels'),
     );
-    // 3,000 deep overflowed the stack in normalize before (issue 10).
+    // 3,000 deep overflowed the stack in normalize before.
     expect(() => parseJsonEvent(`{"x":${'{"a":'.repeat(3000)}1${'}'.repeat(3000)}}`)).toThrow(
       /nested deeper than 200/,
     );

@@ -45,7 +45,7 @@ describe('parseXmlEvent', () => {
     expect(parseXmlEvent('<webhook><a>&amp;lt; &#65;</a></webhook>')).toEqual({ a: '&lt; A' });
   });
 
-  // Issue 10 point 6: the refusal was a text search, which also refused content.
+  // The refusal was a text search, which also refused content.
   it('accepts <!DOCTYPE and <!ENTITY inside CDATA and comments as content', () => {
     const xml =
       '<?xml version="1.0"?><!-- <!DOCTYPE x [<!ENTITY y "z">]> --><webhook>' +
@@ -63,7 +63,7 @@ describe('parseXmlEvent', () => {
     expect(() => parseXmlEvent('<webhook><a>&x;</a></webhook>')).toThrow(/not well-formed XML/);
   });
 
-  // Issue 10 point 10: values were trimmed (trimValues) while JSON kept the same whitespace.
+  // Values were trimmed (trimValues) while JSON kept the same whitespace.
   it('keeps text as sent and ignores whitespace between elements', () => {
     const xml =
       '<webhook>\n  <a>  padded\n</a>\n  <b>\n    <c> x </c>\n  </b>\n  <d>   </d>\n</webhook>';

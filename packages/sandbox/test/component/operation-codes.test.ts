@@ -5,7 +5,7 @@ import { badRequest } from '../../src/sandbox-error';
 import { startSandbox, type Reply, type SandboxUnderTest } from '../../src/testing/start-sandbox';
 
 /**
- * Issue 14 point 3: the sandbox answers an operation only with the 400 codes of its spec row or
+ * The sandbox answers an operation only with the 400 codes of its spec row or
  * the §7 rule 2 general codes it declares. The declaration is data (operation-codes.ts); the
  * error handler's guard turns any other 400 into a 500 UNDECLARED_CODE, so walking every
  * operation with bad ids, bad parameters and bad bodies and seeing no 500 shows the answers keep
@@ -119,7 +119,7 @@ async function probe(
   return failures;
 }
 
-describe('the 400 codes of every operation (issue 14, spec §4 rows and §7 rule 2)', () => {
+describe('the 400 codes of every operation (spec §4 rows and §7 rule 2)', () => {
   it('declares the 94 operations once each, with general codes from §7 rule 2 only', () => {
     expect(OPERATION_CODES).toHaveLength(94);
     expect(new Set(OPERATION_CODES.map((operation) => operation.route)).size).toBe(94);
