@@ -68,9 +68,14 @@ function slowPost(port: number, body: string, onFirstPart: () => void): Promise<
     );
     req.on('error', reject);
     const half = Math.floor(body.length / 2);
+    // The first half leaves here before the signal, but a loaded server may not have read the
+    // request's headers yet, and a connection with no request is idle (closed at shutdown): give
+    // it time to start the request first.
     req.write(body.slice(0, half), () => {
-      onFirstPart();
-      setTimeout(() => req.end(body.slice(half)), 300);
+      setTimeout(() => {
+        onFirstPart();
+        setTimeout(() => req.end(body.slice(half)), 300);
+      }, 250);
     });
   });
 }
