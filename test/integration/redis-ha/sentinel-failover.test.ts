@@ -111,7 +111,7 @@ describe('Redis through Sentinel', () => {
   }, 90_000);
 
   it('with replication held back, REDIS_ACK_REPLICAS=0 loses acknowledged events; =1 answers 503 for them instead', async () => {
-    ha = await startRedisHa({ replicas: 1, proxyFirstReplica: true });
+    ha = await startRedisHa({ replicas: 1, proxyPrimary: true });
     const queueName = uniqueQueueName('ha-held');
     const env = { ...throughSentinel(ha), QUEUE_NAME: queueName };
     const [portNoAck, portAck] = await Promise.all([
@@ -129,7 +129,7 @@ describe('Redis through Sentinel', () => {
     // The replica stays connected but receives nothing more: what the primary acknowledges from
     // now on exists on the primary alone.
     const heldAt = Date.now();
-    ha.replicationProxy?.freeze();
+    ha.primaryProxy?.holdReplication();
     await sleep(1500);
     const killedAt = Date.now();
     ha.killPrimary();

@@ -6,8 +6,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
-import { startFreezableProxy } from '../../../helpers/freezable-proxy';
-import type { FreezableProxy } from '../../../helpers/freezable-proxy';
+import { startReplicationProxy } from './replication-proxy';
+import type { ReplicationProxy } from './replication-proxy';
 
 export const MASTER_NAME = 'svc-ha';
 
@@ -20,11 +20,12 @@ export interface RedisHa {
   /** The sentinels, as REDIS_SENTINELS takes them. */
   sentinels: Address[];
   sentinelsEnv: string;
+  /** The primary as the sentinels first know it (its proxy's address when proxied). */
   primary: Address;
   /** SIGKILLs the primary: no shutdown, no last write to anyone. */
   killPrimary: () => void;
-  /** The proxy between the primary and the first replica, when asked for. */
-  replicationProxy: FreezableProxy | undefined;
+  /** The proxy everyone reaches the first primary through, when asked for. */
+  primaryProxy: ReplicationProxy | undefined;
   /** Asks a sentinel which server is primary now. */
   currentPrimary: () => Promise<Address>;
   stop: () => Promise<void>;
@@ -32,8 +33,8 @@ export interface RedisHa {
 
 export interface RedisHaOptions {
   replicas: number;
-  /** The first replica replicates through a freezable proxy, so a test can hold replication back. */
-  proxyFirstReplica?: boolean;
+  /** Everyone reaches the primary through a proxy, so a test can hold replication back. */
+  proxyPrimary?: boolean;
 }
 
 /**
@@ -44,22 +45,19 @@ export interface RedisHaOptions {
 export async function startRedisHa(options: RedisHaOptions): Promise<RedisHa> {
   const dir = await mkdtemp(join(tmpdir(), 'redis-ha-'));
   const children: ChildProcess[] = [];
-  let proxy: FreezableProxy | undefined;
+  let proxy: ReplicationProxy | undefined;
   const stop = async (): Promise<void> => {
     await Promise.all(children.map(killed));
     await proxy?.close();
     await rm(dir, { recursive: true, force: true });
   };
   try {
-    const primary = await startServer(dir, 'primary', [], children);
+    const server = await startServer(dir, 'primary', [], children);
+    if (options.proxyPrimary === true) proxy = await startReplicationProxy(server);
+    const primary = proxy === undefined ? server : { host: '127.0.0.1', port: proxy.port };
     const replicas: Address[] = [];
     for (let index = 0; index < options.replicas; index += 1) {
-      let upstream = primary;
-      if (index === 0 && options.proxyFirstReplica === true) {
-        proxy = await startFreezableProxy(primary);
-        upstream = { host: '127.0.0.1', port: Number(new URL(proxy.url).port) };
-      }
-      const lines = [`replicaof ${upstream.host} ${String(upstream.port)}`];
+      const lines = [`replicaof ${primary.host} ${String(primary.port)}`];
       replicas.push(await startServer(dir, `replica-${String(index)}`, lines, children));
     }
     for (const replica of replicas) await waitFor(() => replicaInSync(replica), 'replica in sync');
@@ -83,7 +81,7 @@ export async function startRedisHa(options: RedisHaOptions): Promise<RedisHa> {
       sentinelsEnv: sentinels.map(({ host, port }) => `${host}:${String(port)}`).join(','),
       primary,
       killPrimary: () => children[0]?.kill('SIGKILL'),
-      replicationProxy: proxy,
+      primaryProxy: proxy,
       currentPrimary: () => askPrimary(sentinels),
       stop,
     };
