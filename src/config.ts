@@ -29,6 +29,21 @@ const byteSize = z
 /** Webhook secrets: a short shared secret can be guessed offline from one signed body. */
 const webhookSecret = z.string().min(16, 'at least 16 characters');
 
+/** `host:port,host:port` (`[v6]:port`; 26379, Sentinel's own port, when a part has none). */
+const hostPortList = z.string().transform((value, ctx) => {
+  const addresses: { host: string; port: number }[] = [];
+  for (const part of value.split(',')) {
+    const match = /^\s*(?:\[([0-9A-Fa-f:.]+)\]|([^\s:[\]]+))(?::(\d{1,5}))?\s*$/.exec(part);
+    const port = match?.[3] === undefined ? 26379 : Number(match[3]);
+    if (match === null || port < 1 || port > 65535) {
+      ctx.addIssue({ code: 'custom', message: 'host:port pairs separated by commas' });
+      return z.NEVER;
+    }
+    addresses.push({ host: match[1] ?? match[2] ?? '', port });
+  }
+  return addresses;
+});
+
 const logLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
 
 export const EnvSchema = z.object({
@@ -39,6 +54,17 @@ export const EnvSchema = z.object({
   WEBHOOK_SECRET_PREVIOUS: optionalSecret.pipe(webhookSecret.optional()),
   BODY_LIMIT: byteSize.default('1mb'),
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).default('redis://127.0.0.1:6379'),
+  // Redis through Sentinel (docs/deployment-redis-ha.md): both keys or neither; REDIS_URL unused then.
+  REDIS_SENTINELS: hostPortList.optional(),
+  REDIS_SENTINEL_NAME: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]+$/, 'letters, digits, ., _ and - only')
+    .optional(),
+  REDIS_SENTINEL_PASSWORD: optionalSecret,
+  REDIS_PASSWORD: optionalSecret,
+  // A 200 only once WAIT confirms this many replicas hold the job (0: the primary alone).
+  REDIS_ACK_REPLICAS: nonNegativeInt.max(16).default(0),
+  REDIS_ACK_TIMEOUT_MS: positiveInt.max(3500).default(500),
   QUEUE_NAME: z
     .string()
     .regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ and - only')
@@ -82,13 +108,35 @@ export const EnvSchema = z.object({
 });
 export type EnvSchema = z.infer<typeof EnvSchema>;
 
+/** How every process reaches Redis (src/redis/open-redis.ts); picked together, checked together. */
+export const redisKeys = {
+  REDIS_URL: true,
+  REDIS_SENTINELS: true,
+  REDIS_SENTINEL_NAME: true,
+  REDIS_SENTINEL_PASSWORD: true,
+  REDIS_PASSWORD: true,
+} as const;
+
+/** Sentinel needs both its list and the primary's name: one alone is a typo, not a choice. */
+export function sentinelKeysTogether(
+  config: { REDIS_SENTINELS?: unknown; REDIS_SENTINEL_NAME?: unknown },
+  ctx: z.RefinementCtx,
+): void {
+  if ((config.REDIS_SENTINELS === undefined) === (config.REDIS_SENTINEL_NAME === undefined)) return;
+  const missing = config.REDIS_SENTINELS === undefined ? 'REDIS_SENTINELS' : 'REDIS_SENTINEL_NAME';
+  const other = missing === 'REDIS_SENTINELS' ? 'REDIS_SENTINEL_NAME' : 'REDIS_SENTINELS';
+  ctx.addIssue({ code: 'custom', path: [missing], message: `required with ${other}` });
+}
+
 export const WebConfig = EnvSchema.pick({
+  ...redisKeys,
+  REDIS_ACK_REPLICAS: true,
+  REDIS_ACK_TIMEOUT_MS: true,
   PORT: true,
   WEBHOOK_PATH: true,
   WEBHOOK_SECRET: true,
   WEBHOOK_SECRET_PREVIOUS: true,
   BODY_LIMIT: true,
-  REDIS_URL: true,
   QUEUE_NAME: true,
   DEDUP_WINDOW_HOURS: true,
   LOG_LEVEL: true,
@@ -102,7 +150,7 @@ export const WebConfig = EnvSchema.pick({
   REJECTED_MAX_COUNT: true,
   REJECTED_MAX_AGE_HOURS: true,
   METRICS_TOKEN: true,
-});
+}).superRefine(sentinelKeysTogether);
 export type WebConfig = z.infer<typeof WebConfig>;
 
 export const ClientConfig = EnvSchema.pick({
@@ -118,7 +166,7 @@ export type ClientConfig = z.infer<typeof ClientConfig>;
 
 export const WorkerConfig = ClientConfig.extend({
   ...EnvSchema.pick({
-    REDIS_URL: true,
+    ...redisKeys,
     QUEUE_NAME: true,
     WORKER_CONCURRENCY: true,
     WORKER_METRICS_PORT: true,
@@ -132,7 +180,7 @@ export const WorkerConfig = ClientConfig.extend({
   }).shape,
   // The worker retries through BullMQ (JOB_ATTEMPTS); client retries inside would multiply them.
   SVC_MAX_RETRIES: nonNegativeInt.default(0),
-});
+}).superRefine(sentinelKeysTogether);
 export type WorkerConfig = z.infer<typeof WorkerConfig>;
 
 /** Thrown at start-up; names the offending keys and the rule, never a value. */
@@ -166,7 +214,10 @@ export function loadConfig<S extends z.ZodObject>(
       result.error.issues.map((issue) => ({
         key: String(issue.path[0] ?? '(root)'),
         // zod's messages can quote the received value; keep only the rule.
-        rule: input[String(issue.path[0])] === undefined ? 'required' : ruleOf(issue),
+        rule:
+          input[String(issue.path[0])] === undefined && issue.code !== 'custom'
+            ? 'required'
+            : ruleOf(issue),
       })),
     );
   }

@@ -18,7 +18,11 @@ import { createRejectedStore } from '../events/rejected-store';
 async function main(): Promise<void> {
   const config = loadConfig(WebConfig, process.env);
   const logger = createLogger({ level: config.LOG_LEVEL, name: 'web' });
-  const connection = openProducerConnection(config.REDIS_URL);
+  // With REDIS_ACK_REPLICAS a delivery also waits up to REDIS_ACK_TIMEOUT_MS for WAIT; the bounds
+  // on the connection's commands and on the whole enqueue grow by that much (still < the 5 s the
+  // sender waits).
+  const ackWaitMs = config.REDIS_ACK_REPLICAS > 0 ? config.REDIS_ACK_TIMEOUT_MS : 0;
+  const connection = openProducerConnection(config, { commandTimeoutMs: 1000 + ackWaitMs });
   connection.on('error', (error: Error) =>
     logger.warn({ err: error.message }, 'redis connection error'),
   );
@@ -33,8 +37,13 @@ async function main(): Promise<void> {
         queue: events.queue,
         dedupWindowHours: config.DEDUP_WINDOW_HOURS,
         attempts: config.JOB_ATTEMPTS,
+        ackReplicas: {
+          replicas: config.REDIS_ACK_REPLICAS,
+          timeoutMs: config.REDIS_ACK_TIMEOUT_MS,
+        },
       }),
     ),
+    enqueueTimeoutMs: 1000 + ackWaitMs,
     rejected: createRejectedStore({
       redis: connection,
       queueName: config.QUEUE_NAME,
@@ -58,6 +67,8 @@ async function main(): Promise<void> {
       port,
       path: config.WEBHOOK_PATH,
       queue: config.QUEUE_NAME,
+      redis: config.REDIS_SENTINELS === undefined ? 'REDIS_URL' : 'sentinel',
+      ackReplicas: config.REDIS_ACK_REPLICAS,
       metrics: '/metrics',
       dashboard: config.ADMIN_TOKEN === undefined ? 'off' : '/admin/queues',
     },

@@ -17,7 +17,7 @@ async function main(): Promise<void> {
   const config = loadConfig(WorkerConfig, process.env);
   const logger = createLogger({ level: config.LOG_LEVEL, name: 'worker' });
   const metrics = createWorkerMetrics();
-  const connection = openWorkerConnection(config.REDIS_URL, logger);
+  const connection = openWorkerConnection(config, logger);
   const running = startWorker({
     config,
     logger,

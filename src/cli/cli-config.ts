@@ -1,8 +1,10 @@
 import type { z } from 'zod';
-import { EnvSchema } from '../config';
+import { EnvSchema, redisKeys, sentinelKeysTogether } from '../config';
 
 /** The queue commands need the event queue's Redis and name, nothing else (no secrets). */
-export const CliQueueConfig = EnvSchema.pick({ REDIS_URL: true, QUEUE_NAME: true });
+export const CliQueueConfig = EnvSchema.pick({ ...redisKeys, QUEUE_NAME: true }).superRefine(
+  sentinelKeysTogether,
+);
 export type CliQueueConfig = z.infer<typeof CliQueueConfig>;
 
 /** `rejected` also queues events again (replay) and opens the store with its bounds. */

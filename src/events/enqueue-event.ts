@@ -1,6 +1,7 @@
 import type { Queue } from 'bullmq';
 import type { CanonicalEvent } from './canonical-event';
 import { jobIdForEvent } from './job-id-for-event';
+import { ReplicasNotConfirmedError } from './replicas-not-confirmed-error';
 
 export interface EnqueueResult {
   jobId: string;
@@ -18,6 +19,11 @@ export interface EventEnqueuerOptions {
   attempts: number;
   /** First retry delay; later ones double, with jitter. */
   backoffDelayMs?: number;
+  /**
+   * REDIS_ACK_REPLICAS / REDIS_ACK_TIMEOUT_MS: resolve only once WAIT confirms the job reached
+   * this many replicas, else throw ReplicasNotConfirmedError (→ 503). Off (0) unless given.
+   */
+  ackReplicas?: { replicas: number; timeoutMs: number };
 }
 
 /**
@@ -29,8 +35,9 @@ export function createEventEnqueuer({
   dedupWindowHours,
   attempts,
   backoffDelayMs = 5000,
+  ackReplicas,
 }: EventEnqueuerOptions): EnqueueEvent {
-  return async (event) => {
+  const enqueue: EnqueueEvent = async (event) => {
     const jobId = jobIdForEvent(event.id);
     await queue.add(event.action, event, {
       jobId,
@@ -49,5 +56,19 @@ export function createEventEnqueuer({
     const client = await queue.backend.connection.client;
     const stored = await client.hget(queue.toKey(jobId), 'data');
     return { jobId, duplicate: stored !== null && !stored.includes(ours) };
+  };
+  if (ackReplicas === undefined || ackReplicas.replicas === 0) return enqueue;
+  const { replicas, timeoutMs } = ackReplicas;
+  return async (event) => {
+    const result = await enqueue(event);
+    // WAIT covers every write this connection made before it — the add is one, its reply is in
+    // (auto-pipelining batches commands but keeps their order on the one connection). A duplicate
+    // writes too (BullMQ's add appends a "duplicated" entry to the events stream), later in the
+    // replication stream than the original add: so a redelivery is also answered 200 only once
+    // its job is on the replicas, whichever connection wrote it first.
+    const client = await queue.backend.connection.client;
+    const confirmed = Number(await client.runCommand('wait', [replicas, timeoutMs]));
+    if (confirmed < replicas) throw new ReplicasNotConfirmedError(confirmed, replicas, timeoutMs);
+    return result;
   };
 }

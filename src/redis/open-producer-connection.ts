@@ -1,4 +1,6 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { openRedis } from './open-redis';
+import type { RedisConnectionConfig } from './open-redis';
 
 export interface ProducerConnectionOptions {
   /** A command that gets no answer this long fails (→ 503 to the sender); 1 s unless given. */
@@ -13,13 +15,15 @@ export interface ProducerConnectionOptions {
  * Auto-pipelining sends the commands of deliveries that arrive together (one event-loop turn) in
  * one write: under load this cuts the CPU that each delivery costs Redis and the listener (see
  * `npm run bench`) and changes nothing for a lone delivery. Each command keeps its own answer
- * and its own timeout. Opened by the composition root (bin/web.ts), closed there with closeRedis.
+ * and its own timeout. Through Sentinel (REDIS_SENTINELS) each reconnect asks the sentinels which
+ * server is primary: a failover costs 503s while it lasts, no restart. Opened by the composition
+ * root (bin/web.ts), closed there with closeRedis.
  */
 export function openProducerConnection(
-  redisUrl: string,
+  redis: string | RedisConnectionConfig,
   { commandTimeoutMs = 1000 }: ProducerConnectionOptions = {},
 ): Redis {
-  const connection = new Redis(redisUrl, {
+  const connection = openRedis(redis, {
     enableOfflineQueue: false,
     enableAutoPipelining: true,
     maxRetriesPerRequest: 1,

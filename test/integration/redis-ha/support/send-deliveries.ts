@@ -1,0 +1,98 @@
+import http from 'node:http';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { signWebhookBody } from '../../../../src/http/webhook-signature';
+
+export interface DeliveryRecord {
+  id: string;
+  sentAt: number;
+  answeredAt: number;
+  /** The HTTP status; 0 when the request itself failed (refused, reset, 5 s without an answer). */
+  status: number;
+}
+
+export interface DeliveryRun {
+  /** Records so far (answered ones only). */
+  answered: () => readonly DeliveryRecord[];
+  /** Stops sending, waits for the requests in flight, and gives every record. */
+  stop: () => Promise<DeliveryRecord[]>;
+}
+
+const template = JSON.parse(
+  readFileSync(join(__dirname, '../../../fixtures/events/loan-created.json'), 'utf8'),
+) as Record<string, unknown>;
+
+/**
+ * Signed loan_created deliveries at a steady rate over real HTTP, as the platform sends them:
+ * each its own event id (`<idPrefix><n>`), each request on its own (no waiting for the previous
+ * answer), given up after 5 s as the sender does (spec §6).
+ */
+export function startDeliveries(options: {
+  port: number;
+  path?: string;
+  secret: string;
+  perSecond: number;
+  idPrefix: string;
+}): DeliveryRun {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+  const records: DeliveryRecord[] = [];
+  const inFlight = new Set<Promise<void>>();
+  const started = Date.now();
+  let sent = 0;
+  const tick = (): void => {
+    const due = Math.floor(((Date.now() - started) * options.perSecond) / 1000);
+    for (; sent < due; sent += 1) {
+      const id = `${options.idPrefix}${String(sent).padStart(6, '0')}`;
+      const request = deliver(agent, options, id).then((record) => {
+        records.push(record);
+      });
+      inFlight.add(request);
+      void request.finally(() => inFlight.delete(request));
+    }
+  };
+  const timer = setInterval(tick, 5);
+  return {
+    answered: () => records,
+    stop: async () => {
+      clearInterval(timer);
+      await Promise.all([...inFlight]);
+      agent.destroy();
+      return records;
+    },
+  };
+}
+
+function deliver(
+  agent: http.Agent,
+  options: { port: number; path?: string; secret: string },
+  id: string,
+): Promise<DeliveryRecord> {
+  const body = JSON.stringify({ ...template, id });
+  const sentAt = Date.now();
+  return new Promise((resolve) => {
+    const done = (status: number): void => resolve({ id, sentAt, answeredAt: Date.now(), status });
+    const req = http.request(
+      {
+        agent,
+        host: '127.0.0.1',
+        port: options.port,
+        path: options.path ?? '/webhooks',
+        method: 'POST',
+        timeout: 5000,
+        headers: {
+          'Content-Type': 'application/json',
+          'Content-Length': Buffer.byteLength(body),
+          'X-Svc-Signature': signWebhookBody(options.secret, body),
+        },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => done(res.statusCode ?? 0));
+        res.on('error', () => done(0));
+      },
+    );
+    req.on('timeout', () => req.destroy());
+    req.on('error', () => done(0));
+    req.end(body);
+  });
+}
