@@ -152,8 +152,14 @@ describe('amqp destination', () => {
   });
 
   it('declares an absent exchange as a durable topic and publishes a persistent message with the ids', async () => {
-    // A first delivery declares the exchange (nothing bound yet: the broker confirms and drops it).
-    await destination.deliver(routeEvent());
+    // A first delivery declares the exchange; nothing is bound yet, so the broker returns the
+    // message (mandatory) and the delivery fails instead of vanishing.
+    const unbound = await failureOf(destination.deliver(routeEvent()));
+    expect(unbound.retryable).toBe(true);
+    expect(unbound.message).toBe(
+      `${AMQP_URL.replace(':guest@', ':***@')} exchange ${exchange}: unroutable: no queue is bound for routing key loan.LOAN_CREATED (312 NO_ROUTE)`,
+    );
+    await rabbit.exchangeDeclare({ exchange, passive: true });
     ({ queue } = await rabbit.queueDeclare({ exclusive: false, autoDelete: false }));
     await rabbit.queueBind({ queue, exchange, routingKey: 'loan.*' });
     const event = routeEvent();
@@ -168,9 +174,15 @@ describe('amqp destination', () => {
     });
     // rabbitmq-client decodes an application/json body.
     expect(message?.body).toEqual(event);
-    // A topic exchange: a key the binding does not take goes nowhere.
-    await destination.deliver(routeEvent({ action: 'request' }));
+    // A topic exchange: a key the binding does not take reaches no queue, and fails the delivery.
+    const request = routeEvent({ action: 'request' });
+    const failure = await failureOf(destination.deliver(request));
+    expect(failure.message).toContain('unroutable: no queue is bound for routing key request.');
     expect(await rabbit.basicGet({ queue, noAck: true })).toBeUndefined();
+    // Once a queue takes it, the same event is delivered (the route's retry or a replay).
+    await rabbit.queueBind({ queue, exchange, routingKey: 'request.*' });
+    await destination.deliver(request);
+    expect(await rabbit.basicGet({ queue, noAck: true })).toMatchObject({ messageId: request.id });
   });
 
   it('fails retryably while the broker cannot be reached', async () => {
