@@ -253,8 +253,10 @@ async function main(): Promise<number> {
       narrator.routedFor(outcome.eventId),
       new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 5000).unref()),
     ]);
-    if (routed === undefined)
-      say('✗', `event ${outcome.eventId} not routed to the archive within 5 s`);
+    if (routed === undefined) {
+      say('✗', `event ${outcome.eventId} not routed to the archive within 5 s; see ${logFile}`);
+      return 1;
+    }
     print();
     print(
       `Summary: event ${outcome.eventId} → job ${outcome.jobId} "${outcome.jobName}", instance ${outcome.instanceId} ${outcome.status}:`,
@@ -290,7 +292,7 @@ async function main(): Promise<number> {
     print();
     print(
       `Done in ${ms(performance.now() - started)}. Queue keys removed from Redis` +
-        (tempDir === undefined ? '.' : `; logs and records stay in ${tempDir}.`),
+        (tempDir === undefined ? '.' : `; logs, records and the archive stay in ${tempDir}.`),
     );
   }
 }

@@ -55,3 +55,25 @@ export { checkChallenge } from './cli/check-challenge';
 
 // API client (the 94 operations of spec §4)
 export * from './svc-client';
+
+// routing (docs/routing.md): the routes file, its validation, and the routing a worker starts
+export { loadRoutesFile, parseRoutesFile } from './routes/load-routes-file';
+export {
+  RoutesFile,
+  Route,
+  RouteMatch,
+  RouteDestination,
+  RouteRetry,
+  DESTINATION_KINDS,
+} from './routes/routes-file';
+export { RoutesFileError } from './routes/routes-file-error';
+export { startRouting } from './routes/start-routing';
+export type { Routing, StartRoutingOptions } from './routes/start-routing';
+export { routeQueueName } from './routes/route-queue-name';
+export { matchesRoute } from './routes/match-route';
+export { HttpDestinationOptions } from './routes/destinations/http';
+export { AmqpDestinationOptions } from './routes/destinations/amqp';
+export { NatsDestinationOptions } from './routes/destinations/nats';
+export { RedisStreamDestinationOptions } from './routes/destinations/redis-stream';
+export { FileDestinationOptions } from './routes/destinations/file';
+export type { DestinationKind } from './routes/destinations/destination';

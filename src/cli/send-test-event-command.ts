@@ -107,30 +107,50 @@ async function payloadOf(
   return { body, contentType: CONTENT_TYPES[chosen], what: path };
 }
 
+/** The listener's error codes (`error` in its answer) for a body refused before the signature is checked. */
+const UNREAD_BODY = new Set(['aborted', 'bad_encoding', 'bad_length']);
+
+/**
+ * The answer in words, by what each status now means on the listener (src/http/webhook-routes.ts,
+ * docs/listener.md "Status codes"): body caps, encoding and reading come before the signature, so
+ * only a 400 or 415 about the body's content says the signature held.
+ */
 function verdictOf(status: number, text: string): string {
   const answer = parsed(text);
+  const said = answer.message ?? (text.trim() || '(no message)');
   if (status >= 200 && status < 300) {
     return answer.status === 'duplicate'
       ? `accepted: event ${answer.id ?? '?'} was already queued (a redelivery; not queued twice)`
       : `accepted: the listener verified the signature and queued event ${answer.id ?? '?'}`;
   }
-  if (status === 401) {
-    return "signature refused (401): the secret does not match the listener's WEBHOOK_SECRET";
+  switch (status) {
+    case 401:
+      return "signature refused (401): the secret does not match the listener's WEBHOOK_SECRET (nothing was read or kept)";
+    case 408:
+      return 'the listener stopped waiting for the request (408: REQUEST_TIMEOUT_MS or HEADERS_TIMEOUT_MS); the signature was not checked and nothing was kept';
+    case 413:
+      return `body too large (413): ${said}; refused before the signature was checked, nothing was kept`;
+    case 404:
+    case 405:
+      return `no webhook route there (${String(status)}): check the path of --url (WEBHOOK_PATH)`;
+    case 500:
+      return `the listener failed on the event (500, a defect of the listener): ${said}; the delivery was kept as rejected, see its log`;
+    case 503:
+      return `the listener could not queue or keep the event (503): ${said}; the platform would send it again later (is Redis up?)`;
   }
-  if (status === 400 || status === 413 || status === 415) {
-    return `the listener verified the signature but refused the body (${String(status)}): ${answer.message ?? text}`;
+  if ((status === 400 || status === 415) && answer.error !== undefined) {
+    return answer.error === 'unsupported_encoding' || UNREAD_BODY.has(answer.error)
+      ? `the listener could not read the body (${String(status)}): ${said}; refused before the signature was checked, nothing was kept`
+      : `the listener verified the signature but refused the body (${String(status)}): ${said}; kept as rejected (npm run events -- rejected)`;
   }
-  if (status === 404 || status === 405) {
-    return `no webhook route there (${String(status)}): check the path of --url (WEBHOOK_PATH)`;
-  }
-  if (status >= 500) {
-    return `the listener could not queue the event (${String(status)}): ${answer.message ?? 'is Redis up?'}`;
-  }
-  return `unexpected answer ${String(status)}`;
+  if (status >= 500)
+    return `the listener, or a proxy before it, failed (${String(status)}): ${said}`;
+  return `unexpected answer ${String(status)}: ${said}`;
 }
 
 function parsed(text: string): {
   status?: string | undefined;
+  error?: string | undefined;
   id?: string | undefined;
   message?: string | undefined;
 } {
@@ -140,7 +160,12 @@ function parsed(text: string): {
     const record = value as Record<string, unknown>;
     const pick = (key: string): string | undefined =>
       typeof record[key] === 'string' ? record[key] : undefined;
-    return { status: pick('status'), id: pick('id'), message: pick('message') };
+    return {
+      status: pick('status'),
+      error: pick('error'),
+      id: pick('id'),
+      message: pick('message'),
+    };
   } catch {
     return {};
   }

@@ -72,6 +72,9 @@ export function createRouteMetrics(
     async collect() {
       const now = Date.now();
       for (const [route, queue] of queues) {
+        // BullMQ 6 LPUSHes a new job on the wait list and its workers take from the tail
+        // (RPOPLPUSH), so the oldest is last; `asc` reads the list from that end. A paused queue
+        // keeps its jobs on the same list. Checked by test/component/routes/route-metrics.test.ts.
         const [oldest] = await queue.getJobs('wait', 0, 0, true);
         this.set({ route }, oldest === undefined ? 0 : Math.max(0, now - oldest.timestamp) / 1000);
       }

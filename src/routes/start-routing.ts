@@ -8,6 +8,7 @@ import { createFanOut } from './create-fan-out';
 import type { FanOut } from './create-fan-out';
 import { createRouteMetrics } from './route-metrics';
 import { createRouteWorker } from './create-route-worker';
+import { prepareDestinations } from './prepare-destinations';
 import type { Destination } from './destinations/destination';
 import { routeQueueName } from './route-queue-name';
 import type { Route } from './routes-file';
@@ -47,11 +48,15 @@ export interface Routing {
 /**
  * Everything routing needs in a worker process: one queue per route (its own retries, rate limit,
  * failed set and pause), the fan-out the event worker calls, and one worker per route delivering
- * through its adapter. One destination down fills only its own queue.
+ * through its adapter. One destination down fills only its own queue. Throws a RoutesFileError
+ * when a destination can be seen to be unusable already (a file destination's directory).
  */
 export function startRouting(options: StartRoutingOptions): Routing {
   const { logger } = options;
   const { connection } = options;
+  const runWorkers = options.runWorkers ?? true;
+  // Only a process that delivers needs to reach the destinations (and may create directories).
+  if (runWorkers) prepareDestinations(options.routes);
   const entries = options.routes.map((route) => {
     const queue = new Queue(routeQueueName(options.queueName, route.name), { connection });
     queue.on('error', () => undefined);
@@ -62,7 +67,7 @@ export function startRouting(options: StartRoutingOptions): Routing {
     options.registry === undefined ? undefined : createRouteMetrics(options.registry, queues);
   const destinations: Destination[] = [];
   const workers = new Map<string, Worker>();
-  if (options.runWorkers ?? true) {
+  if (runWorkers) {
     for (const { route, queue } of entries) {
       const destination = createDestination(route.to, {
         route: route.name,

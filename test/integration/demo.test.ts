@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, stat, symlink } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { TEST_REDIS_URL } from '../helpers/redis';
@@ -49,6 +49,22 @@ describe('npm run demo', () => {
     const file = /records stored: .* → (\S+)/.exec(run.stdout)?.[1] ?? '';
     const xml = await readFile(file, 'utf8');
     expect(xml.match(/<record[\s>]/g)).toHaveLength(7);
+    // The routed delivery: narrated, and its line in the archive the demo's routes file names.
+    const eventId = /webhook arrived: job_end event (\d+)/.exec(run.stdout)?.[1] ?? '';
+    const archiveDir = /Routes\s+\S+: every event → (\S+) /.exec(run.stdout)?.[1] ?? '';
+    expect(run.stdout).toMatch(
+      new RegExp(`✓ routed: event ${eventId} → route archive \\(file \\S+\\), confirmed in`),
+    );
+    const days = (await readdir(archiveDir)).filter((name) => name.endsWith('.jsonl'));
+    expect(days.length).toBeGreaterThan(0);
+    const archived = (
+      await Promise.all(days.map((day) => readFile(path.join(archiveDir, day), 'utf8')))
+    )
+      .join('')
+      .trim()
+      .split('\n')
+      .map((archivedLine) => JSON.parse(archivedLine) as { id: string; action: string });
+    expect(archived).toEqual([expect.objectContaining({ id: eventId, action: 'job_end' })]);
     const log = /Logs\s+(\S+)/.exec(run.stdout)?.[1] ?? '';
     expect((await stat(log)).size).toBeGreaterThan(0);
     expect(await readFile(log, 'utf8')).toContain('"msg":"job_end: records stored"');

@@ -19,7 +19,10 @@ export const AmqpDestinationOptions = z.strictObject({
 });
 export type AmqpDestinationOptions = z.infer<typeof AmqpDestinationOptions>;
 
-/** The message one event makes: persistent, ids in its properties, the canonical JSON as body. */
+/**
+ * The message one event makes: persistent, ids in its properties, the canonical JSON as body, and
+ * `mandatory`, so that the broker returns a message no queue takes instead of dropping it.
+ */
 export function amqpMessageOf(
   options: AmqpDestinationOptions,
   event: CanonicalEvent,
@@ -32,6 +35,7 @@ export function amqpMessageOf(
       messageId: event.id,
       contentType: 'application/json',
       durable: true,
+      mandatory: true,
       headers: { 'x-svc-event-action': event.action, 'x-svc-route': route },
     },
     body: Buffer.from(JSON.stringify(event)),
@@ -52,6 +56,7 @@ export function previewAmqp(
       messageId: event.id,
       contentType: 'application/json',
       deliveryMode: '2 (persistent)',
+      mandatory: 'true (unroutable: returned, the delivery fails)',
       'x-svc-event-action': event.action,
       'x-svc-route': route,
     },
@@ -61,9 +66,12 @@ export function previewAmqp(
 
 /**
  * RabbitMQ (AMQP 0-9-1) through rabbitmq-client, which reconnects by itself. Publisher confirms:
- * a delivery counts only once the broker confirmed it. The exchange is used as it exists and
- * declared as a durable topic exchange only when absent (a passive declare answers NOT_FOUND);
- * the check runs again after any failed publish, so an exchange deleted later comes back.
+ * a delivery counts only once the broker confirmed it. Published `mandatory`: a message that no
+ * bound queue takes is returned (basic.return, then the confirm) and the delivery fails, retried
+ * like any other failure, instead of being confirmed and dropped by the broker. The exchange is
+ * used as it exists and declared as a durable topic exchange only when absent (a passive declare
+ * answers NOT_FOUND); the check runs again after any failed publish, so an exchange deleted later
+ * comes back.
  */
 export function createAmqpDestination(
   options: AmqpDestinationOptions,
@@ -84,6 +92,13 @@ export function createAmqpDestination(
     );
   });
   const publisher = rabbit.createPublisher({ confirm: true, maxAttempts: 1 });
+  // Event id → why the broker returned it. One route delivers an event once at a time.
+  const returned = new Map<string, string>();
+  publisher.on('basic.return', (message) => {
+    if (typeof message.messageId === 'string') {
+      returned.set(message.messageId, `${String(message.replyCode)} ${message.replyText}`);
+    }
+  });
   let exchangeReady: Promise<void> | undefined;
   const ensureExchange = async (): Promise<void> => {
     try {
@@ -98,10 +113,14 @@ export function createAmqpDestination(
     target,
     deliver: async (event) => {
       const { envelope, body } = amqpMessageOf(options, event, context.route);
+      returned.delete(event.id);
       try {
         exchangeReady ??= ensureExchange();
         await withTimeout(exchangeReady, options.timeoutMs, target);
         await withTimeout(publisher.send(envelope, body), options.timeoutMs, target);
+        // The broker sends basic.return before the confirm, but the client emits it on a later
+        // turn (setImmediate): one turn more and it has been seen.
+        await new Promise<void>((resolve) => setImmediate(resolve));
       } catch (error) {
         exchangeReady = undefined;
         if (error instanceof DeliveryError) throw error;
@@ -110,6 +129,15 @@ export function createAmqpDestination(
           retryable: true,
           cause: error,
         });
+      }
+      const reason = returned.get(event.id);
+      if (reason !== undefined) {
+        returned.delete(event.id);
+        // A consumer's queue may be bound (again) later: retried, then the failed set for replay.
+        throw new DeliveryError(
+          `${target}: unroutable: no queue is bound for routing key ${envelope.routingKey ?? ''} (${reason})`,
+          { retryable: true },
+        );
       }
     },
     close: async () => {

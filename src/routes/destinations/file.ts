@@ -1,14 +1,35 @@
-import { mkdir, open } from 'node:fs/promises';
-import { join } from 'node:path';
+import { accessSync, constants } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { join, sep } from 'node:path';
 import { z } from 'zod';
 import type { CanonicalEvent } from '../../events/canonical-event';
 import { DeliveryError } from '../delivery-error';
 import { renderTemplate } from '../render-template';
 import type { DeliveryPreview, Destination } from './destination';
+import { makeDirectory, makeDirectorySync } from './make-directory';
+import { withTimeout } from './with-timeout';
 
 /** `to: { file: { dir } }` */
-export const FileDestinationOptions = z.strictObject({ dir: z.string().min(1) });
+export const FileDestinationOptions = z.strictObject({
+  dir: z.string().min(1),
+  /** Longest wait for the line to be written and fsync'd (a hung disk or NFS mount). */
+  timeoutMs: z.number().int().positive().default(10_000),
+});
 export type FileDestinationOptions = z.infer<typeof FileDestinationOptions>;
+
+/**
+ * At start-up: the part of `dir` before any `{…}` template is created and must be writable, so a
+ * routes file pointing at a directory that can never be written stops the start instead of
+ * filling the route's failed set. Throws the errno error (ENOTDIR, EACCES, EROFS, ENOENT, …).
+ */
+export function prepareArchiveDirSync(options: Pick<FileDestinationOptions, 'dir'>): void {
+  const parts = options.dir.split(sep);
+  const templated = parts.findIndex((part) => /\{(action|event|institution|id)\}/.test(part));
+  const fixed = templated === -1 ? options.dir : parts.slice(0, templated).join(sep);
+  if (fixed === '') return;
+  makeDirectorySync(fixed);
+  accessSync(fixed, constants.W_OK | constants.X_OK);
+}
 
 /** `<dir>/<YYYY-MM-DD>.jsonl`, the day in UTC at delivery. */
 export function archivePathOf(
@@ -57,23 +78,32 @@ export function createFileDestination(options: FileDestinationOptions): Destinat
       byPath.set(pending.path, [...(byPath.get(pending.path) ?? []), pending]);
     for (const [path, lines] of byPath) {
       try {
-        const dir = join(path, '..');
-        if (!madeDirs.has(dir)) {
-          await mkdir(dir, { recursive: true });
-          madeDirs.add(dir);
-        }
-        const handle = await open(path, 'a');
-        try {
-          await handle.write(lines.map((pending) => pending.line).join(''));
-          await handle.sync();
-        } finally {
-          await handle.close();
-        }
+        await append(path, lines.map((pending) => pending.line).join(''));
         for (const pending of lines) pending.resolve();
       } catch (error) {
         madeDirs.clear();
         for (const pending of lines) pending.reject(error);
       }
+    }
+  };
+
+  const append = async (path: string, text: string): Promise<void> => {
+    const dir = join(path, '..');
+    if (!madeDirs.has(dir)) {
+      await makeDirectory(dir).catch((error: unknown) => {
+        throw new DeliveryError(`file ${dir}: cannot create the directory (${codeOf(error)})`, {
+          retryable: true,
+          cause: error,
+        });
+      });
+      madeDirs.add(dir);
+    }
+    const handle = await open(path, 'a');
+    try {
+      await handle.write(text);
+      await handle.sync();
+    } finally {
+      await handle.close();
     }
   };
 
@@ -96,21 +126,30 @@ export function createFileDestination(options: FileDestinationOptions): Destinat
     target: `file ${options.dir}`,
     deliver: async (event) => {
       const path = archivePathOf(options, event);
+      const written = new Promise<void>((resolve, reject) => {
+        queued.push({ path, line: `${JSON.stringify(event)}\n`, resolve, reject });
+        void drain();
+      });
       try {
-        await new Promise<void>((resolve, reject) => {
-          queued.push({ path, line: `${JSON.stringify(event)}\n`, resolve, reject });
-          void drain();
-        });
+        await withTimeout(written, options.timeoutMs, `file ${path}`, 'line written and fsynced');
       } catch (error) {
-        const code =
-          (error as NodeJS.ErrnoException).code ??
-          (error instanceof Error ? error.message : String(error));
+        if (error instanceof DeliveryError) throw error;
         // A full disk or a permission fixed by an operator lets a later attempt pass.
-        throw new DeliveryError(`file ${path}: ${code}`, { retryable: true, cause: error });
+        throw new DeliveryError(`file ${path}: ${codeOf(error)}`, {
+          retryable: true,
+          cause: error,
+        });
       }
     },
     close: async () => {
       await drain();
     },
   };
+}
+
+function codeOf(error: unknown): string {
+  return (
+    (error as NodeJS.ErrnoException).code ??
+    (error instanceof Error ? error.message : String(error))
+  );
 }

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { once } from 'node:events';
 import net from 'node:net';
 import path from 'node:path';
+import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
@@ -99,6 +100,11 @@ describe('send-test-event and challenge against the real listener', () => {
     ['job_end_minimal', 'xml'],
     ['loan', 'json'],
     ['loan', 'xml'],
+    ['request', 'xml'],
+    ['bib', 'xml'],
+    ['item', 'json'],
+    ['user', 'xml'],
+    ['notification', 'json'],
   ])(
     'sends the built-in %s sample as %s, accepted and queued under its action',
     async (kind, format) => {
@@ -113,7 +119,7 @@ describe('send-test-event and challenge against the real listener', () => {
 
       expect(status).toBe(0);
       expect(io.stdout()).toContain(format === 'xml' ? 'application/xml' : 'application/json');
-      expect(job?.name).toBe(kind === 'loan' ? 'loan_created' : 'job_end');
+      expect(job?.name).toBe(kind.startsWith('job_end') ? 'job_end' : kind);
       expect((job?.data as { meta?: { format?: string } }).meta?.format).toBe(format);
     },
   );
@@ -140,7 +146,113 @@ describe('send-test-event and challenge against the real listener', () => {
     );
 
     expect(status).toBe(1);
-    expect(io.stderr()).toContain('the listener verified the signature but refused the body (400)');
+    expect(io.stderr()).toMatch(
+      /✗ the listener verified the signature but refused the body \(400\): .+; kept as rejected/,
+    );
+  });
+
+  it('says a 413 came before the signature was checked (the listener caps the body first)', async () => {
+    const small = listenerUnderTest({ bodyLimit: '512b' });
+    const smallServer = small.app.listen(0, '127.0.0.1');
+    await once(smallServer, 'listening');
+    const port = String((smallServer.address() as AddressInfo).port);
+    const io = captureIo({});
+    try {
+      const status = await runCli(
+        [
+          'send-test-event',
+          '--url',
+          `http://127.0.0.1:${port}/webhooks`,
+          '--secret',
+          'not-the-listeners-secret',
+          '--file',
+          fixture('job-end.json'),
+        ],
+        io,
+      );
+
+      expect(status).toBe(1);
+      expect(io.stdout()).toContain('← 413');
+      expect(io.stderr()).toContain(
+        '✗ body too large (413): body is larger than BODY_LIMIT allows; refused before the signature was checked, nothing was kept',
+      );
+      expect(io.stderr()).not.toContain('verified the signature');
+    } finally {
+      smallServer.closeAllConnections();
+      await new Promise<void>((resolve) => smallServer.close(() => resolve()));
+      await small.close();
+    }
+  });
+
+  it('says a 503 is the listener unable to queue, which the platform retries', async () => {
+    const down = listenerUnderTest({ redisUrl: 'redis://127.0.0.1:1' });
+    const downServer = down.app.listen(0, '127.0.0.1');
+    await once(downServer, 'listening');
+    const port = String((downServer.address() as AddressInfo).port);
+    const io = captureIo({ WEBHOOK_SECRET: TEST_SECRET });
+    try {
+      const status = await runCli(
+        ['send-test-event', '--url', `http://127.0.0.1:${port}/webhooks`, '--sample', 'loan'],
+        io,
+      );
+
+      expect(status).toBe(1);
+      expect(io.stderr()).toMatch(
+        /✗ the listener could not queue or keep the event \(503\): .+; the platform would send it again later/,
+      );
+    } finally {
+      downServer.closeAllConnections();
+      await new Promise<void>((resolve) => downServer.close(() => resolve()));
+      await down.close();
+    }
+  });
+
+  it.each([
+    [408, '', 'the listener stopped waiting for the request (408'],
+    [
+      415,
+      '{"status":415,"error":"unsupported_encoding","message":"Content-Encoding is not supported"}',
+      'the listener could not read the body (415): Content-Encoding is not supported; refused before the signature was checked',
+    ],
+    [
+      400,
+      '{"status":400,"error":"aborted","message":"the request ended before its body was read"}',
+      'the listener could not read the body (400): the request ended before its body was read; refused before the signature was checked',
+    ],
+    [
+      415,
+      '{"status":415,"error":"unsupported_charset","message":"charset latin1 is not accepted"}',
+      'the listener verified the signature but refused the body (415): charset latin1 is not accepted; kept as rejected',
+    ],
+    [
+      500,
+      '{"status":500,"error":"internal_error","message":"the delivery could not be processed"}',
+      'the listener failed on the event (500, a defect of the listener): the delivery could not be processed; the delivery was kept as rejected',
+    ],
+    [502, '<html>Bad Gateway</html>', 'the listener, or a proxy before it, failed (502): <html>'],
+    [418, '', 'unexpected answer 418'],
+  ])('puts an answer %d in words by what it means on the listener', async (code, body, words) => {
+    const answering = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(code, { 'content-type': 'application/json' }).end(body);
+      });
+    }).listen(0, '127.0.0.1');
+    await once(answering, 'listening');
+    const port = String((answering.address() as AddressInfo).port);
+    const io = captureIo({ WEBHOOK_SECRET: TEST_SECRET });
+    try {
+      const status = await runCli(
+        ['send-test-event', '--url', `http://127.0.0.1:${port}/webhooks`, '--sample', 'loan'],
+        io,
+      );
+
+      expect(status).toBe(1);
+      expect(io.stderr()).toContain(`✗ ${words}`);
+    } finally {
+      answering.closeAllConnections();
+      await new Promise<void>((resolve) => answering.close(() => resolve()));
+    }
   });
 
   it('checks the challenge echo, and says when the path is wrong', async () => {
@@ -192,8 +304,8 @@ describe('send-test-event and challenge against the real listener', () => {
       'give either --file <body> or --sample <kind>',
     ],
     [
-      ['send-test-event', '--url', 'http://x/', '--secret', 's', '--sample', 'bib'],
-      '--sample must be one of job_end, job_end_minimal, loan',
+      ['send-test-event', '--url', 'http://x/', '--secret', 's', '--sample', 'holding'],
+      '--sample must be one of job_end, job_end_minimal, loan, request, bib, item, user, notification',
     ],
     [
       [

@@ -1,9 +1,11 @@
 import { createHmac, randomUUID } from 'node:crypto';
-import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, open, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
 import { connect } from 'nats';
 import type { NatsConnection } from 'nats';
@@ -11,7 +13,10 @@ import { Connection } from 'rabbitmq-client';
 import { DeliveryError } from '../../../src/routes/delivery-error';
 import { createAmqpDestination } from '../../../src/routes/destinations/amqp';
 import type { Destination } from '../../../src/routes/destinations/destination';
-import { createFileDestination } from '../../../src/routes/destinations/file';
+import {
+  FileDestinationOptions,
+  createFileDestination,
+} from '../../../src/routes/destinations/file';
 import {
   createHttpDestination,
   HttpDestinationOptions,
@@ -24,6 +29,8 @@ import { routeEvent, silentLogger } from './support/route-events';
 const AMQP_URL = process.env.TEST_AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
 const NATS_URL = process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
 const context = { route: 'test-route', logger: silentLogger, redisUrl: TEST_REDIS_URL };
+
+const execFileAsync = promisify(execFile);
 
 async function failureOf(delivery: Promise<void>): Promise<DeliveryError> {
   try {
@@ -145,8 +152,14 @@ describe('amqp destination', () => {
   });
 
   it('declares an absent exchange as a durable topic and publishes a persistent message with the ids', async () => {
-    // A first delivery declares the exchange (nothing bound yet: the broker confirms and drops it).
-    await destination.deliver(routeEvent());
+    // A first delivery declares the exchange; nothing is bound yet, so the broker returns the
+    // message (mandatory) and the delivery fails instead of vanishing.
+    const unbound = await failureOf(destination.deliver(routeEvent()));
+    expect(unbound.retryable).toBe(true);
+    expect(unbound.message).toBe(
+      `${AMQP_URL.replace(':guest@', ':***@')} exchange ${exchange}: unroutable: no queue is bound for routing key loan.LOAN_CREATED (312 NO_ROUTE)`,
+    );
+    await rabbit.exchangeDeclare({ exchange, passive: true });
     ({ queue } = await rabbit.queueDeclare({ exclusive: false, autoDelete: false }));
     await rabbit.queueBind({ queue, exchange, routingKey: 'loan.*' });
     const event = routeEvent();
@@ -161,9 +174,15 @@ describe('amqp destination', () => {
     });
     // rabbitmq-client decodes an application/json body.
     expect(message?.body).toEqual(event);
-    // A topic exchange: a key the binding does not take goes nowhere.
-    await destination.deliver(routeEvent({ action: 'request' }));
+    // A topic exchange: a key the binding does not take reaches no queue, and fails the delivery.
+    const request = routeEvent({ action: 'request' });
+    const failure = await failureOf(destination.deliver(request));
+    expect(failure.message).toContain('unroutable: no queue is bound for routing key request.');
     expect(await rabbit.basicGet({ queue, noAck: true })).toBeUndefined();
+    // Once a queue takes it, the same event is delivered (the route's retry or a replay).
+    await rabbit.queueBind({ queue, exchange, routingKey: 'request.*' });
+    await destination.deliver(request);
+    expect(await rabbit.basicGet({ queue, noAck: true })).toMatchObject({ messageId: request.id });
   });
 
   it('fails retryably while the broker cannot be reached', async () => {
@@ -276,7 +295,9 @@ describe('file destination', () => {
   });
 
   it('appends one JSON line per event to the UTC day file, all of a burst', async () => {
-    const destination = createFileDestination({ dir: join(dir, '{institution}') });
+    const destination = createFileDestination(
+      FileDestinationOptions.parse({ dir: join(dir, '{institution}') }),
+    );
     const events = Array.from({ length: 50 }, () => routeEvent());
     await Promise.all(events.map((event) => destination.deliver(event)));
     await destination.close();
@@ -290,10 +311,48 @@ describe('file destination', () => {
     );
   });
 
-  it('fails retryably when the directory cannot be written', async () => {
-    // A regular file where the directory should be.
+  it('fails retryably, saying so, when the directory cannot be made (a regular file in the way)', async () => {
     await writeFile(join(dir, 'taken'), '');
-    const destination = createFileDestination({ dir: join(dir, 'taken', 'archive') });
-    expect((await failureOf(destination.deliver(routeEvent()))).retryable).toBe(true);
+    const archive = join(dir, 'taken', 'archive');
+    const destination = createFileDestination(FileDestinationOptions.parse({ dir: archive }));
+
+    const failure = await failureOf(destination.deliver(routeEvent()));
+
+    expect(failure.retryable).toBe(true);
+    expect(failure.message).toBe(`file ${archive}: cannot create the directory (ENOTDIR)`);
+  });
+
+  it('fails at once under /proc, where mkdir -p of Node never ends', async () => {
+    const archive = `/proc/svcws-archive-${String(process.pid)}/day`;
+    const destination = createFileDestination(
+      FileDestinationOptions.parse({ dir: archive, timeoutMs: 3000 }),
+    );
+    const started = Date.now();
+
+    const failure = await failureOf(destination.deliver(routeEvent()));
+
+    expect(failure.message).toBe(`file ${archive}: cannot create the directory (ENOENT)`);
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+
+  it('fails with the timeout named when the line is not written in time', async () => {
+    // A FIFO with no reader: opening it for append blocks, as a hung mount would.
+    const fifoDir = join(dir, 'fifo');
+    await mkdir(fifoDir);
+    const day = new Date().toISOString().slice(0, 10);
+    await execFileAsync('mkfifo', [join(fifoDir, `${day}.jsonl`)]);
+    const destination = createFileDestination(
+      FileDestinationOptions.parse({ dir: fifoDir, timeoutMs: 300 }),
+    );
+
+    const failure = await failureOf(destination.deliver(routeEvent()));
+
+    expect(failure.retryable).toBe(true);
+    expect(failure.message).toBe(
+      `file ${join(fifoDir, `${day}.jsonl`)}: no line written and fsynced within 300 ms`,
+    );
+    // Let the blocked open end, so the test leaves no thread behind.
+    const reader = await open(join(fifoDir, `${day}.jsonl`), 'r');
+    await reader.close();
   });
 });

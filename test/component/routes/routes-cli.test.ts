@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import { closeRedis } from '../../../src/redis/close-redis';
 import { openWorkerConnection } from '../../../src/redis/open-worker-connection';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../../../src/cli/run-cli';
@@ -19,6 +19,7 @@ const ROUTES = `
 routes:
   - { name: indexer, match: { event: [LOAN_CREATED] }, to: { http: { url: "\${HOOK}" } }, retry: { attempts: 3, backoffMs: 50 } }
   - { name: bibs, match: { action: [bib] }, to: { amqp: { url: "amqp://app:\${MQ_PASSWORD}@127.0.0.1:5672", exchange: ex } } }
+  - { name: loans, match: { action: [loan], event: [LOAN_CREATED] }, to: { file: { dir: "\${ARCHIVE}/{action}" } } }
 `;
 
 describe('npm run events -- routes …', () => {
@@ -38,6 +39,7 @@ describe('npm run events -- routes …', () => {
       QUEUE_NAME: queueName,
       HOOK: receiver.url,
       MQ_PASSWORD: 'pw-not-shown',
+      ARCHIVE: join(dir, 'archive'),
     };
     await writeFile(env.ROUTES_FILE ?? '', ROUTES);
     const { routes } = parseRoutesFile(ROUTES, env);
@@ -56,6 +58,7 @@ describe('npm run events -- routes …', () => {
     await closeRedis(connection);
     for (const queue of routing.queues.values()) await obliterateQueue(queue.name);
     await obliterateQueue(`${env.QUEUE_NAME ?? ''}-route-bibs`);
+    await obliterateQueue(`${env.QUEUE_NAME ?? ''}-route-loans`);
     await receiver.close();
     await rm(dir, { recursive: true, force: true });
   });
@@ -102,12 +105,61 @@ describe('npm run events -- routes …', () => {
     expect(matches.status).toBe(0);
     expect(matches.out).toContain(`destination: http  POST ${receiver.url}`);
     expect(matches.out).toMatch(/idempotency-key: \d+/);
-    expect(matches.out).toMatch(/✓ event \d+ \(loan_created\) matches route indexer/);
+    expect(matches.out).toMatch(/✓ event \d+ \(loan\) matches route indexer/);
     const bib = await run('routes', 'test', 'bibs', '--sample', 'loan');
     expect(bib.status).toBe(1);
     expect(bib.out).toContain('does not match route bibs');
     expect(receiver.requests()).toBe(0);
   });
+
+  it('tests the loan sample against a route on action [loan]: the canonical action of a loan', async () => {
+    const result = await run('routes', 'test', 'loans', '--sample', 'loan');
+
+    expect(result.status).toBe(0);
+    expect(result.out).toMatch(/✓ event (\d+) \(loan\) matches route loans/);
+    const date = new Date().toISOString().slice(0, 10);
+    expect(result.out).toContain(
+      `address: append to ${join(dir, 'archive', 'loan', `${date}.jsonl`)}`,
+    );
+    expect(result.out).toMatch(
+      /body: \{"id":"\d+","action":"loan",.*"event":\{"value":"LOAN_CREATED"/,
+    );
+    for (const kind of ['request', 'bib', 'item', 'user', 'notification', 'job_end']) {
+      const other = await run('routes', 'test', 'loans', '--sample', kind);
+      expect(other.status).toBe(1);
+      expect(other.out).toContain(`(${kind}) does not match route loans`);
+    }
+  });
+
+  it.each([['loan-returned.json'], ['loan-returned.xml'], ['request-created.xml']])(
+    'tests a body from --file (%s) the way the listener would read it',
+    async (file) => {
+      const fixture = join(__dirname, '../../fixtures/events', file);
+      const body = await readFile(fixture, 'utf8');
+      const id = /"id": "(\d+)"|<id>(\d+)<\/id>/.exec(body);
+      const eventId = id?.[1] ?? id?.[2] ?? '';
+
+      const result = await run('routes', 'test', 'loans', '--file', fixture);
+
+      if (file.startsWith('loan')) {
+        // LOAN_RETURNED: the action matches, the event code does not.
+        expect(result.status).toBe(1);
+        expect(result.out).toContain(`✗ event ${eventId} (loan) does not match route loans`);
+        const all = await run('routes', 'test', 'indexer', '--file', fixture);
+        expect(all.out).toContain(`✗ event ${eventId} (loan) does not match route indexer`);
+      } else {
+        expect(result.out).toContain(`✗ event ${eventId} (request) does not match route loans`);
+      }
+      const created = join(dir, `created.${file.endsWith('.xml') ? 'xml' : 'json'}`);
+      await writeFile(created, body.replaceAll('LOAN_RETURNED', 'LOAN_CREATED'));
+      const matched = await run('routes', 'test', 'loans', '--file', created);
+      expect(matched.status).toBe(file.startsWith('loan') ? 0 : 1);
+      if (file.startsWith('loan')) {
+        expect(matched.out).toContain(`✓ event ${eventId} (loan) matches route loans`);
+        expect(matched.out).toContain('"item_barcode":"39000123456"');
+      }
+    },
+  );
 
   it('answers 2 for an unknown route or a wrong command line', async () => {
     expect((await run('routes', 'pause', 'nope')).status).toBe(2);

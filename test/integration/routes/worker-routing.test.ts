@@ -88,6 +88,35 @@ describe('worker with ROUTES_FILE', () => {
     }
   });
 
+  it.each([
+    ['a regular file in the way', 'taken/archive', 'ENOTDIR'],
+    ['a directory under /proc', '/proc/svcws-archive/{institution}', 'ENOENT'],
+  ])(
+    'refuses to start when a file destination cannot be created: %s',
+    async (_case, archive, code) => {
+      await writeFile(join(dir, 'taken'), '');
+      const routesFile = join(dir, 'routes.yaml');
+      const archiveDir = archive.startsWith('/') ? archive : join(dir, archive);
+      await writeFile(
+        routesFile,
+        `routes:\n  - name: fine\n    to: { file: { dir: "${join(dir, 'ok', '{action}')}" } }\n` +
+          `  - name: archive\n    to: { file: { dir: "${archiveDir}" } }\n`,
+      );
+      const config = loadConfig(WorkerConfig, env(routesFile));
+      const logger = createLogger({ level: 'silent', name: 'test' });
+      const connection = openWorkerConnection(TEST_REDIS_URL, logger);
+      try {
+        expect(() => startWorker({ config, logger, connection, env: {} })).toThrow(
+          `invalid routes file: route "archive": to.file.dir: the directory cannot be created or written (${code})`,
+        );
+        // The untemplated part of the good route's directory was made on the way.
+        expect(await readdir(dir)).toContain('ok');
+      } finally {
+        await closeRedis(connection);
+      }
+    },
+  );
+
   it('delivers every event of a burst at least once when the worker is killed mid-burst', async () => {
     const routesFile = join(dir, 'routes.yaml');
     await writeFile(
