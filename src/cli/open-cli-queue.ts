@@ -1,11 +1,7 @@
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { loadConfig } from '../config';
-import { openRedis } from '../redis/open-redis';
 import type { CliIo } from './cli-io';
-import { CliQueueConfig } from './cli-config';
-import { messageOf } from './message-of';
-import { redisTarget } from './redis-target';
+import { openCliRedis } from './open-cli-redis';
 
 export interface CliQueue {
   queue: Queue;
@@ -16,49 +12,18 @@ export interface CliQueue {
   close: () => Promise<void>;
 }
 
-/**
- * The event queue for one CLI command. Unlike the listener and the worker, a command must not
- * wait for a Redis that is away: one connection attempt, bounded, and a message naming where.
- */
+/** The event queue for one CLI command, on its bounded connection (open-cli-redis.ts). */
 export async function openCliQueue(env: CliIo['env']): Promise<CliQueue> {
-  const config = loadConfig(CliQueueConfig, env);
-  const sentinels = config.REDIS_SENTINELS;
-  const target =
-    sentinels === undefined
-      ? redisTarget(config.REDIS_URL)
-      : `sentinels ${sentinels.map(({ host, port }) => `${host}:${port}`).join(',')}`;
-  const key = sentinels === undefined ? 'REDIS_URL' : 'REDIS_SENTINELS';
-  const connection = openRedis(config, {
-    lazyConnect: true,
-    connectTimeout: 3000,
-    maxRetriesPerRequest: 1,
-    retryStrategy: () => null,
-    // Through Sentinel: every sentinel asked once, then the message below.
-    sentinelRetryStrategy: () => null,
-  });
-  // ioredis rejects connect() with "Connection is closed"; the 'error' event says why.
-  let lastError: Error | undefined;
-  connection.on('error', (error: Error) => {
-    lastError = error;
-  });
-  try {
-    await connection.connect();
-  } catch (error) {
-    // Already ended after a refused connect; disconnect() then would arm a 2 s timer for nothing.
-    if (connection.status !== 'end') connection.disconnect();
-    const reason = messageOf(lastError ?? error);
-    throw new Error(`cannot reach Redis at ${target} (${key}): ${reason}`);
-  }
-  const queue = new Queue(config.QUEUE_NAME, { connection });
+  const redis = await openCliRedis(env);
+  const queue = new Queue(redis.config.QUEUE_NAME, { connection: redis.connection });
   queue.on('error', () => undefined);
   return {
     queue,
-    connection,
-    target,
+    connection: redis.connection,
+    target: redis.target,
     close: async () => {
       await queue.close();
-      if (connection.status === 'ready') await connection.quit();
-      else connection.disconnect();
+      await redis.close();
     },
   };
 }

@@ -1,5 +1,4 @@
 import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
 import { z } from 'zod';
 import { EnvSchema, loadConfig } from '../config';
 import { loadRoutesFile } from '../routes/load-routes-file';
@@ -7,8 +6,7 @@ import { routeQueueName } from '../routes/route-queue-name';
 import type { Route } from '../routes/routes-file';
 import type { CliIo } from './cli-io';
 import { CliUsageError } from './cli-usage-error';
-import { messageOf } from './message-of';
-import { redisTarget } from './redis-target';
+import { openCliRedis } from './open-cli-redis';
 
 /** The routes commands read the routes file and the Redis of the route queues; ROUTES_FILE is required. */
 export const CliRoutesConfig = EnvSchema.pick({ REDIS_URL: true, QUEUE_NAME: true }).extend({
@@ -47,33 +45,15 @@ export interface CliRouteQueues {
   close(): Promise<void>;
 }
 
-/**
- * The route queues for one command: one bounded connection attempt, and a message naming where
- * when Redis is away (like the event-queue commands).
- */
+/** The route queues for one command, on the bounded connection of open-cli-redis.ts. */
 export async function openRouteQueues(env: CliIo['env']): Promise<CliRouteQueues> {
   const { config, routes } = cliRoutes(env);
-  const connection = new Redis(config.REDIS_URL, {
-    lazyConnect: true,
-    connectTimeout: 3000,
-    maxRetriesPerRequest: 1,
-    retryStrategy: () => null,
-  });
-  let lastError: Error | undefined;
-  connection.on('error', (error: Error) => {
-    lastError = error;
-  });
-  try {
-    await connection.connect();
-  } catch (error) {
-    if (connection.status !== 'end') connection.disconnect();
-    throw new Error(
-      `cannot reach Redis at ${redisTarget(config.REDIS_URL)} (REDIS_URL): ${messageOf(lastError ?? error)}`,
-    );
-  }
+  const redis = await openCliRedis(env);
   const queues = new Map(
     routes.map((route) => {
-      const queue = new Queue(routeQueueName(config.QUEUE_NAME, route.name), { connection });
+      const queue = new Queue(routeQueueName(config.QUEUE_NAME, route.name), {
+        connection: redis.connection,
+      });
       queue.on('error', () => undefined);
       return [route.name, queue] as const;
     }),
@@ -83,8 +63,7 @@ export async function openRouteQueues(env: CliIo['env']): Promise<CliRouteQueues
     queues,
     close: async () => {
       for (const queue of queues.values()) await queue.close();
-      if (connection.status === 'ready') await connection.quit();
-      else connection.disconnect();
+      await redis.close();
     },
   };
 }
