@@ -61,6 +61,17 @@ export function createLogger({
   return destination ? pino(options, destination) : pino(options);
 }
 
+/**
+ * A child of `logger` for lines whose fields are fixed where they are written and are none of the
+ * paths REDACT_PATHS names (the delivery line: ids, outcome, status, sizes). With wildcard paths
+ * (`*.secret`) pino walks every field of every line for them; for such a line that walk can find
+ * nothing, and it runs on every delivery. Serializers, the line cap and the destination are the
+ * parent's. A field that may hold an object or a secret belongs on `logger`, not here.
+ */
+export function withoutRedaction(logger: Logger): Logger {
+  return logger.child({}, { redact: { paths: [], censor: '[redacted]' } });
+}
+
 interface SerializedError {
   type: string;
   message: string;
@@ -102,7 +113,8 @@ function clip(text: string, max: number): string {
  * short top-level fields, and the long ones are named, not written.
  */
 function capLine(line: string): string {
-  if (Buffer.byteLength(line) <= MAX_LINE_BYTES) return line;
+  // A UTF-16 code unit is at most 3 bytes of UTF-8: most lines are measured without encoding.
+  if (line.length <= MAX_LINE_BYTES / 3 || Buffer.byteLength(line) <= MAX_LINE_BYTES) return line;
   let fields: Record<string, unknown> = {};
   try {
     fields = JSON.parse(line) as Record<string, unknown>;
