@@ -1,6 +1,7 @@
 import { loadavg } from 'node:os';
 import { Queue } from 'bullmq';
 import { startBenchServer } from './ingress/bench-server';
+import { buildBaseline } from './ingress/build-baseline';
 import { buildServers } from './ingress/build-servers';
 import type { BenchServer, BenchServerSpec } from './ingress/bench-server';
 import { benchCores } from './ingress/cores';
@@ -19,7 +20,9 @@ const WARMUP_S = Number(process.env.BENCH_WARMUP_S ?? 3);
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const BODIES = Number(process.env.BENCH_BODIES ?? 80000);
-const QUEUES = { typical: 'bench-typical', ours: 'bench-ours' };
+const QUEUES = { typical: 'bench-typical', ours: 'bench-ours', baseline: 'bench-baseline' };
+/** A git ref whose listener is measured in the same rounds as ours: the "before" of a change. */
+const BASELINE = process.env.BENCH_BASELINE;
 
 /** One measured case: a server and a body kind, loaded once per round. */
 interface Case {
@@ -61,9 +64,15 @@ export async function run(): Promise<void> {
       { name: 'ours, signed 1 KB JSON', server: servers.ours, kind: 'json', runs: [] },
       { name: 'ours, signed 2 KB XML', server: servers.ours, kind: 'xml', runs: [] },
     ];
+    if (servers.baseline) {
+      const server = servers.baseline;
+      cases.push({ name: `ours at ${BASELINE}, 1 KB JSON`, server, kind: 'json', runs: [] });
+      cases.push({ name: `ours at ${BASELINE}, 2 KB XML`, server, kind: 'xml', runs: [] });
+    }
     await rounds(bench, cases);
     const paced = await pacedRun(bench, servers.ours);
     verdicts(cases, paced);
+    if (servers.baseline) beforeAfter(cases);
   } finally {
     await Promise.all(Object.values(servers).map((server) => server.stop()));
   }
@@ -72,10 +81,11 @@ export async function run(): Promise<void> {
   write(`\nload average at the end ${loadAverage()}\n`);
 }
 
-async function startServers(
-  bench: Bench,
-): Promise<Record<'floor' | 'typical' | 'ours', BenchServer>> {
+type Servers = Record<'floor' | 'typical' | 'ours', BenchServer> & { baseline?: BenchServer };
+
+async function startServers(bench: Bench): Promise<Servers> {
   const { cores, redisUrl } = bench;
+  const baselineScript = BASELINE === undefined ? undefined : buildBaseline(BASELINE);
   const [floor, typical, ours] = await Promise.all([
     startBenchServer({ name: 'floor', script: 'bench/servers/floor-server.ts', env: {} }, cores),
     startBenchServer(
@@ -88,7 +98,34 @@ async function startServers(
     ),
     startBenchServer(oursSpec(redisUrl), cores),
   ]);
-  return { floor, typical, ours };
+  if (baselineScript === undefined) return { floor, typical, ours };
+  const base = oursSpec(redisUrl);
+  const baseline = await startBenchServer(
+    {
+      ...base,
+      name: 'baseline',
+      script: baselineScript,
+      env: { ...base.env, QUEUE_NAME: QUEUES.baseline },
+    },
+    cores,
+  );
+  return { floor, typical, ours, baseline };
+}
+
+/** BENCH_BASELINE: CPU per delivery of ours against the same listener at the given ref. */
+function beforeAfter(cases: Case[]): void {
+  const [, , json, xml, baseJson, baseXml] = cases.map(summary);
+  if (!json || !xml || !baseJson || !baseXml) return;
+  write(`\nbefore (${BASELINE}) and after, CPU per delivery (medians of the same rounds)\n`);
+  for (const [before, after] of [
+    [baseJson, json],
+    [baseXml, xml],
+  ] as const) {
+    const change = (100 * (after.figures.cpuUs - before.figures.cpuUs)) / before.figures.cpuUs;
+    write(
+      `  ${after.name.padEnd(44)} ${before.figures.cpuUs.toFixed(0)} µs -> ${after.figures.cpuUs.toFixed(0)} µs (${change.toFixed(0)} %)\n`,
+    );
+  }
 }
 
 /** The listener as `npm start` runs it, configured by its environment alone. */

@@ -40,7 +40,17 @@ export interface CreateLoggerOptions {
   destination?: pino.DestinationStream;
   /** Paths blanked besides REDACT_PATHS, for a process with secrets of its own (the sandbox). */
   redact?: readonly string[];
+  /**
+   * Stdout lines are gathered up to BUFFERED_BYTES, or BUFFERED_MS, before one write (the
+   * listener: one line per delivery would otherwise be one write each). Flushed synchronously on
+   * exit (pino registers it), so only a kill -9 can lose the last lines — never an event: a
+   * delivery is answered 200 after its enqueue, not after its log line.
+   */
+  buffered?: boolean;
 }
+
+const BUFFERED_BYTES = 4096;
+const BUFFERED_MS = 200;
 
 /** JSON lines to stdout (or the given destination); redaction set once here. */
 export function createLogger({
@@ -48,6 +58,7 @@ export function createLogger({
   name,
   destination,
   redact = [],
+  buffered = false,
 }: CreateLoggerOptions): Logger {
   const options: LoggerOptions = {
     level: level ?? 'info',
@@ -58,7 +69,15 @@ export function createLogger({
     base: { pid: process.pid },
     timestamp: pino.stdTimeFunctions.isoTime,
   };
-  return destination ? pino(options, destination) : pino(options);
+  if (destination) return pino(options, destination);
+  if (!buffered) return pino(options);
+  const stdout = pino.destination({
+    dest: process.stdout.fd,
+    sync: false,
+    minLength: BUFFERED_BYTES,
+    periodicFlush: BUFFERED_MS,
+  });
+  return pino(options, stdout);
 }
 
 /**

@@ -23,7 +23,7 @@ export interface BenchServer {
 
 export interface BenchServerSpec {
   name: string;
-  /** Script path from the repository root. */
+  /** Script path from the repository root (compiled by buildServers), or an absolute .js path. */
   script: string;
   args?: string[];
   env: Record<string, string>;
@@ -49,7 +49,7 @@ export async function startBenchServer(spec: BenchServerSpec, cores: Cores): Pro
       ...profiling(spec.name),
       '--require',
       builtScript('bench/servers/cpu-probe.ts'),
-      builtScript(spec.script),
+      path.isAbsolute(spec.script) ? spec.script : builtScript(spec.script),
       ...(spec.args ?? []),
     ],
     {
@@ -102,9 +102,15 @@ async function untilReady(child: ChildProcess, url: string, need200: boolean): P
   }
 }
 
+/** One question over IPC; the answer names its question, so RSS samples and CPU reads never mix. */
 function ask<T>(child: ChildProcess, question: 'cpu' | 'rss'): Promise<T> {
   return new Promise((resolve) => {
-    child.once('message', (answer) => resolve(answer as T));
+    const onMessage = (answer: unknown): void => {
+      if ((answer as { question?: unknown }).question !== question) return;
+      child.off('message', onMessage);
+      resolve(answer as T);
+    };
+    child.on('message', onMessage);
     child.send(question);
   });
 }

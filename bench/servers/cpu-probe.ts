@@ -14,10 +14,15 @@ subscribe('http.server.request.start', () => {
 });
 process.on('message', (message: unknown) => {
   if (message === 'rss') {
-    process.send?.({ rssBytes: process.memoryUsage.rss() });
+    process.send?.({ question: 'rss', rssBytes: process.memoryUsage.rss() });
   } else if (message === 'cpu') {
     const cpu = process.cpuUsage(since);
-    process.send?.({ cpuUs: cpu.user + cpu.system, requests, rssBytes: process.memoryUsage.rss() });
+    process.send?.({
+      question: 'cpu',
+      cpuUs: cpu.user + cpu.system,
+      requests,
+      rssBytes: process.memoryUsage.rss(),
+    });
     requests = 0;
     since = process.cpuUsage();
   }

@@ -17,7 +17,7 @@ import { createRejectedStore } from '../events/rejected-store';
 /** Composition root of the listener: reads env, opens Redis, listens, handles signals. */
 async function main(): Promise<void> {
   const config = loadConfig(WebConfig, process.env);
-  const logger = createLogger({ level: config.LOG_LEVEL, name: 'web' });
+  const logger = createLogger({ level: config.LOG_LEVEL, name: 'web', buffered: true });
   const connection = openProducerConnection(config.REDIS_URL);
   connection.on('error', (error: Error) =>
     logger.warn({ err: error.message }, 'redis connection error'),
