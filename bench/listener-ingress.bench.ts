@@ -1,229 +1,292 @@
-import { spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import autocannon from 'autocannon';
-import { signWebhookBody } from '../src/http/webhook-signature';
+import { loadavg } from 'node:os';
+import { Queue } from 'bullmq';
+import { startBenchServer } from './ingress/bench-server';
+import { buildBaseline } from './ingress/build-baseline';
+import { buildServers } from './ingress/build-servers';
+import type { BenchServer, BenchServerSpec } from './ingress/bench-server';
+import { benchCores } from './ingress/cores';
+import type { Cores } from './ingress/cores';
+import { loadServer } from './ingress/load-server';
+import type { LoadFigures } from './ingress/load-server';
+import { median } from './ingress/median';
+import { benchRedis } from './ingress/private-redis';
+import { signedBodies } from './ingress/signed-bodies';
+import type { BodyKind } from './ingress/signed-bodies';
 import { INGRESS_STAGES } from './servers/ingress-stages';
-import type { IngressStage } from './servers/ingress-stages';
 
 const SECRET = 'bench-secret-of-the-ingress';
-const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
+const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 8);
+const WARMUP_S = Number(process.env.BENCH_WARMUP_S ?? 3);
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
-const BODIES = Number(process.env.BENCH_BODIES ?? 60000);
+const BODIES = Number(process.env.BENCH_BODIES ?? 80000);
+const QUEUES = { typical: 'bench-typical', ours: 'bench-ours', baseline: 'bench-baseline' };
+/** A git ref whose listener is measured in the same rounds as ours: the "before" of a change. */
+const BASELINE = process.env.BENCH_BASELINE;
 
-interface Figures {
+/** One measured case: a server and a body kind, loaded once per round. */
+interface Case {
   name: string;
-  /** Server CPU time per request, µs. */
-  cpuUs: number;
-  reqPerSec: number;
-  p50: number;
-  p99: number;
-  non2xx: number;
-  errors: number;
+  server: BenchServer;
+  kind: BodyKind;
+  runs: LoadFigures[];
 }
 
-/** A 1 KB JSON job_end and a 2 KB XML one; every request gets its own event id. */
-function bodies(): { json: (id: string) => string; xml: (id: string) => string } {
-  const fixtures = path.join(__dirname, '../test/fixtures/events');
-  const json = readFileSync(path.join(fixtures, 'job-end.json'), 'utf8').replace(
-    /\s+(?=(?:[^"]*"[^"]*")*[^"]*$)/g,
-    '',
-  );
-  const xml = readFileSync(path.join(fixtures, 'job-end.xml'), 'utf8');
-  const padXml = xml.replace(
-    '</webhook>',
-    `<note>${'x'.repeat(Math.max(0, 2048 - xml.length - 20))}</note></webhook>`,
-  );
-  const padJson =
-    json.slice(0, -1) + `,"note":"${'x'.repeat(Math.max(0, 1024 - json.length - 12))}"}`;
-  return {
-    json: (id) => padJson.replace('"3219421620000561"', JSON.stringify(id)),
-    xml: (id) => padXml.replace('<id>3219421620000561</id>', `<id>${id}</id>`),
-  };
-}
-
-interface Server {
-  url: string;
-  child: ChildProcess;
-  /** Server CPU time per request (µs) for the requests since the last call. */
-  cpuPerRequest: () => Promise<number>;
-}
-
-type ServerKind =
-  'listener' | 'listener-no-redis' | 'bare' | 'bare-enqueue' | { stagesUpTo: IngressStage };
-
-async function startServer(kind: ServerKind): Promise<Server> {
-  const [script, args] =
-    typeof kind === 'string'
-      ? ['listener-server.ts', [kind, `bench-${randomUUID().slice(0, 8)}`]]
-      : ['ingress-stages-server.ts', [kind.stagesUpTo]];
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', path.join(__dirname, 'servers', script), ...args],
-    { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, BENCH_SECRET: SECRET } },
-  );
-  let out = '';
-  child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  const port = await new Promise<number>((resolve, reject) => {
-    const timer = setInterval(() => {
-      const match = /port=(\d+)/.exec(out);
-      if (match?.[1]) {
-        clearInterval(timer);
-        resolve(Number(match[1]));
-      }
-    }, 20);
-    child.once('exit', (code) => {
-      clearInterval(timer);
-      reject(new Error(`${script} ${args.join(' ')} exited with ${String(code)}`));
-    });
-  });
-  const cpuPerRequest = async (): Promise<number> => {
-    const seen = out.length;
-    child.kill('SIGUSR2');
-    for (;;) {
-      const match = /cpu_us=(\d+) requests=(\d+)/.exec(out.slice(seen));
-      if (match?.[1] && match[2]) return Number(match[1]) / Math.max(1, Number(match[2]));
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  };
-  return { url: `http://127.0.0.1:${port}/webhooks`, child, cpuPerRequest };
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
-}
-
-async function load(
-  name: string,
-  server: Server,
-  contentType: string,
-  makeBody: (id: string) => string,
-  extra: Partial<autocannon.Options> = {},
-): Promise<Figures> {
-  // Bodies are made and signed before the clock starts, so the load generator measures the server.
-  const run = randomUUID().slice(0, 8);
-  const prepared = Array.from({ length: BODIES }, (_, i) => {
-    const body = makeBody(`${run}-${i}`);
-    return { body, signature: signWebhookBody(SECRET, body) };
-  });
-  let n = 0;
-  await server.cpuPerRequest(); // resets the server's counters
-  const result = await autocannon({
-    url: server.url,
-    connections: CONNECTIONS,
-    duration: DURATION_S,
-    method: 'POST',
-    requests: [
-      {
-        setupRequest: (request) => {
-          // Past BODIES requests the ids repeat: those deliveries take the duplicate path.
-          const next = prepared[n++ % prepared.length];
-          return {
-            ...request,
-            method: 'POST',
-            body: next?.body ?? '',
-            headers: { 'content-type': contentType, 'x-svc-signature': next?.signature ?? '' },
-          };
-        },
-      },
-    ],
-    ...extra,
-  });
-  return {
-    name,
-    cpuUs: await server.cpuPerRequest(),
-    reqPerSec: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    non2xx: result.non2xx,
-    errors: result.errors + result.timeouts,
-  };
-}
-
-function print(figures: Figures): void {
-  process.stdout.write(
-    `${figures.name.padEnd(42)} ${figures.reqPerSec.toFixed(0).padStart(7)} req/s   p50 ${String(figures.p50).padStart(4)} ms   p99 ${String(figures.p99).padStart(4)} ms   cpu ${figures.cpuUs.toFixed(0).padStart(4)} µs/req   non-2xx ${figures.non2xx}   errors ${figures.errors}\n`,
-  );
-}
-
-/** Starts a server, loads it with signed 1 KB JSON, stops it, prints and returns the figures. */
-async function measure(
-  name: string,
-  kind: ServerKind,
-  body: (id: string) => string,
-): Promise<Figures> {
-  const server = await startServer(kind);
-  try {
-    const figures = await load(name, server, 'application/json', body);
-    print(figures);
-    return figures;
-  } finally {
-    await stop(server.child);
-  }
+interface Bench {
+  cores: Cores;
+  redisUrl: string;
+  /** Empties the queues between loads, so no load pays for the jobs of the one before. */
+  clear: () => Promise<void>;
 }
 
 /**
- * Ingress throughput and latency of the listener against a bare Express 5 floor, in one run; then
- * diagnostics that show where the gap between them goes: the floor plus each stage of the
- * listener's pipeline in turn (no Redis), and the floor plus nothing but a BullMQ add.
+ * Ingress cost per delivery: the floor (bare Express 5), a typical listener and ours
+ * (src/bin/web.ts as it ships), each in its own process on the server's core, loaded in turn with
+ * signed bodies made before the clock runs; medians of BENCH_ROUNDS rounds after a warm-up. Then
+ * ours paced at 1,000/s, and diagnostics that show stage by stage where our CPU goes.
  */
 export async function run(): Promise<void> {
-  const make = bodies();
-  process.stdout.write(
-    `${CONNECTIONS} connections, ${DURATION_S} s each; server in its own process, real Redis; ` +
-      `cpu = the server process's CPU time per request\n`,
+  buildServers();
+  const cores = benchCores();
+  const redis = await benchRedis(cores);
+  const bench: Bench = { cores, redisUrl: redis.url, clear: redis.flush };
+  if (!redis.private) bench.clear = () => obliterate(redis.url);
+  write(
+    `${cores.description}; Redis ${redis.private ? 'private (no persistence)' : redis.url}\n` +
+      `${CONNECTIONS} connections, ${DURATION_S} s a load, ${ROUNDS} rounds after ${WARMUP_S} s ` +
+      `of warm-up; medians; load average at start ${loadAverage()}\n\n`,
   );
-  const floor = await measure('bare Express 5 (raw body, 200), 1 KB JSON', 'bare', make.json);
-
-  const listener = await startServer('listener');
-  let json: Figures;
-  let xml: Figures;
-  let paced: Figures;
+  const servers = await startServers(bench);
   try {
-    json = await load('listener, signed 1 KB JSON', listener, 'application/json', make.json);
-    print(json);
-    xml = await load('listener, signed 2 KB XML', listener, 'application/xml', make.xml);
-    print(xml);
-    paced = await load(
-      'listener, 1 KB JSON at 1,000 req/s',
-      listener,
-      'application/json',
-      make.json,
-      {
-        overallRate: 1000,
-        connections: 20,
-      },
-    );
-    print(paced);
+    const cases: Case[] = [
+      { name: 'floor: bare Express 5, 1 KB JSON', server: servers.floor, kind: 'json', runs: [] },
+      { name: 'typical listener, 1 KB JSON', server: servers.typical, kind: 'json', runs: [] },
+      { name: 'ours, signed 1 KB JSON', server: servers.ours, kind: 'json', runs: [] },
+      { name: 'ours, signed 2 KB XML', server: servers.ours, kind: 'xml', runs: [] },
+    ];
+    if (servers.baseline) {
+      const server = servers.baseline;
+      cases.push({ name: `ours at ${BASELINE}, 1 KB JSON`, server, kind: 'json', runs: [] });
+      cases.push({ name: `ours at ${BASELINE}, 2 KB XML`, server, kind: 'xml', runs: [] });
+    }
+    await rounds(bench, cases);
+    const paced = await pacedRun(bench, servers.ours);
+    verdicts(cases, paced);
+    if (servers.baseline) beforeAfter(cases);
   } finally {
-    await stop(listener.child);
+    await Promise.all(Object.values(servers).map((server) => server.stop()));
   }
+  if (process.env.BENCH_DIAGNOSTICS !== '0') await diagnostics(bench);
+  await redis.stop();
+  write(`\nload average at the end ${loadAverage()}\n`);
+}
 
-  process.stdout.write('\ndiagnostics: where the gap to the floor goes\n');
-  const diagnostics: Figures[] = [];
-  for (const stage of INGRESS_STAGES) {
-    const upTo = INGRESS_STAGES.slice(0, INGRESS_STAGES.indexOf(stage) + 1).join(' + ');
-    diagnostics.push(await measure(`floor + ${upTo}`, { stagesUpTo: stage }, make.json));
-  }
-  diagnostics.push(
-    await measure('listener with the enqueue answered at once', 'listener-no-redis', make.json),
+type Servers = Record<'floor' | 'typical' | 'ours', BenchServer> & { baseline?: BenchServer };
+
+async function startServers(bench: Bench): Promise<Servers> {
+  const { cores, redisUrl } = bench;
+  const baselineScript = BASELINE === undefined ? undefined : buildBaseline(BASELINE);
+  const [floor, typical, ours] = await Promise.all([
+    startBenchServer({ name: 'floor', script: 'bench/servers/floor-server.ts', env: {} }, cores),
+    startBenchServer(
+      {
+        name: 'typical',
+        script: 'bench/servers/typical-listener-server.ts',
+        env: { WEBHOOK_SECRET: SECRET, REDIS_URL: redisUrl, QUEUE_NAME: QUEUES.typical },
+      },
+      cores,
+    ),
+    startBenchServer(oursSpec(redisUrl), cores),
+  ]);
+  if (baselineScript === undefined) return { floor, typical, ours };
+  const base = oursSpec(redisUrl);
+  const baseline = await startBenchServer(
+    {
+      ...base,
+      name: 'baseline',
+      script: baselineScript,
+      env: { ...base.env, QUEUE_NAME: QUEUES.baseline },
+    },
+    cores,
   );
-  diagnostics.push(await measure('floor + a BullMQ add, nothing else', 'bare-enqueue', make.json));
+  return { floor, typical, ours, baseline };
+}
 
-  const ratio = (a: number, b: number): string => (a / b).toFixed(2);
-  process.stdout.write('\nreq/s and CPU per request against the floor\n');
-  for (const figures of [json, xml, ...diagnostics]) {
-    process.stdout.write(
-      `  ${figures.name.padEnd(48)} ${ratio(figures.reqPerSec, floor.reqPerSec)} x req/s   ` +
-        `${ratio(figures.cpuUs, floor.cpuUs)} x CPU\n`,
+/** BENCH_BASELINE: CPU per delivery of ours against the same listener at the given ref. */
+function beforeAfter(cases: Case[]): void {
+  const [, , json, xml, baseJson, baseXml] = cases.map(summary);
+  if (!json || !xml || !baseJson || !baseXml) return;
+  write(`\nbefore (${BASELINE}) and after, CPU per delivery (medians of the same rounds)\n`);
+  for (const [before, after] of [
+    [baseJson, json],
+    [baseXml, xml],
+  ] as const) {
+    const change = (100 * (after.figures.cpuUs - before.figures.cpuUs)) / before.figures.cpuUs;
+    write(
+      `  ${after.name.padEnd(44)} ${before.figures.cpuUs.toFixed(0)} µs -> ${after.figures.cpuUs.toFixed(0)} µs (${change.toFixed(0)} %)\n`,
     );
   }
-  process.stdout.write(
-    `\nJSON ingress / Express floor: ${ratio(json.reqPerSec, floor.reqPerSec)} req/s (target >= 0.90)\n` +
-      `p99 at 1,000 req/s: ${paced.p99} ms (target < 25 ms)\n`,
+}
+
+/** The listener as `npm start` runs it, configured by its environment alone. */
+function oursSpec(redisUrl: string): BenchServerSpec {
+  return {
+    name: 'ours',
+    script: 'src/bin/web.ts',
+    env: {
+      WEBHOOK_SECRET: SECRET,
+      REDIS_URL: redisUrl,
+      QUEUE_NAME: QUEUES.ours,
+      LOG_LEVEL: 'info',
+    },
+    readyPath: '/readyz',
+  };
+}
+
+async function rounds(bench: Bench, cases: Case[]): Promise<void> {
+  write('warm-up …\n');
+  for (const one of cases) await measure(bench, one, WARMUP_S);
+  for (let round = 1; round <= ROUNDS; round += 1) {
+    for (const one of cases) {
+      const figures = await measure(bench, one, DURATION_S);
+      one.runs.push(figures);
+      write(`round ${round}  ${line(one.name, figures)}\n`);
+    }
+    write(`          load average ${loadAverage()}\n`);
+  }
+}
+
+async function measure(bench: Bench, one: Case, durationS: number): Promise<LoadFigures> {
+  const bodies = signedBodies(one.kind, BODIES, SECRET);
+  const figures = await loadServer(one.server, {
+    contentType: one.kind === 'json' ? 'application/json' : 'application/xml',
+    bodies,
+    durationS,
+    connections: CONNECTIONS,
+  });
+  await bench.clear();
+  return figures;
+}
+
+async function pacedRun(bench: Bench, ours: BenchServer): Promise<LoadFigures> {
+  const figures = await loadServer(ours, {
+    contentType: 'application/json',
+    bodies: signedBodies('json', 20000, SECRET),
+    durationS: 10,
+    connections: 20,
+    overallRate: 1000,
+    sampleRss: true,
+  });
+  await bench.clear();
+  write(`\n${line('ours, 1 KB JSON paced at 1,000/s', figures)}\n`);
+  return figures;
+}
+
+function verdicts(cases: Case[], paced: LoadFigures): void {
+  const [floor, typical, json, xml] = cases.map(summary);
+  if (!floor || !typical || !json || !xml) return;
+  write('\nmedians\n');
+  for (const one of [floor, typical, json, xml]) write(`  ${line(one.name, one.figures)}\n`);
+  const ratio = (a: number, b: number): number => a / b;
+  const check = (label: string, value: number, target: string, ok: boolean): void =>
+    write(
+      `  ${label.padEnd(44)} ${value.toFixed(2).padStart(7)}   target ${target.padEnd(9)} ${ok ? 'met' : 'NOT MET'}\n`,
+    );
+  write('\ntargets (server CPU per delivery)\n');
+  const vsFloor = ratio(json.figures.cpuUs, floor.figures.cpuUs);
+  const vsTypical = ratio(json.figures.cpuUs, typical.figures.cpuUs);
+  const xmlVsJson = ratio(xml.figures.cpuUs, json.figures.cpuUs);
+  check('ours JSON / floor', vsFloor, '<= 1.50', vsFloor <= 1.5);
+  check('ours JSON / typical listener', vsTypical, '<= 0.90', vsTypical <= 0.9);
+  check('ours XML 2 KB / ours JSON 1 KB', xmlVsJson, '<= 1.25', xmlVsJson <= 1.25);
+  check('p99 at 1,000/s, ms', paced.p99, '< 25', paced.p99 < 25);
+  check('non-2xx at 1,000/s', paced.non2xx + paced.errors, '0', paced.non2xx + paced.errors === 0);
+  const rssMb = paced.maxRssBytes / 2 ** 20;
+  check('listener RSS at 1,000/s, MB', rssMb, '<= 150', rssMb <= 150);
+  const repeated = cases.reduce(
+    (sum, one) => sum + one.runs.reduce((s, r) => s + r.repeated, 0),
+    0,
   );
+  if (repeated > 0) write(`  note: ${repeated} deliveries reused an id (raise BENCH_BODIES)\n`);
+}
+
+function summary(one: Case): { name: string; figures: LoadFigures } {
+  const of = (pick: (figures: LoadFigures) => number): number => median(one.runs.map(pick));
+  return {
+    name: one.name,
+    figures: {
+      cpuUs: of((f) => f.cpuUs),
+      reqPerSec: of((f) => f.reqPerSec),
+      p50: of((f) => f.p50),
+      p99: of((f) => f.p99),
+      non2xx: one.runs.reduce((sum, f) => sum + f.non2xx, 0),
+      errors: one.runs.reduce((sum, f) => sum + f.errors, 0),
+      repeated: 0,
+      maxRssBytes: Math.max(...one.runs.map((f) => f.maxRssBytes)),
+    },
+  };
+}
+
+/**
+ * Where our CPU goes, stage by stage: the floor plus each stage of the listener's pipeline in turn
+ * (the real functions, no Redis), the whole listener with the enqueue answered at once, and the
+ * floor plus nothing but a BullMQ add. Medians of the same rounds.
+ */
+async function diagnostics(bench: Bench): Promise<void> {
+  write('\ndiagnostics: CPU per delivery, stage by stage (medians)\n');
+  const specs: BenchServerSpec[] = INGRESS_STAGES.map((stage, i) => ({
+    name: `floor + ${INGRESS_STAGES.slice(0, i + 1).join(' + ')}`,
+    script: 'bench/servers/ingress-stages-server.ts',
+    args: [stage],
+    env: { BENCH_SECRET: SECRET },
+  }));
+  for (const [kind, name] of [
+    ['listener-no-redis', 'ours with the enqueue answered at once'],
+    ['bare-enqueue', 'floor + a BullMQ add, nothing else'],
+  ] as const) {
+    specs.push({
+      name,
+      script: 'bench/servers/listener-server.ts',
+      args: [kind, QUEUES.ours],
+      env: { BENCH_SECRET: SECRET, REDIS_URL: bench.redisUrl },
+    });
+  }
+  for (const spec of specs) {
+    const server = await startBenchServer(spec, bench.cores);
+    try {
+      const one: Case = { name: spec.name, server, kind: 'json', runs: [] };
+      await measure(bench, one, WARMUP_S);
+      for (let round = 0; round < ROUNDS; round += 1)
+        one.runs.push(await measure(bench, one, DURATION_S));
+      write(`  ${line(one.name, summary(one).figures)}\n`);
+    } finally {
+      await server.stop();
+    }
+  }
+}
+
+async function obliterate(redisUrl: string): Promise<void> {
+  for (const name of Object.values(QUEUES)) {
+    const queue = new Queue(name, { connection: { url: redisUrl } });
+    await queue.obliterate({ force: true });
+    await queue.close();
+  }
+}
+
+function line(name: string, f: LoadFigures): string {
+  return (
+    `${name.padEnd(44)} cpu ${f.cpuUs.toFixed(0).padStart(4)} µs   ${f.reqPerSec.toFixed(0).padStart(6)} req/s   ` +
+    `p50 ${String(f.p50).padStart(3)} ms   p99 ${String(f.p99).padStart(3)} ms   non-2xx ${f.non2xx + f.errors}` +
+    (f.maxRssBytes > 0 ? `   rss ${(f.maxRssBytes / 2 ** 20).toFixed(0)} MB` : '')
+  );
+}
+
+function loadAverage(): string {
+  return loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ');
+}
+
+function write(text: string): void {
+  process.stdout.write(text);
 }

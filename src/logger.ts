@@ -40,7 +40,17 @@ export interface CreateLoggerOptions {
   destination?: pino.DestinationStream;
   /** Paths blanked besides REDACT_PATHS, for a process with secrets of its own (the sandbox). */
   redact?: readonly string[];
+  /**
+   * Stdout lines are gathered up to BUFFERED_BYTES, or BUFFERED_MS, before one write (the
+   * listener: one line per delivery would otherwise be one write each). Flushed synchronously on
+   * exit (pino registers it), so only a kill -9 can lose the last lines — never an event: a
+   * delivery is answered 200 after its enqueue, not after its log line.
+   */
+  buffered?: boolean;
 }
+
+const BUFFERED_BYTES = 4096;
+const BUFFERED_MS = 200;
 
 /** JSON lines to stdout (or the given destination); redaction set once here. */
 export function createLogger({
@@ -48,6 +58,7 @@ export function createLogger({
   name,
   destination,
   redact = [],
+  buffered = false,
 }: CreateLoggerOptions): Logger {
   const options: LoggerOptions = {
     level: level ?? 'info',
@@ -58,7 +69,26 @@ export function createLogger({
     base: { pid: process.pid },
     timestamp: pino.stdTimeFunctions.isoTime,
   };
-  return destination ? pino(options, destination) : pino(options);
+  if (destination) return pino(options, destination);
+  if (!buffered) return pino(options);
+  const stdout = pino.destination({
+    dest: process.stdout.fd,
+    sync: false,
+    minLength: BUFFERED_BYTES,
+    periodicFlush: BUFFERED_MS,
+  });
+  return pino(options, stdout);
+}
+
+/**
+ * A child of `logger` for lines whose fields are fixed where they are written and are none of the
+ * paths REDACT_PATHS names (the delivery line: ids, outcome, status, sizes). With wildcard paths
+ * (`*.secret`) pino walks every field of every line for them; for such a line that walk can find
+ * nothing, and it runs on every delivery. Serializers, the line cap and the destination are the
+ * parent's. A field that may hold an object or a secret belongs on `logger`, not here.
+ */
+export function withoutRedaction(logger: Logger): Logger {
+  return logger.child({}, { redact: { paths: [], censor: '[redacted]' } });
 }
 
 interface SerializedError {
@@ -102,7 +132,8 @@ function clip(text: string, max: number): string {
  * short top-level fields, and the long ones are named, not written.
  */
 function capLine(line: string): string {
-  if (Buffer.byteLength(line) <= MAX_LINE_BYTES) return line;
+  // A UTF-16 code unit is at most 3 bytes of UTF-8: most lines are measured without encoding.
+  if (line.length <= MAX_LINE_BYTES / 3 || Buffer.byteLength(line) <= MAX_LINE_BYTES) return line;
   let fields: Record<string, unknown> = {};
   try {
     fields = JSON.parse(line) as Record<string, unknown>;

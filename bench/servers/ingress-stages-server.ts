@@ -52,7 +52,7 @@ function main(): void {
       );
     }
   });
-  const server = app.listen(0, '127.0.0.1', () => {
+  const server = app.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {
     process.stdout.write(`port=${(server.address() as AddressInfo).port}\n`);
   });
   reportCpuPerRequest(server);

@@ -94,7 +94,7 @@ async function main(): Promise<void> {
       'usage: listener-server.ts listener|listener-no-redis|bare|bare-enqueue [queue]',
     );
   }
-  const server = app.listen(0, '127.0.0.1', () => {
+  const server = app.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {
     process.stdout.write(`port=${(server.address() as AddressInfo).port}\n`);
   });
   reportCpuPerRequest(server);

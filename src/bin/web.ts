@@ -17,7 +17,7 @@ import { createRejectedStore } from '../events/rejected-store';
 /** Composition root of the listener: reads env, opens Redis, listens, handles signals. */
 async function main(): Promise<void> {
   const config = loadConfig(WebConfig, process.env);
-  const logger = createLogger({ level: config.LOG_LEVEL, name: 'web' });
+  const logger = createLogger({ level: config.LOG_LEVEL, name: 'web', buffered: true });
   // With REDIS_ACK_REPLICAS a delivery also waits up to REDIS_ACK_TIMEOUT_MS for WAIT; the bounds
   // on the connection's commands and on the whole enqueue grow by that much (still < the 5 s the
   // sender waits).

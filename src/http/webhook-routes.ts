@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import express from 'express';
 import type { Request, Response, Router } from 'express';
+import { withoutRedaction } from '../logger';
 import type { Logger } from '../logger';
 import type { RejectedStore } from '../events/rejected-store';
 import { InvalidEventError } from '../events/invalid-event-error';
@@ -53,6 +54,7 @@ interface Delivery {
  */
 export function createWebhookRoutes(options: WebhookRoutesOptions): Router {
   const { path, logger, observer } = options;
+  const deliveryLog = withoutRedaction(logger);
   const router = express.Router();
 
   // spec §6.1: echo the challenge as JSON, never as HTML.
@@ -74,7 +76,7 @@ export function createWebhookRoutes(options: WebhookRoutesOptions): Router {
     };
     res.locals.delivery = delivery;
     res.setHeader('X-Request-Id', delivery.requestId);
-    res.on('finish', () => logDelivery(logger, delivery, res.statusCode, observer));
+    res.on('finish', () => logDelivery(deliveryLog, delivery, res.statusCode, observer));
     await receive(req, res, delivery, options);
   });
 
@@ -148,7 +150,7 @@ async function ingest(
     );
     delivery.jobId = outcome.jobId;
     delivery.outcome = outcome.duplicate ? 'duplicate' : 'queued';
-    res.status(200).json({ status: delivery.outcome, id: outcome.event.id });
+    answerOk(res, delivery.outcome, outcome.event.id);
     return;
   } catch (error) {
     let answer = classify(error);
@@ -203,6 +205,19 @@ async function keepRejected(
   }
 }
 
+/**
+ * The 200 as `res.status(200).json(...)` writes it (same headers, same bytes), without Express's
+ * content negotiation and freshness checks: it is written once per delivery.
+ */
+function answerOk(res: Response, status: string, id: string): void {
+  const body = JSON.stringify({ status, id });
+  res.writeHead(200, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(body),
+  });
+  res.end(body);
+}
+
 /** Only a queue that does not answer is a 503; a defect of ours is a 500 (the sender retries a 5xx, never a 4xx). */
 function classify(error: unknown): HttpError {
   if (error instanceof HttpError) return error;
@@ -230,6 +245,7 @@ function requestIdOf(req: Request): string {
   return given !== undefined && /^[A-Za-z0-9._-]{1,128}$/.test(given) ? given : randomUUID();
 }
 
+/** `logger` is the route's withoutRedaction child: every field of this line is fixed here. */
 function logDelivery(
   logger: Logger,
   delivery: Delivery,

@@ -85,23 +85,29 @@ export function createWebMetrics({
     registers: [registry],
   });
 
+  // Label sets are few (outcome × status); their children are looked up once, not hashed per delivery.
+  const deliveriesBy = memo((key: string) =>
+    deliveries.labels(...(key.split(' ') as [string, string])),
+  );
+  const durationBy = memo((outcome: string) => deliveryDuration.labels(outcome));
+  const enqueueBy = memo((result: string) => enqueueDuration.labels(result));
   const observer: DeliveryObserver = ({ outcome, status, durationMs, rejected }) => {
-    deliveries.inc({ outcome, status: String(status) });
+    deliveriesBy(`${outcome} ${String(status)}`).inc();
     if (rejected) rejections.inc({ reason: rejected.reason, kept: String(rejected.kept) });
     if (outcome === 'bad_signature') signatureFailures.inc();
-    deliveryDuration.observe({ outcome }, durationMs / 1000);
+    durationBy(outcome).observe(durationMs / 1000);
   };
 
   const timeEnqueue =
     (enqueue: EnqueueEvent): EnqueueEvent =>
     async (event) => {
-      const stop = enqueueDuration.startTimer();
+      const started = performance.now();
       try {
         const result = await enqueue(event);
-        stop({ result: result.duplicate ? 'duplicate' : 'queued' });
+        enqueueBy(result.duplicate ? 'duplicate' : 'queued').observe(seconds(started));
         return result;
       } catch (error) {
-        stop({ result: 'error' });
+        enqueueBy('error').observe(seconds(started));
         throw error;
       }
     };
@@ -134,6 +140,23 @@ export function createWebMetrics({
   });
 
   return { registry, observer, timeEnqueue, router };
+}
+
+function seconds(since: number): number {
+  return (performance.now() - since) / 1000;
+}
+
+/** One value per key, made on first use (label children: outcomes and statuses are few). */
+function memo<T>(make: (key: string) => T): (key: string) => T {
+  const made = new Map<string, T>();
+  return (key) => {
+    let value = made.get(key);
+    if (value === undefined) {
+      value = make(key);
+      made.set(key, value);
+    }
+    return value;
+  };
 }
 
 async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
