@@ -8,8 +8,6 @@ import { InstitutionsFileError } from './institutions-file-error';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-/** Optional fields whose `${VAR}` may be unset: the field is then absent (no rotation going on). */
-const OPTIONAL_SECRET_FIELDS = ['webhookSecretPrevious'] as const;
 const ONLY_A_VARIABLE = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/;
 
 /**
@@ -75,14 +73,16 @@ function fieldLabel(raw: unknown, path: readonly PropertyKey[]): string {
   return field.length === 0 ? label : `${label}: ${field.map(String).join('.')}`;
 }
 
+/**
+ * `webhookSecretPrevious: ${VAR}` with VAR unset or empty: the field is absent (no rotation going
+ * on), so one file serves before, during and after a rotation.
+ */
 function dropUnsetOptionalSecrets(raw: unknown, env: Env): unknown {
   for (const entry of institutionsOf(raw)) {
     if (!isRecord(entry)) continue;
-    for (const field of OPTIONAL_SECRET_FIELDS) {
-      const value = entry[field];
-      const name = typeof value === 'string' ? ONLY_A_VARIABLE.exec(value)?.[1] : undefined;
-      if (name !== undefined && (env[name] ?? '') === '') delete entry[field];
-    }
+    const value = entry.webhookSecretPrevious;
+    const name = typeof value === 'string' ? ONLY_A_VARIABLE.exec(value)?.[1] : undefined;
+    if (name !== undefined && (env[name] ?? '') === '') delete entry.webhookSecretPrevious;
   }
   return raw;
 }
