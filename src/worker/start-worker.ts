@@ -148,7 +148,8 @@ function startEventWorker(
       ),
     ],
   });
-  const dispatch: Dispatch = fanOut === undefined ? handlers : withFanOut(handlers, fanOut);
+  const dispatch: Dispatch =
+    fanOut === undefined ? handlers : withFanOut(handlers, memberFanOut(fanOut, member));
   return createWorker({
     connection,
     queueName:
@@ -184,4 +185,13 @@ function clientOf(
     remainingFloor: member?.remainingFloor ?? config.SVC_REMAINING_FLOOR,
     ...extra,
   });
+}
+
+/**
+ * The route queues are shared by every member, and two members' platforms may use the same event
+ * id: a member's route jobs carry its code, so one member's event never hides another's.
+ */
+function memberFanOut(fanOut: FanOut, member: InstitutionEntry | undefined): FanOut {
+  if (member === undefined) return fanOut;
+  return (event, jobId) => fanOut(event, `${member.code}-${jobId}`);
 }
