@@ -162,8 +162,8 @@ async function main(): Promise<number> {
     });
     const workerMetrics = createWorkerMetrics();
     const client = createSvcClient({
-      baseUrl: config.SVC_BASE_URL,
-      apiKey: config.SVC_API_KEY,
+      baseUrl: platform.url,
+      apiKey: API_KEY,
       logger: workerLogger,
       remainingFloor: config.SVC_REMAINING_FLOOR,
       onRemaining: (remaining) => {

@@ -105,6 +105,11 @@ export const EnvSchema = z.object({
   WORKER_MAX_STALLED_COUNT: nonNegativeInt.default(5),
   /** Routes file (docs/routing.md); unset: no routing, the worker behaves as before. */
   ROUTES_FILE: z.string().min(1).optional(),
+  /**
+   * Institutions file (docs/deployment.md#a-consortium): one listener path, secret, key and base
+   * address per member. Unset: one institution from WEBHOOK_SECRET, SVC_API_KEY and SVC_BASE_URL.
+   */
+  INSTITUTIONS_FILE: z.string().min(1).optional(),
 });
 export type EnvSchema = z.infer<typeof EnvSchema>;
 
@@ -128,13 +133,29 @@ export function sentinelKeysTogether(
   ctx.addIssue({ code: 'custom', path: [missing], message: `required with ${other}` });
 }
 
+/**
+ * With INSTITUTIONS_FILE the per-institution keys come from that file, so the single-institution
+ * keys are required only without it: still one error naming the key when both are missing.
+ */
+function requiredWithoutInstitutionsFile(keys: readonly string[]) {
+  return (value: Record<string, unknown>, ctx: z.core.$RefinementCtx<Record<string, unknown>>) => {
+    if (value.INSTITUTIONS_FILE !== undefined) return;
+    for (const key of keys) {
+      if (value[key] === undefined)
+        ctx.addIssue({ code: 'custom', path: [key], message: 'required' });
+    }
+  };
+}
+
+/** Run the check even when other keys are bad: one start-up error names every key at fault. */
+const ALWAYS = { when: () => true };
+
 export const WebConfig = EnvSchema.pick({
   ...redisKeys,
   REDIS_ACK_REPLICAS: true,
   REDIS_ACK_TIMEOUT_MS: true,
   PORT: true,
   WEBHOOK_PATH: true,
-  WEBHOOK_SECRET: true,
   WEBHOOK_SECRET_PREVIOUS: true,
   BODY_LIMIT: true,
   QUEUE_NAME: true,
@@ -150,7 +171,11 @@ export const WebConfig = EnvSchema.pick({
   REJECTED_MAX_COUNT: true,
   REJECTED_MAX_AGE_HOURS: true,
   METRICS_TOKEN: true,
-}).superRefine(sentinelKeysTogether);
+  INSTITUTIONS_FILE: true,
+})
+  .extend({ WEBHOOK_SECRET: webhookSecret.optional() })
+  .superRefine(requiredWithoutInstitutionsFile(['WEBHOOK_SECRET']), ALWAYS)
+  .superRefine(sentinelKeysTogether);
 export type WebConfig = z.infer<typeof WebConfig>;
 
 export const ClientConfig = EnvSchema.pick({
@@ -177,10 +202,15 @@ export const WorkerConfig = ClientConfig.extend({
     IMPORT_JOB_MATCH: true,
     SHUTDOWN_TIMEOUT_MS: true,
     ROUTES_FILE: true,
+    INSTITUTIONS_FILE: true,
   }).shape,
   // The worker retries through BullMQ (JOB_ATTEMPTS); client retries inside would multiply them.
   SVC_MAX_RETRIES: nonNegativeInt.default(0),
-}).superRefine(sentinelKeysTogether);
+  SVC_BASE_URL: EnvSchema.shape.SVC_BASE_URL.optional(),
+  SVC_API_KEY: EnvSchema.shape.SVC_API_KEY.optional(),
+})
+  .superRefine(requiredWithoutInstitutionsFile(['SVC_BASE_URL', 'SVC_API_KEY']), ALWAYS)
+  .superRefine(sentinelKeysTogether);
 export type WorkerConfig = z.infer<typeof WorkerConfig>;
 
 /** Thrown at start-up; names the offending keys and the rule, never a value. */

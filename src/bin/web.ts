@@ -13,6 +13,11 @@ import { closeRedis } from '../redis/close-redis';
 import { openProducerConnection } from '../redis/open-producer-connection';
 import { configureServer } from '../http/configure-server';
 import { createRejectedStore } from '../events/rejected-store';
+import type { EventQueue } from '../events/create-event-queue';
+import type { EnqueueEvent } from '../events/enqueue-event';
+import type { AppInstitution } from '../http/create-app';
+import { loadInstitutionsFile } from '../institutions/load-institutions-file';
+import { institutionQueueName } from '../institutions/institution-queue-name';
 
 /** Composition root of the listener: reads env, opens Redis, listens, handles signals. */
 async function main(): Promise<void> {
@@ -26,15 +31,29 @@ async function main(): Promise<void> {
   connection.on('error', (error: Error) =>
     logger.warn({ err: error.message }, 'redis connection error'),
   );
-  const events = createEventQueue({ connection, queueName: config.QUEUE_NAME });
+  // INSTITUTIONS_FILE: one queue per institution (institution-queue-name.ts); read at start-up,
+  // so a bad file stops the start naming the institution and the field.
+  const members =
+    config.INSTITUTIONS_FILE === undefined
+      ? undefined
+      : loadInstitutionsFile(config.INSTITUTIONS_FILE, process.env).institutions;
+  const queueNames = members?.map((member) =>
+    institutionQueueName(config.QUEUE_NAME, member.code),
+  ) ?? [config.QUEUE_NAME];
+  const queues: EventQueue[] = queueNames.map((queueName) =>
+    createEventQueue({ connection, queueName }),
+  );
+  const [events] = queues;
+  if (events === undefined) throw new Error('no event queue');
 
-  const metrics = createWebMetrics({ queue: events.queue, token: config.METRICS_TOKEN });
-  const app = createApp({
-    config,
-    logger,
-    enqueue: metrics.timeEnqueue(
+  const metrics = createWebMetrics({
+    queue: queues.map((one) => one.queue),
+    token: config.METRICS_TOKEN,
+  });
+  const enqueueOf = (eventQueue: EventQueue): EnqueueEvent =>
+    metrics.timeEnqueue(
       createEventEnqueuer({
-        queue: events.queue,
+        queue: eventQueue.queue,
         dedupWindowHours: config.DEDUP_WINDOW_HOURS,
         attempts: config.JOB_ATTEMPTS,
         ackReplicas: {
@@ -42,8 +61,18 @@ async function main(): Promise<void> {
           timeoutMs: config.REDIS_ACK_TIMEOUT_MS,
         },
       }),
-    ),
+    );
+  const institutions: AppInstitution[] | undefined = members?.map((member, index) => ({
+    code: member.code,
+    webhookSecret: member.webhookSecret,
+    webhookSecretPrevious: member.webhookSecretPrevious,
+    enqueue: enqueueOf(queues[index] ?? events),
+  }));
+  const app = createApp({
+    config,
+    logger,
     enqueueTimeoutMs: 1000 + ackWaitMs,
+    ...(institutions === undefined ? { enqueue: enqueueOf(events) } : { institutions }),
     rejected: createRejectedStore({
       redis: connection,
       queueName: config.QUEUE_NAME,
@@ -55,7 +84,7 @@ async function main(): Promise<void> {
     extraRoutes: [
       metrics.router,
       // No routes at all unless ADMIN_TOKEN is set.
-      createAdminDashboard({ queues: [events.queue], token: config.ADMIN_TOKEN }),
+      createAdminDashboard({ queues: queues.map((one) => one.queue), token: config.ADMIN_TOKEN }),
     ],
   });
 
@@ -65,10 +94,11 @@ async function main(): Promise<void> {
   logger.info(
     {
       port,
-      path: config.WEBHOOK_PATH,
-      queue: config.QUEUE_NAME,
       redis: config.REDIS_SENTINELS === undefined ? 'REDIS_URL' : 'sentinel',
       ackReplicas: config.REDIS_ACK_REPLICAS,
+      path: institutions === undefined ? config.WEBHOOK_PATH : `${config.WEBHOOK_PATH}/{code}`,
+      institutions: institutions?.map((institution) => institution.code),
+      queues: queueNames,
       metrics: '/metrics',
       dashboard: config.ADMIN_TOKEN === undefined ? 'off' : '/admin/queues',
     },
@@ -83,7 +113,13 @@ async function main(): Promise<void> {
     steps: [
       { name: 'server', close: () => closeServer(server) },
       // Requests are answered by now: a queue that cannot close loses nothing.
-      { name: 'queue', close: events.close, mayFail: true },
+      {
+        name: 'queue',
+        close: async () => {
+          await Promise.all(queues.map((one) => one.close()));
+        },
+        mayFail: true,
+      },
       { name: 'redis', close: () => closeRedis(connection), mayFail: true },
     ],
   });

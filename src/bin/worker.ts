@@ -24,23 +24,24 @@ async function main(): Promise<void> {
     connection,
     registry: metrics.registry,
     // Every answer of the service carries the remaining budget: one API call each.
-    onRemaining: (remaining) => {
-      metrics.remaining(remaining);
+    onRemaining: (remaining, institution) => {
+      metrics.remaining(remaining, institution);
       metrics.apiCall();
     },
   });
-  observeWorker(running.worker, metrics);
+  for (const worker of running.workers) observeWorker(worker, metrics);
   const metricsServer = await metrics.listen(config.WORKER_METRICS_PORT);
-  await running.worker.waitUntilReady();
+  await Promise.all(running.workers.map((worker) => worker.waitUntilReady()));
   logger.info(
     {
-      queue: config.QUEUE_NAME,
+      queues: running.workers.map((worker) => worker.name),
       concurrency: config.WORKER_CONCURRENCY,
       recordsDir: config.RECORDS_DIR,
       format: config.DOWNLOAD_FORMAT,
       lineTypes: config.DOWNLOAD_LINE_TYPES,
       metricsPort: metricsServer.port,
       routesFile: config.ROUTES_FILE,
+      institutionsFile: config.INSTITUTIONS_FILE,
     },
     'worker ready',
   );
@@ -51,7 +52,9 @@ async function main(): Promise<void> {
     timeoutMs: config.SHUTDOWN_TIMEOUT_MS,
     deadlineMessage:
       'shutdown deadline passed: cancelling jobs in flight (another worker will take them)',
-    onDeadline: () => running.worker.cancelAllJobs('shutdown deadline'),
+    onDeadline: () => {
+      for (const worker of running.workers) worker.cancelAllJobs('shutdown deadline');
+    },
     steps: [
       { name: 'worker', close: running.close },
       { name: 'redis', close: () => closeRedis(connection) },

@@ -13,6 +13,8 @@ export interface RejectedDelivery {
   receivedAt: Date;
   requestId: string;
   eventId?: string | undefined;
+  /** The institution of the path it came on (INSTITUTIONS_FILE): replay queues it there. */
+  institution?: string | undefined;
 }
 
 /** One kept delivery without its bytes: what `rejected --json` prints. Read back from Redis. */
@@ -25,6 +27,7 @@ export const RejectedEntry = z.object({
   bytes: z.coerce.number().int(),
   eventId: z.string().optional(),
   requestId: z.string(),
+  institution: z.string().optional(),
 });
 export type RejectedEntry = z.infer<typeof RejectedEntry>;
 
@@ -48,7 +51,16 @@ export interface RejectedStoreOptions {
   now?: () => Date;
 }
 
-const FIELDS = ['receivedAt', 'status', 'reason', 'contentType', 'bytes', 'eventId', 'requestId'];
+const FIELDS = [
+  'receivedAt',
+  'status',
+  'reason',
+  'contentType',
+  'bytes',
+  'eventId',
+  'requestId',
+  'institution',
+];
 
 /**
  * Adds one entry and drops what is over the bounds, in one step: entries older than the age
@@ -121,6 +133,7 @@ export function createRejectedStore({
       ];
       if (delivery.contentType !== undefined) fields.push('contentType', delivery.contentType);
       if (delivery.eventId !== undefined) fields.push('eventId', delivery.eventId);
+      if (delivery.institution !== undefined) fields.push('institution', delivery.institution);
       const minScore = now().getTime() - ttlMs;
       await whenReady(redis, readyTimeoutMs);
       const evicted = await redis.eval(

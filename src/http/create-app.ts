@@ -12,16 +12,34 @@ import { HttpError } from './http-error';
 import { sendError } from './send-error';
 import { createDeliveryPipeline } from './delivery-pipeline';
 import { parseByteSize } from './parse-byte-size';
+import type { WebhookIngress } from './webhook-routes';
+import { enqueueForInstitution } from '../institutions/enqueue-for-institution';
+
+/** One member of a consortium (INSTITUTIONS_FILE), as the listener needs it. */
+export interface AppInstitution {
+  code: string;
+  webhookSecret: string;
+  webhookSecretPrevious?: string | undefined;
+  /** The enqueue of this institution's own queue (institution-queue-name.ts). */
+  enqueue: EnqueueEvent;
+}
 
 export interface CreateAppOptions {
   config: {
     WEBHOOK_PATH: string;
-    WEBHOOK_SECRET: string;
+    /** The single institution's secret; unused (and may be unset) with `institutions`. */
+    WEBHOOK_SECRET?: string | undefined;
     WEBHOOK_SECRET_PREVIOUS?: string | undefined;
     BODY_LIMIT: string;
   };
   logger: Logger;
-  enqueue: EnqueueEvent;
+  /** The single institution's enqueue; unused with `institutions`. */
+  enqueue?: EnqueueEvent;
+  /**
+   * A consortium: each institution on WEBHOOK_PATH/{code}, checked with its own secrets only and
+   * queued to its own queue. Replaces WEBHOOK_SECRET and `enqueue`.
+   */
+  institutions?: readonly AppInstitution[];
   /** Where signed deliveries that cannot become an event are kept (createRejectedStore). */
   rejected: RejectedStore;
   checkReady: () => Promise<void>;
@@ -33,7 +51,8 @@ export interface CreateAppOptions {
 
 /**
  * The listener's Express app. It never listens itself: src/bin/web.ts does, and applies
- * configureServer for the timeouts and the connection cap. Throws on a secret under 16 characters.
+ * configureServer for the timeouts and the connection cap. Throws on a secret under 16 characters,
+ * and without either WEBHOOK_SECRET and `enqueue` or `institutions`.
  */
 export function createApp(options: CreateAppOptions): Express {
   const { config, logger } = options;
@@ -47,16 +66,7 @@ export function createApp(options: CreateAppOptions): Express {
       path: config.WEBHOOK_PATH,
       // A compressed body is never larger on the wire than BODY_LIMIT either.
       bodyLimits: { wireBytes: bodyLimit, decodedBytes: bodyLimit },
-      verifySignature: createSignatureVerifier({
-        current: config.WEBHOOK_SECRET,
-        previous: config.WEBHOOK_SECRET_PREVIOUS,
-      }),
-      pipeline: createDeliveryPipeline({
-        enqueue: options.enqueue,
-        ...(options.enqueueTimeoutMs === undefined
-          ? {}
-          : { enqueueTimeoutMs: options.enqueueTimeoutMs }),
-      }),
+      ...ingressOf(options),
       rejected: options.rejected,
       logger,
       ...(options.observer === undefined ? {} : { observer: options.observer }),
@@ -69,4 +79,38 @@ export function createApp(options: CreateAppOptions): Express {
   });
   app.use(createErrorHandler(logger));
   return app;
+}
+
+/** The single institution's ingress, or one per institution code. */
+function ingressOf(
+  options: CreateAppOptions,
+): WebhookIngress | { institutions: ReadonlyMap<string, WebhookIngress> } {
+  const pipelineOf = (enqueue: EnqueueEvent) =>
+    createDeliveryPipeline({
+      enqueue,
+      ...(options.enqueueTimeoutMs === undefined
+        ? {}
+        : { enqueueTimeoutMs: options.enqueueTimeoutMs }),
+    });
+  if (options.institutions !== undefined) {
+    const institutions = new Map<string, WebhookIngress>();
+    for (const institution of options.institutions) {
+      institutions.set(institution.code, {
+        verifySignature: createSignatureVerifier({
+          current: institution.webhookSecret,
+          previous: institution.webhookSecretPrevious,
+        }),
+        pipeline: pipelineOf(enqueueForInstitution(institution.code, institution.enqueue)),
+      });
+    }
+    return { institutions };
+  }
+  const { WEBHOOK_SECRET: secret, WEBHOOK_SECRET_PREVIOUS: previous } = options.config;
+  if (secret === undefined || options.enqueue === undefined) {
+    throw new Error('createApp: WEBHOOK_SECRET and enqueue, or institutions, are required');
+  }
+  return {
+    verifySignature: createSignatureVerifier({ current: secret, previous }),
+    pipeline: pipelineOf(options.enqueue),
+  };
 }

@@ -6,4 +6,6 @@ export type DeliveryObserver = (delivery: {
   action: string | undefined;
   /** A signed delivery that could not become an event: why (an answer code), and if it was kept. */
   rejected?: { reason: string; kept: boolean };
+  /** The institution code of the path (INSTITUTIONS_FILE only; a configured code, never a guess). */
+  institution?: string;
 }) => void;

@@ -15,19 +15,30 @@ import type { BodyLimits } from './read-raw-body';
 import { isWellFormedSignature } from './webhook-signature';
 import type { SecretMatch, SignatureVerifier } from './webhook-signature';
 
-export interface WebhookRoutesOptions {
-  path: string;
-  /** Caps on the body: bytes off the wire and bytes after Content-Encoding (413 above either). */
-  bodyLimits: BodyLimits;
+/** What checks and queues the deliveries of one path: one institution's secrets and queue. */
+export interface WebhookIngress {
   verifySignature: SignatureVerifier;
   /** Parse → normalize → enqueue: the same function `rejected replay` runs. */
   pipeline: DeliveryPipeline;
+}
+
+interface WebhookRoutesBase {
+  path: string;
+  /** Caps on the body: bytes off the wire and bytes after Content-Encoding (413 above either). */
+  bodyLimits: BodyLimits;
   /** Where signed deliveries that cannot become an event are kept before the 4xx answer. */
   rejected: RejectedStore;
   logger: Logger;
   observer?: DeliveryObserver;
   now?: () => Date;
 }
+
+/**
+ * One institution on `path` itself, or a consortium (INSTITUTIONS_FILE): one ingress per
+ * institution code on `path/{code}`, each with that institution's secrets only.
+ */
+export type WebhookRoutesOptions = WebhookRoutesBase &
+  (WebhookIngress | { institutions: ReadonlyMap<string, WebhookIngress> });
 
 interface Delivery {
   requestId: string;
@@ -44,6 +55,8 @@ interface Delivery {
   rejectedRef?: string;
   /** Set when a signed delivery was refused: why (its answer's code) and whether it was kept. */
   rejected?: { reason: string; kept: boolean };
+  /** The institution code of the path (INSTITUTIONS_FILE only). */
+  institution?: string;
 }
 
 /**
@@ -56,9 +69,25 @@ export function createWebhookRoutes(options: WebhookRoutesOptions): Router {
   const { path, logger, observer } = options;
   const deliveryLog = withoutRedaction(logger);
   const router = express.Router();
+  const institutions = 'institutions' in options ? options.institutions : undefined;
+  const single: WebhookIngress | undefined = 'institutions' in options ? undefined : options;
+  const routePath = institutions === undefined ? path : `${path}/:institution`;
+  /** The ingress of the request's path; an unknown institution is answered 404 here. */
+  const ingressOf = (req: Request, res: Response): WebhookIngress | undefined => {
+    if (single !== undefined) return single;
+    const code = req.params.institution;
+    const found = typeof code === 'string' ? institutions?.get(code) : undefined;
+    if (found === undefined) {
+      // Before a byte of the body is read, and the connection closes so it never is.
+      res.setHeader('Connection', 'close');
+      sendError(res, new HttpError(404, 'unknown_institution', 'no institution on this path'));
+    }
+    return found;
+  };
 
   // spec §6.1: echo the challenge as JSON, never as HTML.
-  router.get(path, (req, res) => {
+  router.get(routePath, (req, res) => {
+    if (ingressOf(req, res) === undefined) return;
     res.setHeader('X-Content-Type-Options', 'nosniff');
     const challenge = req.query.challenge;
     if (typeof challenge !== 'string' || challenge === '') {
@@ -68,23 +97,35 @@ export function createWebhookRoutes(options: WebhookRoutesOptions): Router {
     res.status(200).json({ challenge });
   });
 
-  router.post(path, async (req, res) => {
+  router.post(routePath, async (req, res) => {
     const delivery: Delivery = {
       requestId: requestIdOf(req),
       started: process.hrtime.bigint(),
       outcome: 'failed',
     };
+    if (institutions !== undefined) delivery.institution = String(req.params.institution);
     res.locals.delivery = delivery;
     res.setHeader('X-Request-Id', delivery.requestId);
+    const ingress = ingressOf(req, res);
+    if (ingress === undefined) {
+      delivery.outcome = 'unknown_institution';
+      // An unknown code is not an institution: the log names it, the metrics do not.
+      logger.warn(
+        { requestId: delivery.requestId, status: 404 },
+        'delivery to an unknown institution',
+      );
+      return;
+    }
     res.on('finish', () => logDelivery(deliveryLog, delivery, res.statusCode, observer));
-    await receive(req, res, delivery, options);
+    await receive(req, res, delivery, ingress, options);
   });
 
-  router.all(path, (req, res) => {
+  router.all(routePath, (req, res) => {
+    if (ingressOf(req, res) === undefined) return;
     res.setHeader('Allow', 'GET, POST');
     sendError(
       res,
-      new HttpError(405, 'method_not_allowed', `${req.method} is not supported on ${path}`),
+      new HttpError(405, 'method_not_allowed', `${req.method} is not supported on ${req.path}`),
     );
   });
 
@@ -101,6 +142,7 @@ async function receive(
   req: Request,
   res: Response,
   delivery: Delivery,
+  ingress: WebhookIngress,
   options: WebhookRoutesOptions,
 ): Promise<void> {
   const header = req.get('x-svc-signature');
@@ -124,14 +166,14 @@ async function receive(
     return;
   }
   delivery.bytes = body.length;
-  const secret = options.verifySignature(body, header);
+  const secret = ingress.verifySignature(body, header);
   if (secret === undefined) {
     delivery.outcome = 'bad_signature';
     sendError(res, BAD_SIGNATURE);
     return;
   }
   delivery.signedWith = secret;
-  await ingest(req, res, delivery, body, options);
+  await ingest(req, res, delivery, body, ingress.pipeline, options);
 }
 
 async function ingest(
@@ -139,12 +181,13 @@ async function ingest(
   res: Response,
   delivery: Delivery,
   body: Buffer,
+  pipeline: DeliveryPipeline,
   options: WebhookRoutesOptions,
 ): Promise<void> {
   const receivedAt = (options.now ?? (() => new Date()))();
   const contentType = req.get('content-type');
   try {
-    const outcome = await options.pipeline(
+    const outcome = await pipeline(
       { body, contentType, receivedAt, requestId: delivery.requestId },
       delivery,
     );
@@ -181,6 +224,7 @@ async function keepRejected(
       status: answer.status,
       requestId: delivery.requestId,
       eventId: delivery.eventId,
+      ...(delivery.institution === undefined ? {} : { institution: delivery.institution }),
     });
     delivery.rejectedRef = kept.ref;
     delivery.rejected = { reason: answer.code, kept: true };
@@ -255,6 +299,7 @@ function logDelivery(
   const durationMs = Number(process.hrtime.bigint() - delivery.started) / 1e6;
   const line = {
     requestId: delivery.requestId,
+    institution: delivery.institution,
     eventId: delivery.eventId,
     action: delivery.action,
     format: delivery.format,
@@ -276,5 +321,6 @@ function logDelivery(
     durationMs,
     action: delivery.action,
     ...(delivery.rejected === undefined ? {} : { rejected: delivery.rejected }),
+    ...(delivery.institution === undefined ? {} : { institution: delivery.institution }),
   });
 }

@@ -19,8 +19,8 @@ export interface WebMetrics {
 }
 
 export interface WebMetricsOptions {
-  /** The event queue whose depth by state is exported on every scrape. */
-  queue: Queue;
+  /** The event queue whose depth by state is exported on every scrape (with INSTITUTIONS_FILE: one per institution). */
+  queue: Queue | readonly Queue[];
   /** Node process metrics (heap, event loop lag, …); on by default. */
   defaultMetrics?: boolean;
   path?: string;
@@ -51,12 +51,14 @@ export function createWebMetrics({
   const deliveries = new Counter({
     name: 'svcws_webhook_deliveries_total',
     help: 'Webhook deliveries answered, by outcome (queued, duplicate, bad_signature, invalid_event, queue_unavailable, …) and HTTP status',
-    labelNames: ['outcome', 'status'] as const,
+    // `institution` only with INSTITUTIONS_FILE: a single institution's series stay as they were.
+    labelNames: ['outcome', 'status', 'institution'] as const,
     registers: [registry],
   });
   const signatureFailures = new Counter({
     name: 'svcws_webhook_signature_failures_total',
     help: 'Deliveries refused because X-Svc-Signature was missing or did not match the body',
+    labelNames: ['institution'] as const,
     registers: [registry],
   });
   const deliveryDuration = new Histogram({
@@ -76,7 +78,7 @@ export function createWebMetrics({
   const rejections = new Counter({
     name: 'svcws_webhook_rejected_total',
     help: 'Signed deliveries that could not become an event, by reason (the answer code) and whether they were kept for `npm run events -- rejected` (kept="false" was answered 503)',
-    labelNames: ['reason', 'kept'] as const,
+    labelNames: ['reason', 'kept', 'institution'] as const,
     registers: [registry],
   });
   const queueScrape = new Gauge({
@@ -85,16 +87,22 @@ export function createWebMetrics({
     registers: [registry],
   });
 
-  // Label sets are few (outcome × status); their children are looked up once, not hashed per delivery.
-  const deliveriesBy = memo((key: string) =>
-    deliveries.labels(...(key.split(' ') as [string, string])),
-  );
+  // Label sets are few (outcome × status × institution); their children are looked up once, not
+  // hashed per delivery.
+  const deliveriesBy = memo((key: string) => {
+    const [outcome = '', status = '', institution] = key.split('\u0000');
+    return deliveries.labels(
+      institution === undefined ? { outcome, status } : { outcome, status, institution },
+    );
+  });
   const durationBy = memo((outcome: string) => deliveryDuration.labels(outcome));
   const enqueueBy = memo((result: string) => enqueueDuration.labels(result));
-  const observer: DeliveryObserver = ({ outcome, status, durationMs, rejected }) => {
-    deliveriesBy(`${outcome} ${String(status)}`).inc();
-    if (rejected) rejections.inc({ reason: rejected.reason, kept: String(rejected.kept) });
-    if (outcome === 'bad_signature') signatureFailures.inc();
+  const observer: DeliveryObserver = ({ outcome, status, durationMs, rejected, institution }) => {
+    const of = institution === undefined ? {} : { institution };
+    const key = `${outcome}\u0000${String(status)}`;
+    deliveriesBy(institution === undefined ? key : `${key}\u0000${institution}`).inc();
+    if (rejected) rejections.inc({ reason: rejected.reason, kept: String(rejected.kept), ...of });
+    if (outcome === 'bad_signature') signatureFailures.inc(of);
     durationBy(outcome).observe(durationMs / 1000);
   };
 
@@ -128,7 +136,7 @@ export function createWebMetrics({
   router.get(path, async (_req, res) => {
     let queueText = '';
     try {
-      queueText = await withTimeout(queue.exportPrometheusMetrics(), queueTimeoutMs);
+      queueText = await withTimeout(exportQueues(queue), queueTimeoutMs);
       queueScrape.set(1);
     } catch {
       // Redis away: the process metrics still matter (they say why), so answer 200 without them.
@@ -173,4 +181,21 @@ async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** BullMQ's export of each queue, as one metric family: HELP and TYPE once, then every queue's rows. */
+async function exportQueues(queue: Queue | readonly Queue[]): Promise<string> {
+  const queues: readonly Queue[] = Array.isArray(queue) ? queue : [queue as Queue];
+  const texts = await Promise.all(queues.map((one) => one.exportPrometheusMetrics()));
+  return texts
+    .map((text, index) =>
+      index === 0
+        ? text.trimEnd()
+        : text
+            .split('\n')
+            .filter((line) => line !== '' && !line.startsWith('#'))
+            .join('\n'),
+    )
+    .filter((text) => text !== '')
+    .join('\n');
 }

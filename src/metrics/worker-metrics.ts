@@ -17,8 +17,11 @@ export interface WorkerMetrics {
   jobFailed: (action: string, seconds?: number) => void;
   /** API calls sent (one by default; a handler may report its calls at once). */
   apiCall: (count?: number) => void;
-  /** The latest `X-Svc-Api-Remaining` (spec §1.3): pass as the client's `onRemaining`. */
-  remaining: (value: number) => void;
+  /**
+   * The latest `X-Svc-Api-Remaining` (spec §1.3): pass as the client's `onRemaining`. With
+   * INSTITUTIONS_FILE each member has its own budget: the institution is a label.
+   */
+  remaining: (value: number, institution?: string) => void;
   /** Serves `GET /metrics` (and nothing else) on its own port. */
   listen: (port: number, host?: string) => Promise<MetricsServer>;
 }
@@ -65,7 +68,8 @@ export function createWorkerMetrics(options: WorkerMetricsOptions = {}): WorkerM
   });
   const remaining = new Gauge({
     name: 'svcws_worker_api_remaining',
-    help: 'The latest X-Svc-Api-Remaining the service answered (spec §1.3)',
+    help: 'The latest X-Svc-Api-Remaining the service answered (spec §1.3), by institution with INSTITUTIONS_FILE',
+    labelNames: ['institution'] as const,
     registers: [registry],
   });
 
@@ -80,7 +84,8 @@ export function createWorkerMetrics(options: WorkerMetricsOptions = {}): WorkerM
       if (seconds !== undefined) duration.observe({ action, outcome: 'failed' }, seconds);
     },
     apiCall: (count = 1) => apiCalls.inc(count),
-    remaining: (value) => remaining.set(value),
+    remaining: (value, institution) =>
+      institution === undefined ? remaining.set(value) : remaining.set({ institution }, value),
     listen: (port, host) => listenOn(registry, port, host),
   };
 }

@@ -1,7 +1,7 @@
 import { ConfigError, loadConfig, WebConfig, WorkerConfig } from '../../src/config';
 import { CliQueueConfig } from '../../src/cli/cli-config';
 
-const web = { WEBHOOK_SECRET: 's3cret' };
+const web = { WEBHOOK_SECRET: 'a-secret-of-16-characters' };
 const worker = { SVC_BASE_URL: 'http://127.0.0.1:8790', SVC_API_KEY: 'k' };
 
 function configError(run: () => unknown): ConfigError {

@@ -54,11 +54,12 @@ export interface Sandbox {
   stop(): void;
 }
 
-const INSTITUTION = { code: '01SVC_INST', name: 'Sandbox University Library' } as const;
+const INSTITUTION_NAME = 'Sandbox University Library';
 const API_BODY_LIMIT = '10mb';
 
 export function createSandbox(options: CreateSandboxOptions): Sandbox {
   const config = { ...SandboxConfig.parse({}), ...options.config };
+  const INSTITUTION = { code: config.SANDBOX_INSTITUTION_CODE, name: INSTITUTION_NAME } as const;
   const { logger } = options;
   const now = options.clock ?? ((): Date => new Date());
   const areas = options.areas ?? platformAreas;

@@ -32,6 +32,11 @@ export const SandboxConfig = z.object({
   SANDBOX_WEBHOOK_URL: z.url({ protocol: /^https?$/ }).optional(),
   SANDBOX_WEBHOOK_SECRET: optionalSecret,
   SANDBOX_WEBHOOK_FORMAT: z.enum(['json', 'xml']).default('json'),
+  /** The institution this platform serves: its events' `institution.value` (a consortium test runs two). */
+  SANDBOX_INSTITUTION_CODE: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/)
+    .default('01SVC_INST'),
   LOG_LEVEL: EnvSchema.shape.LOG_LEVEL,
 });
 export type SandboxConfig = z.infer<typeof SandboxConfig>;

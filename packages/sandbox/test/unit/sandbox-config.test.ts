@@ -20,7 +20,7 @@ describe('the sandbox configuration', () => {
     const sandboxKeys = Object.keys(SandboxConfig.shape).filter((key) =>
       key.startsWith('SANDBOX_'),
     );
-    expect(sandboxKeys).toHaveLength(11);
+    expect(sandboxKeys).toHaveLength(12);
     expect(Object.keys(EnvSchema.shape).filter((key) => key.startsWith('SANDBOX_'))).toEqual([]);
     expect(loadConfig(SandboxConfig, {})).toMatchObject({
       SANDBOX_PORT: 8790,

@@ -18,6 +18,6 @@ const running = startWorker({
     stalledInterval: Number(process.env.TEST_STALLED_MS ?? 1500),
   },
 });
-void Promise.all([running.worker.waitUntilReady(), running.swept]).then(() =>
-  logger.info('worker ready'),
+void Promise.all([...running.workers.map((worker) => worker.waitUntilReady()), running.swept]).then(
+  () => logger.info('worker ready'),
 );

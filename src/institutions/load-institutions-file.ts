@@ -1,0 +1,120 @@
+import { readFileSync } from 'node:fs';
+import { parseDocument } from 'yaml';
+import type { z } from 'zod';
+import { RoutesFileError } from '../routes/routes-file-error';
+import { substituteEnv } from '../routes/substitute-env';
+import { InstitutionsFile } from './institutions-file';
+import { InstitutionsFileError } from './institutions-file-error';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+const ONLY_A_VARIABLE = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/;
+
+/**
+ * Reads INSTITUTIONS_FILE once, at start-up, as the routes file is read: YAML (JSON is YAML too),
+ * `${VAR}` substitution on the parsed tree (routes/substitute-env.ts), then the schema. Any
+ * problem throws an InstitutionsFileError naming the institution and the field.
+ */
+export function loadInstitutionsFile(path: string, env: Env): InstitutionsFile {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
+    throw new InstitutionsFileError([`cannot read ${path} (${code})`]);
+  }
+  return parseInstitutionsFile(text, env);
+}
+
+/** The same from the file's text. */
+export function parseInstitutionsFile(text: string, env: Env): InstitutionsFile {
+  const document = parseDocument(text);
+  if (document.errors.length > 0) {
+    throw new InstitutionsFileError(
+      document.errors.map((error) => `YAML: ${error.message.split('\n')[0] ?? error.code}`),
+    );
+  }
+  const raw = dropUnsetOptionalSecrets(document.toJS(), env);
+  let substituted: unknown;
+  try {
+    substituted = substituteEnv(raw, env);
+  } catch (error) {
+    if (!(error instanceof RoutesFileError)) throw error;
+    // substituteEnv names a field by its path (institutions.0.apiKey): name the institution.
+    throw new InstitutionsFileError(
+      error.problems.map((problem) =>
+        problem.replace(/^institutions\.(\d+)\.?([^:]*)/, (_all, index: string, field: string) =>
+          fieldLabel(raw, ['institutions', Number(index), ...(field === '' ? [] : [field])]),
+        ),
+      ),
+    );
+  }
+  const result = InstitutionsFile.safeParse(substituted);
+  if (!result.success) {
+    throw new InstitutionsFileError(
+      result.error.issues.map((issue) => `${fieldLabel(raw, issue.path)}: ${ruleOf(issue)}`),
+    );
+  }
+  return result.data;
+}
+
+/** `institution "01ABC_INST": apiKey`, or by position when the code is missing or invalid. */
+function fieldLabel(raw: unknown, path: readonly PropertyKey[]): string {
+  const [top, index, ...field] = path;
+  if (top !== 'institutions' || typeof index !== 'number') {
+    return path.length === 0 ? '(file)' : path.map(String).join('.');
+  }
+  const entry = institutionsOf(raw)[index];
+  const code = isRecord(entry) ? entry.code : undefined;
+  const label =
+    typeof code === 'string' && /^[A-Za-z0-9_-]{1,64}$/.test(code)
+      ? `institution "${code}"`
+      : `institution #${String(index + 1)} (institutions[${String(index)}])`;
+  return field.length === 0 ? label : `${label}: ${field.map(String).join('.')}`;
+}
+
+/**
+ * `webhookSecretPrevious: ${VAR}` with VAR unset or empty: the field is absent (no rotation going
+ * on), so one file serves before, during and after a rotation.
+ */
+function dropUnsetOptionalSecrets(raw: unknown, env: Env): unknown {
+  for (const entry of institutionsOf(raw)) {
+    if (!isRecord(entry)) continue;
+    const value = entry.webhookSecretPrevious;
+    const name = typeof value === 'string' ? ONLY_A_VARIABLE.exec(value)?.[1] : undefined;
+    if (name !== undefined && (env[name] ?? '') === '') delete entry.webhookSecretPrevious;
+  }
+  return raw;
+}
+
+function institutionsOf(raw: unknown): unknown[] {
+  return isRecord(raw) && Array.isArray(raw.institutions) ? (raw.institutions as unknown[]) : [];
+}
+
+/** The rule broken, in words that never quote the value (it may be a substituted secret). */
+function ruleOf(issue: z.core.$ZodIssue): string {
+  switch (issue.code) {
+    case 'unrecognized_keys':
+      return `unknown field ${issue.keys.join(', ')}`;
+    case 'invalid_type':
+      return issue.message.endsWith('received undefined')
+        ? 'required'
+        : `expected ${issue.expected}`;
+    case 'invalid_value':
+      return `one of ${issue.values.map(String).join(', ')}`;
+    case 'invalid_format':
+      return issue.format === 'regex' ? issue.message : `a valid ${issue.format}`;
+    case 'too_small':
+      return issue.origin === 'string'
+        ? `at least ${String(issue.minimum)} characters`
+        : issue.message;
+    case 'too_big':
+      return `at most ${String(issue.maximum)}`;
+    default:
+      return issue.message;
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,175 @@
+import net from 'node:net';
+import type { AddressInfo } from 'node:net';
+import request from 'supertest';
+import type { Express } from 'express';
+import { Queue } from 'bullmq';
+import { createApp } from '../../../src/http/create-app';
+import { createEventEnqueuer } from '../../../src/events/enqueue-event';
+import { createRejectedStore } from '../../../src/events/rejected-store';
+import type { RejectedStore } from '../../../src/events/rejected-store';
+import { openProducerConnection } from '../../../src/redis/open-producer-connection';
+import { closeRedis } from '../../../src/redis/close-redis';
+import { institutionQueueName } from '../../../src/institutions/institution-queue-name';
+import { signWebhookBody } from '../../../src/http/webhook-signature';
+import { createWebMetrics } from '../../../src/metrics/web-metrics';
+import { captureLogger } from '../../helpers/capture-logger';
+import { TEST_REDIS_URL, obliterateQueue, uniqueQueueName } from '../../helpers/redis';
+
+const A = { code: '01AAA_INST', secret: 'secret-of-member-a-0001' };
+const B = { code: '01BBB_INST', secret: 'secret-of-member-b-0002' };
+
+function loanEvent(id: string, institution?: string): string {
+  return JSON.stringify({
+    id,
+    action: 'LOAN_CREATED',
+    time: '2024-11-06T10:15:30Z',
+    ...(institution === undefined ? {} : { institution: { value: institution } }),
+    item_loan: { loan_id: `L${id}` },
+  });
+}
+
+describe('a consortium on one listener: WEBHOOK_PATH/{code}, each member with its own secret', () => {
+  const base = uniqueQueueName('consortium');
+  const queueA = new Queue(institutionQueueName(base, A.code), {
+    connection: { url: TEST_REDIS_URL },
+  });
+  const queueB = new Queue(institutionQueueName(base, B.code), {
+    connection: { url: TEST_REDIS_URL },
+  });
+  const connection = openProducerConnection(TEST_REDIS_URL);
+  const log = captureLogger();
+  let rejected: RejectedStore;
+  let app: Express;
+  let metricsText: () => Promise<string>;
+
+  beforeAll(() => {
+    rejected = createRejectedStore({
+      redis: connection,
+      queueName: base,
+      maxCount: 100,
+      maxAgeHours: 1,
+    });
+    const metrics = createWebMetrics({ queue: [queueA, queueB], defaultMetrics: false });
+    metricsText = () => metrics.registry.metrics();
+    const enqueue = (queue: Queue) =>
+      createEventEnqueuer({ queue, dedupWindowHours: 1, attempts: 3 });
+    app = createApp({
+      config: { WEBHOOK_PATH: '/webhooks', BODY_LIMIT: '1mb' },
+      logger: log.logger,
+      institutions: [
+        { code: A.code, webhookSecret: A.secret, enqueue: enqueue(queueA) },
+        { code: B.code, webhookSecret: B.secret, enqueue: enqueue(queueB) },
+      ],
+      rejected,
+      checkReady: async () => undefined,
+      observer: metrics.observer,
+    });
+  });
+  afterAll(async () => {
+    await queueA.close();
+    await queueB.close();
+    await closeRedis(connection);
+    await obliterateQueue(queueA.name);
+    await obliterateQueue(queueB.name);
+    await obliterateQueue(base);
+  });
+
+  const post = (code: string, body: string, secret: string) =>
+    request(app)
+      .post(`/webhooks/${code}`)
+      .set('content-type', 'application/json')
+      .set('x-svc-signature', signWebhookBody(secret, body))
+      .send(body);
+
+  it('queues a delivery signed with the member secret on its own queue, stamped with the path institution when the body has none', async () => {
+    const answer = await post(A.code, loanEvent('1001'), A.secret);
+    expect(answer.status).toBe(200);
+    const job = await queueA.getJob('evt-1001');
+    expect(job?.data).toMatchObject({ id: '1001', institution: { value: A.code } });
+    expect(await queueB.getJob('evt-1001')).toBeUndefined();
+
+    const named = await post(B.code, loanEvent('1002', B.code), B.secret);
+    expect(named.status).toBe(200);
+    expect((await queueB.getJob('evt-1002'))?.data).toMatchObject({
+      institution: { value: B.code },
+    });
+  });
+
+  it("refuses a delivery signed with another member's secret (401)", async () => {
+    const answer = await post(A.code, loanEvent('1003', A.code), B.secret);
+    expect(answer.status).toBe(401);
+    expect(await queueA.getJob('evt-1003')).toBeUndefined();
+  });
+
+  it('refuses and keeps a delivery signed for A whose body names B; it is queued nowhere', async () => {
+    const answer = await post(A.code, loanEvent('1004', B.code), A.secret);
+    expect(answer.status).toBe(400);
+    expect(answer.body).toMatchObject({ error: 'wrong_institution' });
+    expect(await queueA.getJob('evt-1004')).toBeUndefined();
+    expect(await queueB.getJob('evt-1004')).toBeUndefined();
+    const kept = await rejected.list();
+    expect(kept).toContainEqual(
+      expect.objectContaining({ eventId: '1004', status: 400, institution: A.code }),
+    );
+  });
+
+  it('answers the challenge on each member path and 404 on an unknown code', async () => {
+    const known = await request(app).get(`/webhooks/${B.code}`).query({ challenge: 'abc' });
+    expect(known.status).toBe(200);
+    expect(known.body).toEqual({ challenge: 'abc' });
+    expect(
+      (await request(app).get('/webhooks/01ZZZ_INST').query({ challenge: 'abc' })).status,
+    ).toBe(404);
+    // The single-institution path is not served in consortium mode.
+    expect((await post('', loanEvent('1005'), A.secret)).status).toBe(404);
+  });
+
+  it('answers 404 to an unknown code before reading a byte of the body', async () => {
+    const server = app.listen(0, '127.0.0.1');
+    await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+    const { port } = server.address() as AddressInfo;
+    try {
+      const body = loanEvent('1006');
+      const head = [
+        'POST /webhooks/01ZZZ_INST HTTP/1.1',
+        'Host: 127.0.0.1',
+        'Content-Type: application/json',
+        `X-Svc-Signature: ${signWebhookBody(A.secret, body)}`,
+        // Promised but never sent: an answer can only come before the body is read.
+        'Content-Length: 100000',
+        '',
+        '',
+      ].join('\r\n');
+      const answer = await new Promise<string>((resolve, reject) => {
+        const socket = net.connect(port, '127.0.0.1', () => socket.write(head));
+        let text = '';
+        socket.on('data', (chunk: Buffer) => {
+          text += chunk.toString('utf8');
+          if (text.includes('\r\n\r\n')) {
+            socket.destroy();
+            resolve(text);
+          }
+        });
+        socket.on('error', reject);
+        setTimeout(() => reject(new Error('no answer before the body')), 3000);
+      });
+      expect(answer).toMatch(/^HTTP\/1\.1 404/);
+      expect(answer.toLowerCase()).toContain('connection: close');
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
+  it('names the institution in the delivery log lines and the metrics', async () => {
+    await post(B.code, loanEvent('1007'), B.secret);
+    const line = log.lines().find((entry) => entry.msg === 'delivery' && entry.eventId === '1007');
+    expect(line).toMatchObject({ institution: B.code, outcome: 'queued' });
+    const text = await metricsText();
+    expect(text).toMatch(
+      new RegExp(`svcws_webhook_deliveries_total\\{[^}]*institution="${B.code}"[^}]*\\} \\d`),
+    );
+    expect(text).toMatch(
+      new RegExp(`svcws_webhook_rejected_total\\{[^}]*institution="${A.code}"[^}]*\\} 1`),
+    );
+  });
+});
