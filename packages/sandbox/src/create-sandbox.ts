@@ -7,7 +7,7 @@ import { createAdminRouter, type AdminDeps } from './admin-router';
 import { platformAreas } from './areas';
 import { createJobsArea } from './areas/jobs';
 import { createErrorHandler, notFoundHandler } from './error-handler';
-import { createGovernance } from './governance';
+import { createGovernance, type Governance } from './governance';
 import { instanceView } from './jobs/instance-view';
 import type { JobInstance } from './jobs/job-instance';
 import { OPERATION_CODES } from './operation-codes';
@@ -78,61 +78,32 @@ export function createSandbox(options: CreateSandboxOptions): Sandbox {
     now,
   });
 
-  const build = (): Platform =>
-    buildPlatform({
-      institution: INSTITUTION,
-      config,
-      now,
-      timers,
-      areas,
-      publicBaseUrl: () => baseUrl,
-      onInstanceEnd: (instance) => {
-        void webhooks.publish(
-          'job_end',
-          platform.events.jobEnd(instanceView(instance, now(), baseUrl)),
-        );
-      },
-    });
-  let platform = build();
+  const view: InstanceView = (instance) => instanceView(instance, now(), baseUrl);
+  const { current, reset } = holdPlatform({
+    institution: INSTITUTION,
+    config,
+    now,
+    timers,
+    areas,
+    publicBaseUrl: () => baseUrl,
+    webhooks,
+    governance,
+    view,
+  });
 
-  const reset = (keepWebhooks = false): void => {
-    timers.clearAll();
-    if (!keepWebhooks) webhooks.reset();
-    governance.reset();
-    platform = build();
-  };
-
-  const app = express();
-  app.disable('x-powered-by');
-  app.set('query parser', 'simple');
-  const currentApi: RequestHandler = (req, res, next) => {
-    platform.api(req, res, next);
-  };
-  app.use(
-    '/svcws/v1',
-    requireApiKey(config.SANDBOX_API_KEYS),
-    governance.middleware,
-    createRequestBodyParser({ operations: OPERATION_CODES, limit: API_BODY_LIMIT }),
-    currentApi,
-  );
-  const view = (instance: JobInstance) => instanceView(instance, now(), baseUrl);
-  app.use(
-    '/sandbox',
-    createAdminRouter({
-      jobs: () => platform.store,
-      webhooks,
-      reset,
-      run: runJob(() => platform.store, view),
-      fire: fireEvent(() => platform, webhooks, view),
-    }),
-  );
-  app.use(notFoundHandler);
-  app.use(createErrorHandler(logger, OPERATION_CODES));
-
+  const app = createSandboxApp({
+    config,
+    logger,
+    governance,
+    webhooks,
+    reset,
+    platform: current,
+    view,
+  });
   return {
     app,
     webhooks,
-    jobs: () => platform.store,
+    jobs: () => current().store,
     reset,
     stop: () => {
       timers.clearAll();
@@ -141,6 +112,79 @@ export function createSandbox(options: CreateSandboxOptions): Sandbox {
       listen(app, port, timers, (url) => {
         baseUrl = url;
       }),
+  };
+}
+
+interface AppDeps {
+  readonly config: SandboxConfig;
+  readonly logger: Logger;
+  readonly governance: Governance;
+  readonly webhooks: WebhookSender;
+  readonly reset: (keepWebhooks: boolean) => void;
+  /** The current platform: reset() replaces it. */
+  readonly platform: () => Platform;
+  readonly view: InstanceView;
+}
+
+/** The API under `/svcws/v1` (key, governance, body, areas) and the admin routes under `/sandbox`. */
+function createSandboxApp(deps: AppDeps): Express {
+  const { config, webhooks, platform, view } = deps;
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('query parser', 'simple');
+  const currentApi: RequestHandler = (req, res, next) => {
+    platform().api(req, res, next);
+  };
+  app.use(
+    '/svcws/v1',
+    requireApiKey(config.SANDBOX_API_KEYS),
+    deps.governance.middleware,
+    createRequestBodyParser({ operations: OPERATION_CODES, limit: API_BODY_LIMIT }),
+    currentApi,
+  );
+  app.use(
+    '/sandbox',
+    createAdminRouter({
+      jobs: () => platform().store,
+      webhooks,
+      reset: deps.reset,
+      run: runJob(() => platform().store, view),
+      fire: fireEvent(platform, webhooks, view),
+    }),
+  );
+  app.use(notFoundHandler);
+  app.use(createErrorHandler(deps.logger, OPERATION_CODES));
+  return app;
+}
+
+interface HoldDeps extends Omit<PlatformDeps, 'onInstanceEnd'> {
+  readonly webhooks: WebhookSender;
+  readonly governance: Governance;
+  readonly view: InstanceView;
+}
+
+/** The current platform, and the reset that cancels timers and builds it afresh from the seed. */
+function holdPlatform(deps: HoldDeps): {
+  current: () => Platform;
+  reset: (keepWebhooks?: boolean) => void;
+} {
+  const { timers, webhooks, governance, view } = deps;
+  const build = (): Platform =>
+    buildPlatform({
+      ...deps,
+      onInstanceEnd: (instance) => {
+        void webhooks.publish('job_end', platform.events.jobEnd(view(instance)));
+      },
+    });
+  let platform = build();
+  return {
+    current: () => platform,
+    reset: (keepWebhooks = false) => {
+      timers.clearAll();
+      if (!keepWebhooks) webhooks.reset();
+      governance.reset();
+      platform = build();
+    },
   };
 }
 
