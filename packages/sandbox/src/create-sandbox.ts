@@ -3,12 +3,13 @@ import type { AddressInfo } from 'node:net';
 import express, { Router } from 'express';
 import type { Express, RequestHandler } from 'express';
 import type { Logger } from 'svcws-listener';
-import { createAdminRouter } from './admin-router';
+import { createAdminRouter, type AdminDeps } from './admin-router';
 import { platformAreas } from './areas';
 import { createJobsArea } from './areas/jobs';
 import { createErrorHandler, notFoundHandler } from './error-handler';
-import { createGovernance } from './governance';
+import { createGovernance, type Governance } from './governance';
 import { instanceView } from './jobs/instance-view';
+import type { JobInstance } from './jobs/job-instance';
 import { OPERATION_CODES } from './operation-codes';
 import { createRequestBodyParser } from './parse-request-body';
 import { createJobStore } from './jobs/job-store';
@@ -18,8 +19,8 @@ import { SandboxConfig } from './sandbox-config';
 import type { SandboxArea, SandboxContext } from './sandbox-context';
 import { SandboxError } from './sandbox-error';
 import { seededRandom } from './seeded-random';
-import { createTimerSet } from './timer-set';
-import { createEventFactory } from './webhooks/event-factory';
+import { createTimerSet, type TimerSet } from './timer-set';
+import { createEventFactory, type EventFactory } from './webhooks/event-factory';
 import { createWebhookSender } from './webhooks/webhook-sender';
 import type { WebhookSender } from './webhooks/webhook-sender';
 
@@ -78,128 +79,227 @@ export function createSandbox(options: CreateSandboxOptions): Sandbox {
     now,
   });
 
-  let events = createEventFactory({
+  const view: InstanceView = (instance) => instanceView(instance, now(), baseUrl);
+  const { current, reset } = holdPlatform({
     institution: INSTITUTION,
+    config,
     now,
-    random: seededRandom(config.SANDBOX_SEED),
+    timers,
+    areas,
+    publicBaseUrl: () => baseUrl,
+    webhooks,
+    governance,
+    view,
   });
-  let store: JobStore;
-  let api: Router;
 
-  const build = (): void => {
-    const ctx: SandboxContext = {
-      institution: INSTITUTION,
-      random: seededRandom(config.SANDBOX_SEED),
-      publicBaseUrl: () => baseUrl,
-      now,
-    };
-    events = createEventFactory({
-      institution: INSTITUTION,
-      now,
-      random: seededRandom(config.SANDBOX_SEED + 1),
-    });
-    store = createJobStore({
-      now,
-      random: ctx.random,
-      timers,
-      durationMs: config.SANDBOX_JOB_DURATION_MS,
-      recordCount: config.SANDBOX_RECORD_COUNT,
-      onInstanceEnd: (instance) => {
-        void webhooks.publish('job_end', events.jobEnd(instanceView(instance, now(), baseUrl)));
-      },
-    });
-    api = Router();
-    createJobsArea(store)(api, ctx);
-    for (const area of areas) area(api, ctx);
+  const app = createSandboxApp({
+    config,
+    logger,
+    governance,
+    webhooks,
+    reset,
+    platform: current,
+    view,
+  });
+  return {
+    app,
+    webhooks,
+    jobs: () => current().store,
+    reset,
+    stop: () => {
+      timers.clearAll();
+    },
+    start: (port = 0) =>
+      listen(app, port, timers, (url) => {
+        baseUrl = url;
+      }),
   };
-  build();
+}
 
-  const reset = (keepWebhooks = false): void => {
-    timers.clearAll();
-    if (!keepWebhooks) webhooks.reset();
-    governance.reset();
-    build();
-  };
+interface AppDeps {
+  readonly config: SandboxConfig;
+  readonly logger: Logger;
+  readonly governance: Governance;
+  readonly webhooks: WebhookSender;
+  readonly reset: (keepWebhooks: boolean) => void;
+  /** The current platform: reset() replaces it. */
+  readonly platform: () => Platform;
+  readonly view: InstanceView;
+}
 
+/** The API under `/svcws/v1` (key, governance, body, areas) and the admin routes under `/sandbox`. */
+function createSandboxApp(deps: AppDeps): Express {
+  const { config, webhooks, platform, view } = deps;
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
   const currentApi: RequestHandler = (req, res, next) => {
-    api(req, res, next);
+    platform().api(req, res, next);
   };
   app.use(
     '/svcws/v1',
     requireApiKey(config.SANDBOX_API_KEYS),
-    governance.middleware,
+    deps.governance.middleware,
     createRequestBodyParser({ operations: OPERATION_CODES, limit: API_BODY_LIMIT }),
     currentApi,
   );
   app.use(
     '/sandbox',
     createAdminRouter({
-      jobs: () => store,
+      jobs: () => platform().store,
       webhooks,
-      reset,
-      run: (jobId, records, durationMs) => {
-        const job = store.job(jobId);
-        if (!job) throw new SandboxError(404, 'NOT_FOUND', `No such job: ${jobId}`);
-        const instance = store.run(job, {
-          submittedBy: 'sandbox',
-          ...(records === undefined ? {} : { records }),
-          ...(durationMs === undefined ? {} : { durationMs }),
-        });
-        return instanceView(instance, now(), baseUrl);
-      },
-      fire: async (kind, instanceId) => {
-        let event;
-        if (kind === 'job_end') {
-          const instance = instanceId === undefined ? undefined : store.instance(instanceId);
-          if (!instance?.end)
-            throw new SandboxError(
-              422,
-              'INVALID_INPUT',
-              'job_end needs the instance_id of an ended instance',
-            );
-          event = events.jobEnd(instanceView(instance, now(), baseUrl));
-        } else {
-          event = events.sample(kind);
-        }
-        await webhooks.publish(kind, event);
-        return event;
-      },
+      reset: deps.reset,
+      run: runJob(() => platform().store, view),
+      fire: fireEvent(platform, webhooks, view),
     }),
   );
   app.use(notFoundHandler);
-  app.use(createErrorHandler(logger, OPERATION_CODES));
+  app.use(createErrorHandler(deps.logger, OPERATION_CODES));
+  return app;
+}
 
+interface HoldDeps extends Omit<PlatformDeps, 'onInstanceEnd'> {
+  readonly webhooks: WebhookSender;
+  readonly governance: Governance;
+  readonly view: InstanceView;
+}
+
+/** The current platform, and the reset that cancels timers and builds it afresh from the seed. */
+function holdPlatform(deps: HoldDeps): {
+  current: () => Platform;
+  reset: (keepWebhooks?: boolean) => void;
+} {
+  const { timers, webhooks, governance, view } = deps;
+  const build = (): Platform =>
+    buildPlatform({
+      ...deps,
+      onInstanceEnd: (instance) => {
+        void webhooks.publish('job_end', platform.events.jobEnd(view(instance)));
+      },
+    });
+  let platform = build();
   return {
-    app,
-    webhooks,
-    jobs: () => store,
-    reset,
-    stop: () => {
+    current: () => platform,
+    reset: (keepWebhooks = false) => {
       timers.clearAll();
+      if (!keepWebhooks) webhooks.reset();
+      governance.reset();
+      platform = build();
     },
-    start: (port = 0) =>
-      new Promise<RunningSandbox>((resolve, reject) => {
-        const server = createServer(app);
-        server.once('error', reject);
-        server.listen(port, '127.0.0.1', () => {
-          const address = server.address() as AddressInfo;
-          baseUrl = `http://127.0.0.1:${String(address.port)}`;
-          resolve({
-            url: baseUrl,
-            port: address.port,
-            close: () =>
-              new Promise<void>((done) => {
-                timers.clearAll();
-                server.closeAllConnections();
-                server.close(() => {
-                  done();
-                });
-              }),
-          });
-        });
-      }),
   };
+}
+
+/** What every reset makes afresh from the seed: the areas' routes and state, jobs, events. */
+interface Platform {
+  readonly api: Router;
+  readonly store: JobStore;
+  readonly events: EventFactory;
+}
+
+interface PlatformDeps {
+  readonly institution: SandboxContext['institution'];
+  readonly config: SandboxConfig;
+  readonly now: () => Date;
+  readonly timers: TimerSet;
+  readonly areas: readonly SandboxArea[];
+  readonly publicBaseUrl: () => string;
+  readonly onInstanceEnd: (instance: JobInstance) => void;
+}
+
+function buildPlatform(deps: PlatformDeps): Platform {
+  const { institution, config, now, timers } = deps;
+  const ctx: SandboxContext = {
+    institution,
+    random: seededRandom(config.SANDBOX_SEED),
+    publicBaseUrl: deps.publicBaseUrl,
+    now,
+  };
+  const events = createEventFactory({
+    institution,
+    now,
+    random: seededRandom(config.SANDBOX_SEED + 1),
+  });
+  const store = createJobStore({
+    now,
+    random: ctx.random,
+    timers,
+    durationMs: config.SANDBOX_JOB_DURATION_MS,
+    recordCount: config.SANDBOX_RECORD_COUNT,
+    onInstanceEnd: deps.onInstanceEnd,
+  });
+  const api = Router();
+  createJobsArea(store)(api, ctx);
+  for (const area of deps.areas) area(api, ctx);
+  return { api, store, events };
+}
+
+type InstanceView = (instance: JobInstance) => Record<string, unknown>;
+
+/** The admin route's run: an instance of a job now, by the sandbox rather than a client. */
+function runJob(store: () => JobStore, view: InstanceView): AdminDeps['run'] {
+  return (jobId, records, durationMs) => {
+    const job = store().job(jobId);
+    if (!job) throw new SandboxError(404, 'NOT_FOUND', `No such job: ${jobId}`);
+    const instance = store().run(job, {
+      submittedBy: 'sandbox',
+      ...(records === undefined ? {} : { records }),
+      ...(durationMs === undefined ? {} : { durationMs }),
+    });
+    return view(instance);
+  };
+}
+
+/** The admin route's fire: a job_end of an ended instance, or a sample event of another kind. */
+function fireEvent(
+  platform: () => Platform,
+  webhooks: WebhookSender,
+  view: InstanceView,
+): AdminDeps['fire'] {
+  return async (kind, instanceId) => {
+    let event;
+    if (kind === 'job_end') {
+      const instance = instanceId === undefined ? undefined : platform().store.instance(instanceId);
+      if (!instance?.end)
+        throw new SandboxError(
+          422,
+          'INVALID_INPUT',
+          'job_end needs the instance_id of an ended instance',
+        );
+      event = platform().events.jobEnd(view(instance));
+    } else {
+      event = platform().events.sample(kind);
+    }
+    await webhooks.publish(kind, event);
+    return event;
+  };
+}
+
+/** Listens on 127.0.0.1; closing cancels the timers and drops open connections. */
+function listen(
+  app: Express,
+  port: number,
+  timers: TimerSet,
+  onListening: (baseUrl: string) => void,
+): Promise<RunningSandbox> {
+  return new Promise<RunningSandbox>((resolve, reject) => {
+    const server = createServer(app);
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => {
+      const address = server.address() as AddressInfo;
+      const baseUrl = `http://127.0.0.1:${String(address.port)}`;
+      onListening(baseUrl);
+      resolve({
+        url: baseUrl,
+        port: address.port,
+        close: () =>
+          new Promise<void>((done) => {
+            timers.clearAll();
+            server.closeAllConnections();
+            server.close(() => {
+              done();
+            });
+          }),
+      });
+    });
+  });
 }

@@ -1,4 +1,4 @@
-import type { Request, Router } from 'express';
+import type { Request, RequestHandler, Router } from 'express';
 import { sendBody, sendList, sendNoContent } from '../respond';
 import { badRequest } from '../sandbox-error';
 import { objectBody, textAt, type Body } from './body-fields';
@@ -30,6 +30,48 @@ export function attachmentRoutes(
   router: Router,
   options: AttachmentRoutesOptions,
 ): AttachmentStore {
+  const book = attachmentBook(options);
+  const path = `${options.ownerPath}/attachments`;
+
+  router.get(path, (req, res) => {
+    const items = [...book.attachmentsOf(options.owner(req, 'list')).values()].map(withoutContent);
+    sendList(req, res, items, { itemKey: 'attachment' });
+  });
+  router.post(path, createAttachment(book, options));
+  router.get(`${path}/:attachment_id`, (req, res) => {
+    const [, , attachment] = book.find(req, 'get');
+    const expand = enumParam(req.query, 'expand', ['content', 'none'], 'content', '60322');
+    sendBody(req, res, expand === 'content' ? attachment : withoutContent(attachment), {
+      xmlRoot: 'attachment',
+    });
+  });
+
+  if (!options.writable)
+    return { briefOf: (owner) => [...book.attachmentsOf(owner).values()].map(withoutContent) };
+
+  router.put(`${path}/:attachment_id`, (req, res) => {
+    const [attachments, id, current] = book.find(req, 'update');
+    const updated = { ...current, ...validAttachment(req.body, current), id };
+    attachments.set(id, updated);
+    sendBody(req, res, updated, { xmlRoot: 'attachment' });
+  });
+  router.delete(`${path}/:attachment_id`, (req, res) => {
+    const [attachments, id] = book.find(req, 'delete');
+    attachments.delete(id);
+    sendNoContent(res);
+  });
+
+  return { briefOf: (owner) => [...book.attachmentsOf(owner).values()].map(withoutContent) };
+}
+
+interface AttachmentBook {
+  /** An owner's attachments by id (an empty map for an owner that has none yet). */
+  attachmentsOf(owner: string): Map<string, Body>;
+  /** The owner's attachments, the path's attachment id and its attachment (60100, 60321). */
+  find(req: Request, action: AttachmentAction): [Map<string, Body>, string, Body];
+}
+
+function attachmentBook(options: AttachmentRoutesOptions): AttachmentBook {
   const byOwner = new Map<string, Map<string, Body>>();
   const attachmentsOf = (owner: string): Map<string, Body> => {
     const existing = byOwner.get(owner) ?? new Map<string, Body>();
@@ -46,15 +88,12 @@ export function attachmentRoutes(
     if (attachment === undefined) throw badRequest('60321', `Attachment not found: ${id}`);
     return [attachments, id, attachment];
   };
-  const path = `${options.ownerPath}/attachments`;
+  return { attachmentsOf, find };
+}
 
-  router.get(path, (req, res) => {
-    const items = [...attachmentsOf(options.owner(req, 'list')).values()].map(withoutContent);
-    sendList(req, res, items, { itemKey: 'attachment' });
-  });
-
-  router.post(path, (req, res) => {
-    const attachments = attachmentsOf(options.owner(req, 'create'));
+function createAttachment(book: AttachmentBook, options: AttachmentRoutesOptions): RequestHandler {
+  return (req, res) => {
+    const attachments = book.attachmentsOf(options.owner(req, 'create'));
     const id = options.nextId();
     const attachment = {
       id,
@@ -63,33 +102,7 @@ export function attachmentRoutes(
     };
     attachments.set(id, attachment);
     sendBody(req, res, attachment, { xmlRoot: 'attachment' });
-  });
-
-  router.get(`${path}/:attachment_id`, (req, res) => {
-    const [, , attachment] = find(req, 'get');
-    const expand = enumParam(req.query, 'expand', ['content', 'none'], 'content', '60322');
-    sendBody(req, res, expand === 'content' ? attachment : withoutContent(attachment), {
-      xmlRoot: 'attachment',
-    });
-  });
-
-  if (!options.writable)
-    return { briefOf: (owner) => [...attachmentsOf(owner).values()].map(withoutContent) };
-
-  router.put(`${path}/:attachment_id`, (req, res) => {
-    const [attachments, id, current] = find(req, 'update');
-    const updated = { ...current, ...validAttachment(req.body, current), id };
-    attachments.set(id, updated);
-    sendBody(req, res, updated, { xmlRoot: 'attachment' });
-  });
-
-  router.delete(`${path}/:attachment_id`, (req, res) => {
-    const [attachments, id] = find(req, 'delete');
-    attachments.delete(id);
-    sendNoContent(res);
-  });
-
-  return { briefOf: (owner) => [...attachmentsOf(owner).values()].map(withoutContent) };
+  };
 }
 
 function withoutContent({ content: _content, ...rest }: Body): Body {

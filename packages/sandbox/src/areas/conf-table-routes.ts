@@ -1,9 +1,9 @@
-import type { Router } from 'express';
+import type { RequestHandler, Router } from 'express';
 import { sendBody, sendList } from '../respond';
 import { badRequest } from '../sandbox-error';
 import { code, objectBody, textAt, textOf, type Body } from './body-fields';
 import type { KeyedStore } from './keyed-store';
-import { textParam } from './query-rules';
+import { textParam, type Query } from './query-rules';
 
 /** A code table or mapping table as the sandbox keeps it. */
 export interface StoredTable {
@@ -56,25 +56,8 @@ export function tableRoutes(
   tables: KeyedStore<StoredTable>,
   scopes: readonly string[],
 ): void {
-  const readScope = (query: Record<string, unknown>, code: string): string => {
-    const scope = textParam(query, 'scope', code) ?? scopes[0] ?? '';
-    if (!scopes.includes(scope)) throw badRequest(code, `Scope not found: ${scope}`);
-    return scope;
-  };
-  const readLang = (query: Record<string, unknown>, code: string, fallback: string): string => {
-    const lang = textParam(query, 'lang', code);
-    if (lang === undefined) return fallback;
-    if (!/^[a-z]{2}$/.test(lang)) throw badRequest(code, `Parameter value invalid: lang ${lang}`);
-    return lang;
-  };
-  const visible = (name: string): StoredTable => {
-    const table = tables.find(name);
-    if (table === undefined || table.hidden) throw badRequest('402119', `No such table: ${name}`);
-    return table;
-  };
-
   router.get(`/conf/${kind.path}`, (req, res) => {
-    const scope = readScope(req.query, '40166411');
+    const scope = readScope(req.query, '40166411', scopes);
     const items = tables
       .list()
       .filter((table) => !table.hidden)
@@ -84,13 +67,36 @@ export function tableRoutes(
 
   router.get(`/conf/${kind.path}/:name`, (req, res) => {
     const lang = kind.withLang ? readLang(req.query, '40166411', '') : '';
-    const scope = readScope(req.query, '40166411');
-    sendBody(req, res, tableBody(visible(req.params.name), scope, scopes, lang), {
-      xmlRoot: kind.xmlRoot,
-    });
+    const scope = readScope(req.query, '40166411', scopes);
+    const table = tables.find(req.params.name);
+    if (table === undefined || table.hidden) {
+      throw badRequest('402119', `No such table: ${req.params.name}`);
+    }
+    sendBody(req, res, tableBody(table, scope, scopes, lang), { xmlRoot: kind.xmlRoot });
   });
 
-  router.put(`/conf/${kind.path}/:name`, (req, res) => {
+  router.put(`/conf/${kind.path}/:name`, updateTable(kind, tables, scopes));
+}
+
+function readScope(query: Query, code: string, scopes: readonly string[]): string {
+  const scope = textParam(query, 'scope', code) ?? scopes[0] ?? '';
+  if (!scopes.includes(scope)) throw badRequest(code, `Scope not found: ${scope}`);
+  return scope;
+}
+
+function readLang(query: Query, code: string, fallback: string): string {
+  const lang = textParam(query, 'lang', code);
+  if (lang === undefined) return fallback;
+  if (!/^[a-z]{2}$/.test(lang)) throw badRequest(code, `Parameter value invalid: lang ${lang}`);
+  return lang;
+}
+
+function updateTable(
+  kind: TableKind,
+  tables: KeyedStore<StoredTable>,
+  scopes: readonly string[],
+): RequestHandler<{ name: string }> {
+  return (req, res) => {
     const lang = kind.withLang ? readLang(req.query, '402119', 'en') : '';
     const body = objectBody(req.body, '402119');
     const bodyName = textAt(body, 'name');
@@ -110,7 +116,7 @@ export function tableRoutes(
       throw badRequest(kind.scopeIllegal, `Scope is not legal: ${scope}`);
     table.rows = updatedRows(table, body, kind);
     sendBody(req, res, tableBody(table, scope, scopes, lang), { xmlRoot: kind.xmlRoot });
-  });
+  };
 }
 
 function updatedRows(table: StoredTable, body: Body, kind: TableKind): Body[] {

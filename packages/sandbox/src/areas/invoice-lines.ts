@@ -1,4 +1,4 @@
-import type { Router } from 'express';
+import type { RequestHandler, Router } from 'express';
 import { sendBody, sendList } from '../respond';
 import type { SandboxError } from '../sandbox-error';
 import { badRequest } from '../sandbox-error';
@@ -14,27 +14,53 @@ export interface InvoiceLineDeps {
 
 const SEARCH = ['invoice_line_number'];
 
+/** What the line handlers share: the deps and two questions about the invoice of a path id. */
+interface LineBook extends InvoiceLineDeps {
+  /** The invoice's id and its lines (412400 for an unknown invoice). */
+  readonly linesOf: (invoiceId: string) => [string, Body[]];
+  readonly closed: (invoiceId: string) => boolean;
+}
+
+type LineHandler = RequestHandler<{ invoice_id: string; line_id: string }>;
+
 /** Invoice lines: spec §4.11. A closed invoice takes no new line (60285) and no line update (60286). */
-export function invoiceLineRoutes(
-  router: Router,
-  { invoiceOf, lines, nextId }: InvoiceLineDeps,
-): void {
-  const linesOf = (invoiceId: string): [string, Body[]] => {
-    const id = String(invoiceOf(invoiceId).id);
-    return [id, lines.get(id) ?? []];
+export function invoiceLineRoutes(router: Router, deps: InvoiceLineDeps): void {
+  const { invoiceOf, lines } = deps;
+  const book: LineBook = {
+    ...deps,
+    linesOf: (invoiceId) => {
+      const id = String(invoiceOf(invoiceId).id);
+      return [id, lines.get(id) ?? []];
+    },
+    closed: (invoiceId) => textAt(invoiceOf(invoiceId), 'invoice_status') === 'CLOSED',
   };
-  const closed = (invoiceId: string) => textAt(invoiceOf(invoiceId), 'invoice_status') === 'CLOSED';
 
   router.get('/acq/invoices/:invoice_id/lines', (req, res) => {
-    const [, invoiceLines] = linesOf(req.params.invoice_id);
+    const [, invoiceLines] = book.linesOf(req.params.invoice_id);
     const terms = searchParam(req.query, SEARCH, '401873');
     const items = invoiceLines.filter((line) =>
       matchesSearch(line, terms, SEARCH, (item) => recordValues(item, 'number')),
     );
     sendList(req, res, items, { itemKey: 'invoice_line' });
   });
+  router.post('/acq/invoices/:invoice_id/lines', createLine(book));
+  router.get('/acq/invoices/:invoice_id/lines/:line_id', (req, res) => {
+    const general = (id: string) => badRequest('402119', `Invoice not found: ${id}`);
+    const invoiceId = String(invoiceOf(req.params.invoice_id, general).id);
+    const line = (lines.get(invoiceId) ?? []).find(
+      (candidate) => candidate.id === req.params.line_id,
+    );
+    if (line === undefined)
+      throw badRequest('402119', `Invoice line not found: ${req.params.line_id}`);
+    sendBody(req, res, line, { xmlRoot: 'invoice_line' });
+  });
+  router.put('/acq/invoices/:invoice_id/lines/:line_id', updateLine(book));
+}
 
-  router.post('/acq/invoices/:invoice_id/lines', (req, res) => {
+function createLine({ linesOf, closed, lines, nextId }: LineBook): RequestHandler<{
+  invoice_id: string;
+}> {
+  return (req, res) => {
     const [id, invoiceLines] = linesOf(req.params.invoice_id);
     if (closed(id)) throw badRequest('60285', `Invoice not valid: ${id} is CLOSED`);
     const body = objectBody(req.body, '60255');
@@ -46,20 +72,11 @@ export function invoiceLineRoutes(
     const line = { ...validLine(body), id: nextId(), number };
     lines.set(id, [...invoiceLines, line]);
     sendBody(req, res, line, { xmlRoot: 'invoice_line' });
-  });
+  };
+}
 
-  router.get('/acq/invoices/:invoice_id/lines/:line_id', (req, res) => {
-    const general = (id: string) => badRequest('402119', `Invoice not found: ${id}`);
-    const invoiceId = String(invoiceOf(req.params.invoice_id, general).id);
-    const line = (lines.get(invoiceId) ?? []).find(
-      (candidate) => candidate.id === req.params.line_id,
-    );
-    if (line === undefined)
-      throw badRequest('402119', `Invoice line not found: ${req.params.line_id}`);
-    sendBody(req, res, line, { xmlRoot: 'invoice_line' });
-  });
-
-  router.put('/acq/invoices/:invoice_id/lines/:line_id', (req, res) => {
+function updateLine({ linesOf, closed, lines }: LineBook): LineHandler {
+  return (req, res) => {
     const [id, invoiceLines] = linesOf(req.params.invoice_id);
     const lineId = req.params.line_id;
     const current = invoiceLines.find((line) => line.id === lineId);
@@ -82,5 +99,5 @@ export function invoiceLineRoutes(
       invoiceLines.map((line) => (line.id === lineId ? updated : line)),
     );
     sendBody(req, res, updated, { xmlRoot: 'invoice_line' });
-  });
+  };
 }

@@ -6,6 +6,7 @@ import {
   CURRENCY_CODES,
   FUND_CODES,
   findVendor,
+  type VendorSeed,
   PO_LINE_NUMBERS,
   poLineSeed,
   REPORTING_CODES,
@@ -51,12 +52,7 @@ function vatValue(body: Body, path: string): string | undefined {
 
 /** spec §4.11 invoice save codes, in the order a reader checks the payload. */
 export function validInvoice(body: Body, others: readonly Body[], owners: readonly string[]): Body {
-  const vendorCode = textAt(body, 'vendor');
-  if (vendorCode === undefined) throw badRequest('4028805', 'Vendor is missing from the payload');
-  const vendor = findVendor(vendorCode);
-  if (vendor === undefined || !vendor.materialSupplier) {
-    throw badRequest('60242', `Vendor is not a material supplier: ${vendorCode}`);
-  }
+  const vendor = invoiceVendor(body);
   const number = textAt(body, 'number');
   if (number === undefined) throw badRequest('60233', 'Invoice number is missing');
   if (others.some((other) => other.number === number && textAt(other, 'vendor') === vendor.code)) {
@@ -70,6 +66,40 @@ export function validInvoice(body: Body, others: readonly Body[], owners: readon
   if (textAt(body, 'total_amount') === undefined || !Number.isFinite(total)) {
     throw badRequest('60235', 'Total amount is missing');
   }
+  const { currency, account } = vendorTerms(body, vendor);
+  const payment = paymentFields(body, owners);
+  return {
+    ...body,
+    number,
+    invoice_date: dayText(date),
+    vendor: code(vendor.code, vendor.name),
+    vendor_account: account,
+    total_amount: total,
+    currency: code(currency),
+    payment_method: code(payment.method),
+    invoice_workflow_status: code(payment.workflow),
+    payment: { prepaid: payment.prepaid, payment_status: code(payment.paymentStatus) },
+    explicit_ratio: payment.ratios,
+    owner: code(payment.owner),
+    vat_info: payment.vat,
+    vat_code:
+      textAt(body, 'vat_code') === undefined ? undefined : code(String(textAt(body, 'vat_code'))),
+  };
+}
+
+/** 4028805 no vendor, 60242 a vendor that supplies no material. */
+function invoiceVendor(body: Body): VendorSeed {
+  const vendorCode = textAt(body, 'vendor');
+  if (vendorCode === undefined) throw badRequest('4028805', 'Vendor is missing from the payload');
+  const vendor = findVendor(vendorCode);
+  if (vendor === undefined || !vendor.materialSupplier) {
+    throw badRequest('60242', `Vendor is not a material supplier: ${vendorCode}`);
+  }
+  return vendor;
+}
+
+/** The currency (60236, 60243) and the account (60237), the vendor's first by default. */
+function vendorTerms(body: Body, vendor: VendorSeed): { currency: string; account: string } {
   const currency = textAt(body, 'currency') ?? vendor.currencies[0] ?? 'USD';
   if (!CURRENCY_CODES.includes(currency))
     throw badRequest('60236', `Currency not valid: ${currency}`);
@@ -79,6 +109,11 @@ export function validInvoice(body: Body, others: readonly Body[], owners: readon
   const account = textAt(body, 'vendor_account') ?? vendor.accounts[0] ?? '';
   if (!vendor.accounts.includes(account))
     throw badRequest('60237', `Vendor account not valid: ${account}`);
+  return { currency, account };
+}
+
+/** The payment and ownership fields, 60238 to 60246 and the VAT checks, in that order. */
+function paymentFields(body: Body, owners: readonly string[]) {
   const method = enumField(
     body,
     'payment_method',
@@ -106,23 +141,7 @@ export function validInvoice(body: Body, others: readonly Body[], owners: readon
   );
   const owner = enumField(body, 'owner', owners, owners[0] ?? '', '60246');
   const vat = checkVat(body);
-  return {
-    ...body,
-    number,
-    invoice_date: dayText(date),
-    vendor: code(vendor.code, vendor.name),
-    vendor_account: account,
-    total_amount: total,
-    currency: code(currency),
-    payment_method: code(method),
-    invoice_workflow_status: code(workflow),
-    payment: { prepaid, payment_status: code(paymentStatus) },
-    explicit_ratio: ratios,
-    owner: code(owner),
-    vat_info: vat,
-    vat_code:
-      textAt(body, 'vat_code') === undefined ? undefined : code(String(textAt(body, 'vat_code'))),
-  };
+  return { method, workflow, prepaid, ratios, paymentStatus, owner, vat };
 }
 
 /** 60241 a rate that is not a positive number, 60244 the same currency twice. */

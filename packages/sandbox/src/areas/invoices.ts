@@ -1,17 +1,14 @@
-import type { Request } from 'express';
+import type { RequestHandler } from 'express';
 import { sendBody, sendList } from '../respond';
 import type { SandboxArea } from '../sandbox-context';
 import { badRequest } from '../sandbox-error';
 import { code, objectBody, textAt, type Body } from './body-fields';
 import { codesOf } from './code-table-seed';
-import { attachmentRoutes } from './attachments';
-import { invoiceLineRoutes } from './invoice-lines';
+import { createInvoiceBook, type InvoiceBook } from './invoice-book';
 import { validInvoice } from './invoice-rules';
-import { seedInvoices } from './invoice-seed';
-import { createIdSequence, createKeyedStore } from './keyed-store';
 import { enumParam, textParam } from './query-rules';
 import { matchesSearch, searchParam, type SearchTerm } from './search-query';
-import { LIBRARY_CODES, poLineSeed } from './seed-values';
+import { poLineSeed } from './seed-values';
 
 const SEARCH_FIELDS = [
   'invoice_number',
@@ -41,57 +38,24 @@ const OPS: Readonly<Record<string, { from: readonly string[]; to: string; refuse
   },
 };
 
-/** spec §7 rule 2: 60100 for an id that is not a number above zero. */
-export function numericId(id: string, what: string): string {
-  if (!/^[1-9]\d*$/.test(id))
-    throw badRequest('60100', `${what} must be a number above zero: ${id}`);
-  return id;
-}
+type InvoiceHandler = RequestHandler<{ invoice_id: string }>;
 
 /** Invoices with lines (invoice-lines.ts) and attachments (attachments.ts): spec §4.11. */
 export const invoicesArea: SandboxArea = (router, ctx) => {
-  const nextId = createIdSequence(ctx.random, '0461');
-  const seeded = seedInvoices(ctx, nextId);
-  const notFound = (id: string) => badRequest('412400', `Invoice not found: ${id}`);
-  const invoices = createKeyedStore<Body>(
-    notFound,
-    seeded.map(({ invoice }) => [String(invoice.id), invoice]),
-  );
-  const lines = new Map(
-    seeded.map(({ invoice, lines: seededLines }) => [String(invoice.id), seededLines]),
-  );
-  const owners = [ctx.institution.code, ...LIBRARY_CODES];
-  const invoiceOf = (id: string, missing = notFound) =>
-    invoices.get(numericId(id, 'Invoice id'), missing);
-
-  const attachments = attachmentRoutes(router, {
-    ownerPath: '/acq/invoices/:parent',
-    owner: (req: Request, action) =>
-      String(
-        invoiceOf(
-          String(req.params.parent),
-          action === 'list' ? notFound : (id) => badRequest('402401', `Invoice not found: ${id}`),
-        ).id,
-      ),
-    writable: false,
-    nextId,
-    now: ctx.now,
+  const book = createInvoiceBook(router, ctx);
+  router.get(['/acq/invoices', '/acq/invoices/'], listInvoices(book));
+  router.post(['/acq/invoices', '/acq/invoices/'], createInvoice(book));
+  router.get('/acq/invoices/:invoice_id', (req, res) => {
+    sendBody(req, res, book.present(book.invoiceOf(req.params.invoice_id), req.query), {
+      xmlRoot: 'invoice',
+    });
   });
-  invoiceLineRoutes(router, { invoiceOf, lines, nextId });
+  router.put('/acq/invoices/:invoice_id', updateInvoice(book));
+  router.post('/acq/invoices/:invoice_id', runInvoiceOp(book));
+};
 
-  const present = (invoice: Body, query: Record<string, unknown>): Body => {
-    const view = enumParam(query, 'view', ['', 'full', 'brief'], '', '402119');
-    const expand = enumParam(query, 'expand', ['', 'none', 'attachments'], '', '402119');
-    const id = String(invoice.id);
-    return {
-      ...invoice,
-      invoice_line: view === 'brief' ? undefined : (lines.get(id) ?? []),
-      attachment: expand === 'attachments' ? attachments.briefOf(id) : undefined,
-      link: `${ctx.publicBaseUrl()}/svcws/v1/acq/invoices/${id}`,
-    };
-  };
-
-  router.get(['/acq/invoices', '/acq/invoices/'], (req, res) => {
+function listInvoices({ invoices, lines, owners, present }: InvoiceBook): RequestHandler {
+  return (req, res) => {
     const terms = searchParam(req.query, SEARCH_FIELDS, '401873');
     // "Some combinations of search fields cannot be used together": all with anything else.
     if (terms.length > 1 && terms.some((term) => term.field === 'all')) {
@@ -129,9 +93,11 @@ export const invoicesArea: SandboxArea = (router, ctx) => {
       items.map((invoice) => present(invoice, req.query)),
       { itemKey: 'invoice' },
     );
-  });
+  };
+}
 
-  router.post(['/acq/invoices', '/acq/invoices/'], (req, res) => {
+function createInvoice({ invoices, lines, owners, nextId, present }: InvoiceBook): RequestHandler {
+  return (req, res) => {
     const body = objectBody(req.body, '60256');
     const id = nextId();
     const invoice = validInvoice(body, invoices.list(), owners);
@@ -143,45 +109,45 @@ export const invoicesArea: SandboxArea = (router, ctx) => {
     });
     lines.set(id, []);
     sendBody(req, res, present(invoices.get(id), req.query), { xmlRoot: 'invoice' });
-  });
+  };
+}
 
-  router.get('/acq/invoices/:invoice_id', (req, res) => {
-    sendBody(req, res, present(invoiceOf(req.params.invoice_id), req.query), {
-      xmlRoot: 'invoice',
-    });
-  });
-
-  router.put('/acq/invoices/:invoice_id', (req, res) => {
+function updateInvoice({ invoices, owners, invoiceOf, present }: InvoiceBook): InvoiceHandler {
+  return (req, res) => {
     // The update's row lacks 412400: an unknown invoice is "not updated" (60256).
     const current = invoiceOf(req.params.invoice_id, (key) =>
       badRequest('60256', `Invoice not updated: no invoice ${key}`),
     );
     const id = String(current.id);
     const body = objectBody(req.body, '60256');
-    if (textAt(body, 'id') !== undefined && textAt(body, 'id') !== id) {
-      throw badRequest(
-        '60285',
-        `Invoice not valid: body id ${String(textAt(body, 'id'))} is not ${id}`,
-      );
-    }
-    if (textAt(current, 'invoice_status') === 'CLOSED') {
-      throw badRequest('60291', `Update not allowed due to status: invoice ${id} is CLOSED`);
-    }
-    const workflow = textAt(body, 'invoice_workflow_status');
-    if (workflow !== undefined && workflow !== textAt(current, 'invoice_workflow_status')) {
-      throw badRequest(
-        '60290',
-        'Task status not valid: the workflow status changes through op only',
-      );
-    }
+    checkUpdate(current, body, id);
     const { invoice_line: _lines, attachment: _attachments, link: _link, ...fields } = body;
     const others = invoices.list().filter((invoice) => invoice.id !== id);
     const updated = validInvoice({ ...current, ...fields }, others, owners);
     invoices.put(id, { ...updated, id, invoice_status: current.invoice_status });
     sendBody(req, res, present(invoices.get(id), req.query), { xmlRoot: 'invoice' });
-  });
+  };
+}
 
-  router.post('/acq/invoices/:invoice_id', (req, res) => {
+/** What an update may not do: change the id, touch a closed invoice, move the workflow status. */
+function checkUpdate(current: Body, body: Body, id: string): void {
+  if (textAt(body, 'id') !== undefined && textAt(body, 'id') !== id) {
+    throw badRequest(
+      '60285',
+      `Invoice not valid: body id ${String(textAt(body, 'id'))} is not ${id}`,
+    );
+  }
+  if (textAt(current, 'invoice_status') === 'CLOSED') {
+    throw badRequest('60291', `Update not allowed due to status: invoice ${id} is CLOSED`);
+  }
+  const workflow = textAt(body, 'invoice_workflow_status');
+  if (workflow !== undefined && workflow !== textAt(current, 'invoice_workflow_status')) {
+    throw badRequest('60290', 'Task status not valid: the workflow status changes through op only');
+  }
+}
+
+function runInvoiceOp({ invoiceOf, present }: InvoiceBook): InvoiceHandler {
+  return (req, res) => {
     const opName = textParam(req.query, 'op', '40166410') ?? '';
     const op = OPS[opName];
     if (op === undefined)
@@ -204,8 +170,8 @@ export const invoicesArea: SandboxArea = (router, ctx) => {
       invoice.payment = { ...(invoice.payment as Body), payment_status: code('PAID') };
     }
     sendBody(req, res, present(invoice, {}), { xmlRoot: 'invoice' });
-  });
-};
+  };
+}
 
 function matches(
   invoice: Body,

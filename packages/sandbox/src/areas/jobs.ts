@@ -1,5 +1,5 @@
 import { pipeline } from 'node:stream';
-import type { Request } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { z } from 'zod';
 import { instanceFilter } from '../jobs/instance-query';
 import { JOB_CATEGORIES, JOB_ID_FORMAT, JOB_TYPES } from '../jobs/job-catalog';
@@ -13,7 +13,7 @@ import { checkSubmit } from '../jobs/submit-rules';
 import { INVALID_PARAMETER_VALUE } from '../list-query';
 import { createMarcStream } from '../marc/marc-stream';
 import { sendBody, sendList } from '../respond';
-import type { SandboxArea } from '../sandbox-context';
+import type { SandboxArea, SandboxContext } from '../sandbox-context';
 import { badRequest } from '../sandbox-error';
 
 const INSTANCE_ID_FORMAT = /^\d{1,20}$/;
@@ -27,92 +27,20 @@ const DownloadFormat = z.enum(['XML', 'BINARY']);
  */
 export function createJobsArea(store: JobStore): SandboxArea {
   return (router, ctx) => {
-    const jobOf = (req: Request): JobDefinition => findJob(store, param(req, 'job_id'));
-    const instanceOf = (req: Request): JobInstance => {
-      const jobId = param(req, 'job_id');
-      const job = jobId === 'ALL' ? undefined : findJob(store, jobId);
-      return findInstance(store, param(req, 'instance_id'), job);
-    };
-
-    router.get('/conf/jobs', (req, res) => {
-      const category = optionalEnum(Category, req.query.category, 'category');
-      const type = optionalEnum(Type, req.query.type, 'type');
-      const profileId = typeof req.query.profile_id === 'string' ? req.query.profile_id : '';
-      const jobs = store
-        .jobs()
-        .filter((job) => category === undefined || job.category === category)
-        .filter((job) => type === undefined || job.type === type)
-        .filter((job) => profileId === '' || job.profileId === profileId);
-      sendList(
-        req,
-        res,
-        jobs.map((job) => jobView(job, ctx.publicBaseUrl())),
-        { itemKey: 'job' },
-      );
-    });
-
+    const jobs: Jobs = { store, ctx };
+    router.get('/conf/jobs', listJobs(jobs));
     router.get('/conf/jobs/:job_id', (req, res) => {
-      sendBody(req, res, jobView(jobOf(req), ctx.publicBaseUrl()), { xmlRoot: 'job' });
+      sendBody(req, res, jobView(jobOf(store, req), ctx.publicBaseUrl()), { xmlRoot: 'job' });
     });
-
-    router.post('/conf/jobs/:job_id', (req, res) => {
-      const job = jobOf(req);
-      checkSubmit(store, job, { op: req.query.op, body: req.body }, ctx.now());
-      const instance = store.run(job, { submittedBy: 'api' });
-      const link = instanceLink(ctx.publicBaseUrl(), instance);
-      const body = {
-        ...jobView(job, ctx.publicBaseUrl()),
-        additional_info: {
-          value: `Job no. ${instance.id} triggered on ${instance.submitTime.toISOString()}`,
-          link,
-        },
-      };
-      sendBody(req, res, body, { xmlRoot: 'job' });
-    });
-
-    router.get('/conf/jobs/:job_id/instances', (req, res) => {
-      const job = jobOf(req);
-      const matches = instanceFilter(req.query, ctx.now());
-      const instances = store.instances(job.id).filter(matches);
-      const base = ctx.publicBaseUrl();
-      sendList(
-        req,
-        res,
-        instances.map((instance) => instanceView(instance, ctx.now(), base)),
-        {
-          itemKey: 'job_instance',
-        },
-      );
-    });
-
+    router.post('/conf/jobs/:job_id', submitJob(jobs));
+    router.get('/conf/jobs/:job_id/instances', listInstances(jobs));
     router.get('/conf/jobs/:job_id/instances/:instance_id', (req, res) => {
-      const view = instanceView(instanceOf(req), ctx.now(), ctx.publicBaseUrl());
+      const view = instanceView(instanceOf(store, req), ctx.now(), ctx.publicBaseUrl());
       sendBody(req, res, view, { xmlRoot: 'job_instance' });
     });
-
-    router.get('/conf/jobs/:job_id/instances/:instance_id/download', (req, res, next) => {
-      const instance = instanceOf(req);
-      const format =
-        optionalEnum(DownloadFormat, req.query.download_format, 'download_format') ?? 'XML';
-      const lineType =
-        typeof req.query.line_type === 'string' && req.query.line_type !== ''
-          ? req.query.line_type
-          : 'TOTAL_RECORDS_IMPORTED';
-      const count = downloadCount(instance, lineType, ctx.now());
-      res.status(200).type(format === 'XML' ? 'application/xml' : 'application/octet-stream');
-      res.setHeader(
-        'Content-Disposition',
-        `attachment; filename="${instance.id}-${lineType}.${format === 'XML' ? 'xml' : 'mrc'}"`,
-      );
-      const seedText = `${String(ctx.institution.code)}:${instance.id}:${lineType}`;
-      pipeline(createMarcStream({ format, count, seedText }), res, (error) => {
-        // A client that hangs up mid-download is not a server error.
-        if (error && !res.destroyed && !res.headersSent) next(error);
-      });
-    });
-
+    router.get('/conf/jobs/:job_id/instances/:instance_id/download', downloadRecords(jobs));
     router.get('/conf/jobs/:job_id/instances/:instance_id/events', (req, res) => {
-      const instance = instanceOf(req);
+      const instance = instanceOf(store, req);
       // spec §4.3: instance events only for jobs of category and type USERS/SIS, read as a USERS
       // job that is a SIS job (job-catalog.ts `sis`); SIS is no job type.
       if (instance.job.category !== 'USERS' || instance.job.sis !== true) {
@@ -121,6 +49,99 @@ export function createJobsArea(store: JobStore): SandboxArea {
       sendList(req, res, sisEventsOf(instance, ctx.now()), { itemKey: 'event' });
     });
   };
+}
+
+/** What the jobs area's handlers share: the job store (also the admin routes') and the context. */
+interface Jobs {
+  readonly store: JobStore;
+  readonly ctx: SandboxContext;
+}
+
+function listJobs({ store, ctx }: Jobs): RequestHandler {
+  return (req, res) => {
+    const category = optionalEnum(Category, req.query.category, 'category');
+    const type = optionalEnum(Type, req.query.type, 'type');
+    const profileId = typeof req.query.profile_id === 'string' ? req.query.profile_id : '';
+    const jobs = store
+      .jobs()
+      .filter((job) => category === undefined || job.category === category)
+      .filter((job) => type === undefined || job.type === type)
+      .filter((job) => profileId === '' || job.profileId === profileId);
+    sendList(
+      req,
+      res,
+      jobs.map((job) => jobView(job, ctx.publicBaseUrl())),
+      { itemKey: 'job' },
+    );
+  };
+}
+
+function submitJob({ store, ctx }: Jobs): RequestHandler {
+  return (req, res) => {
+    const job = jobOf(store, req);
+    checkSubmit(store, job, { op: req.query.op, body: req.body }, ctx.now());
+    const instance = store.run(job, { submittedBy: 'api' });
+    const link = instanceLink(ctx.publicBaseUrl(), instance);
+    const body = {
+      ...jobView(job, ctx.publicBaseUrl()),
+      additional_info: {
+        value: `Job no. ${instance.id} triggered on ${instance.submitTime.toISOString()}`,
+        link,
+      },
+    };
+    sendBody(req, res, body, { xmlRoot: 'job' });
+  };
+}
+
+function listInstances({ store, ctx }: Jobs): RequestHandler {
+  return (req, res) => {
+    const job = jobOf(store, req);
+    const matches = instanceFilter(req.query, ctx.now());
+    const instances = store.instances(job.id).filter(matches);
+    const base = ctx.publicBaseUrl();
+    sendList(
+      req,
+      res,
+      instances.map((instance) => instanceView(instance, ctx.now(), base)),
+      {
+        itemKey: 'job_instance',
+      },
+    );
+  };
+}
+
+/** The records of an ended import run, streamed as MARC XML or binary MARC. */
+function downloadRecords({ store, ctx }: Jobs): RequestHandler {
+  return (req, res, next) => {
+    const instance = instanceOf(store, req);
+    const format =
+      optionalEnum(DownloadFormat, req.query.download_format, 'download_format') ?? 'XML';
+    const lineType =
+      typeof req.query.line_type === 'string' && req.query.line_type !== ''
+        ? req.query.line_type
+        : 'TOTAL_RECORDS_IMPORTED';
+    const count = downloadCount(instance, lineType, ctx.now());
+    res.status(200).type(format === 'XML' ? 'application/xml' : 'application/octet-stream');
+    res.setHeader(
+      'Content-Disposition',
+      `attachment; filename="${instance.id}-${lineType}.${format === 'XML' ? 'xml' : 'mrc'}"`,
+    );
+    const seedText = `${String(ctx.institution.code)}:${instance.id}:${lineType}`;
+    pipeline(createMarcStream({ format, count, seedText }), res, (error) => {
+      // A client that hangs up mid-download is not a server error.
+      if (error && !res.destroyed && !res.headersSent) next(error);
+    });
+  };
+}
+
+function jobOf(store: JobStore, req: Request): JobDefinition {
+  return findJob(store, param(req, 'job_id'));
+}
+
+function instanceOf(store: JobStore, req: Request): JobInstance {
+  const jobId = param(req, 'job_id');
+  const job = jobId === 'ALL' ? undefined : findJob(store, jobId);
+  return findInstance(store, param(req, 'instance_id'), job);
 }
 
 function param(req: Request, name: string): string {

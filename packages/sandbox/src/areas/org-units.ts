@@ -1,3 +1,4 @@
+import type { RequestHandler } from 'express';
 import { sendBody, sendList } from '../respond';
 import type { SandboxArea, SandboxContext } from '../sandbox-context';
 import { badRequest } from '../sandbox-error';
@@ -30,7 +31,7 @@ export const orgUnitsArea: SandboxArea = (router, ctx) => {
   const libraries = new Map(
     LIBRARIES.map((seed) => [seed.code, seedLibrary(ctx, seed.code, seed.name)]),
   );
-  const libraryOf = (libraryCode: string, errorCode = '402119'): Library => {
+  const libraryOf: LibraryOf = (libraryCode, errorCode = '402119') => {
     const library = libraries.get(libraryCode);
     if (library === undefined) throw badRequest(errorCode, `Library not found: ${libraryCode}`);
     return library;
@@ -59,7 +60,22 @@ export const orgUnitsArea: SandboxArea = (router, ctx) => {
     },
   );
 
-  router.get('/conf/libraries/:libraryCode/circ-desks/:circDeskCode', (req, res) => {
+  router.get('/conf/libraries/:libraryCode/circ-desks/:circDeskCode', readCircDesk(libraryOf));
+  router.get('/conf/libraries/:libraryCode/locations', (req, res) => {
+    const items = [...libraryOf(req.params.libraryCode).locations.values()];
+    sendList(req, res, items, { itemKey: 'location', paged: false });
+  });
+  router.get('/conf/libraries/:libraryCode/locations/:locationCode', readLocation(libraryOf));
+  router.put('/conf/libraries/:libraryCode/locations/:locationCode', updateLocation(libraryOf));
+  router.get('/conf/libraries/:libraryCode/open-hours', readOpenHours(libraryOf, ctx.now));
+};
+
+/** The library of a path code; `errorCode` (402119 unless the row says otherwise) when unknown. */
+type LibraryOf = (libraryCode: string, errorCode?: string) => Library;
+type LibraryHandler<P = object> = RequestHandler<P & { libraryCode: string }>;
+
+function readCircDesk(libraryOf: LibraryOf): LibraryHandler<{ circDeskCode: string }> {
+  return (req, res) => {
     const desk = libraryOf(req.params.libraryCode).circDesks.find(
       (candidate) => candidate.code === req.params.circDeskCode,
     );
@@ -67,22 +83,21 @@ export const orgUnitsArea: SandboxArea = (router, ctx) => {
       throw badRequest('401664', `Parameter invalid: circDeskCode ${req.params.circDeskCode}`);
     }
     sendBody(req, res, desk, { xmlRoot: 'circ_desk' });
-  });
+  };
+}
 
-  router.get('/conf/libraries/:libraryCode/locations', (req, res) => {
-    const items = [...libraryOf(req.params.libraryCode).locations.values()];
-    sendList(req, res, items, { itemKey: 'location', paged: false });
-  });
-
-  router.get('/conf/libraries/:libraryCode/locations/:locationCode', (req, res) => {
+function readLocation(libraryOf: LibraryOf): LibraryHandler<{ locationCode: string }> {
+  return (req, res) => {
     const location = libraryOf(req.params.libraryCode).locations.get(req.params.locationCode);
     if (location === undefined) {
       throw badRequest('402119', `Location not found: ${req.params.locationCode}`);
     }
     sendBody(req, res, location, { xmlRoot: 'location' });
-  });
+  };
+}
 
-  router.put('/conf/libraries/:libraryCode/locations/:locationCode', (req, res) => {
+function updateLocation(libraryOf: LibraryOf): LibraryHandler<{ locationCode: string }> {
+  return (req, res) => {
     const { locations } = libraryOf(req.params.libraryCode, '401664');
     const locationCode = req.params.locationCode;
     const current = locations.get(locationCode);
@@ -106,11 +121,13 @@ export const orgUnitsArea: SandboxArea = (router, ctx) => {
     checkedText(updated, 'call_number_type', (v) => CALL_NUMBER_TYPES.includes(v), '60301');
     locations.set(locationCode, updated);
     sendBody(req, res, updated, { xmlRoot: 'location' });
-  });
+  };
+}
 
-  router.get('/conf/libraries/:libraryCode/open-hours', (req, res) => {
+function readOpenHours(libraryOf: LibraryOf, now: () => Date): LibraryHandler {
+  return (req, res) => {
     const { schedule } = libraryOf(req.params.libraryCode);
-    const today = startOfDay(ctx.now());
+    const today = startOfDay(now());
     const from = dateParam(req.query, 'from', '402119') ?? today;
     const to = dateParam(req.query, 'to', '402119') ?? addDays(from, 7);
     checkOpenHoursRange(from, to, today);
@@ -124,8 +141,8 @@ export const orgUnitsArea: SandboxArea = (router, ctx) => {
       });
     }
     sendBody(req, res, { day: days }, { xmlRoot: 'open_hours' });
-  });
-};
+  };
+}
 
 /** spec §4.2 and §8: at most one month of days, between one year back and three years ahead. */
 function checkOpenHoursRange(from: Date, to: Date, today: Date): void {

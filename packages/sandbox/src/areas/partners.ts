@@ -1,9 +1,15 @@
-import type { Request } from 'express';
+import type { Request, RequestHandler, Router } from 'express';
 import { sendBody, sendList, sendNoContent } from '../respond';
 import type { SandboxArea, SandboxContext } from '../sandbox-context';
 import { badRequest } from '../sandbox-error';
 import { code, objectBody, requiredText, textAt, type Body } from './body-fields';
-import { createKeyedStore, createIdSequence, pick, randomInt } from './keyed-store';
+import {
+  createKeyedStore,
+  createIdSequence,
+  pick,
+  randomInt,
+  type KeyedStore,
+} from './keyed-store';
 import { enumParam } from './query-rules';
 
 const STATUSES = ['ACTIVE', 'INACTIVE'] as const;
@@ -24,15 +30,47 @@ const notFound = (partnerCode: string) => badRequest('402118', `Partner not foun
 /** Resource-sharing partners and their lending requests, spec §4.8. */
 export const partnersArea: SandboxArea = (router, ctx) => {
   const partners = createKeyedStore<Body>(notFound, seedPartners(ctx));
-  const requests = new Map<string, Body>();
   const nextRequestId = createIdSequence(ctx.random, '0561');
   // Links are built on the way out: the port is known only once the sandbox listens.
   const withLink = (partner: Body): Body => ({
     ...partner,
     link: `${ctx.publicBaseUrl()}/svcws/v1/partners/${encodeURIComponent(String(textAt(partner, 'partner_details.code')))}`,
   });
+  const book: PartnerBook = { partners, withLink };
 
-  // spec §5 rule 3: GET checks the key, POST also its read and write permission.
+  keyTestRoutes(router);
+  router.get('/partners', (req, res) => {
+    const status = enumParam(req.query, 'status', ['', ...STATUSES], '', '402119');
+    const items = partners
+      .list()
+      .filter((partner) => status === '' || textAt(partner, 'partner_details.status') === status);
+    sendList(req, res, items.map(withLink), { itemKey: 'partner' });
+  });
+  router.post('/partners', createPartner(book));
+  router.get('/partners/:partner_code', (req, res) => {
+    sendBody(req, res, withLink(partners.get(req.params.partner_code)), { xmlRoot: 'partner' });
+  });
+  router.put('/partners/:partner_code', updatePartner(book));
+  router.delete(['/partners', '/partners/'], () => {
+    throw badRequest('401650', 'Partner identifier is empty');
+  });
+  router.delete('/partners/:partner_code', (req, res) => {
+    const partnerCode = req.params.partner_code.trim();
+    if (partnerCode === '') throw badRequest('401650', 'Partner identifier is empty');
+    partners.remove(partnerCode, (key) => badRequest('401651', `Identifier not found: ${key}`));
+    sendNoContent(res);
+  });
+  lendingRequestRoutes(router, partners.has, nextRequestId);
+};
+
+interface PartnerBook {
+  readonly partners: KeyedStore<Body>;
+  /** The partner with its `link`, as every answer shows it. */
+  readonly withLink: (partner: Body) => Body;
+}
+
+/** spec §5 rule 3: GET checks the key, POST also its read and write permission. */
+function keyTestRoutes(router: Router): void {
   router.get('/partners/operation/test', (req, res) => {
     sendBody(
       req,
@@ -49,16 +87,10 @@ export const partnersArea: SandboxArea = (router, ctx) => {
       { xmlRoot: 'test' },
     );
   });
+}
 
-  router.get('/partners', (req, res) => {
-    const status = enumParam(req.query, 'status', ['', ...STATUSES], '', '402119');
-    const items = partners
-      .list()
-      .filter((partner) => status === '' || textAt(partner, 'partner_details.status') === status);
-    sendList(req, res, items.map(withLink), { itemKey: 'partner' });
-  });
-
-  router.post('/partners', (req, res) => {
+function createPartner({ partners, withLink }: PartnerBook): RequestHandler {
+  return (req, res) => {
     const partner = validPartner(req.body);
     const partnerCode = requiredText(partner, 'partner_details.code', '401664');
     // spec §4.8: the body must be a partner that does not yet exist.
@@ -67,13 +99,13 @@ export const partnersArea: SandboxArea = (router, ctx) => {
     }
     checkIsoSymbolFree(partners.list(), partner, partnerCode);
     sendBody(req, res, withLink(partners.put(partnerCode, partner)), { xmlRoot: 'partner' });
-  });
+  };
+}
 
-  router.get('/partners/:partner_code', (req, res) => {
-    sendBody(req, res, withLink(partners.get(req.params.partner_code)), { xmlRoot: 'partner' });
-  });
-
-  router.put('/partners/:partner_code', (req, res) => {
+function updatePartner({ partners, withLink }: PartnerBook): RequestHandler<{
+  partner_code: string;
+}> {
+  return (req, res) => {
     const partnerCode = req.params.partner_code;
     partners.get(partnerCode);
     const partner = validPartner(req.body);
@@ -83,28 +115,25 @@ export const partnersArea: SandboxArea = (router, ctx) => {
     }
     checkIsoSymbolFree(partners.list(), partner, partnerCode);
     sendBody(req, res, withLink(partners.put(partnerCode, partner)), { xmlRoot: 'partner' });
-  });
+  };
+}
 
-  router.delete(['/partners', '/partners/'], () => {
-    throw badRequest('401650', 'Partner identifier is empty');
-  });
-  router.delete('/partners/:partner_code', (req, res) => {
-    const partnerCode = req.params.partner_code.trim();
-    if (partnerCode === '') throw badRequest('401650', 'Partner identifier is empty');
-    partners.remove(partnerCode, (key) => badRequest('401651', `Identifier not found: ${key}`));
-    sendNoContent(res);
-  });
-
+/** A partner's lending requests: created, then read back by id (spec §4.8). */
+function lendingRequestRoutes(
+  router: Router,
+  has: (partnerCode: string) => boolean,
+  nextRequestId: () => string,
+): void {
+  const requests = new Map<string, Body>();
   router.post('/partners/:partner_code/lending-requests', (req, res) => {
-    const partnerCode = knownPartner(partners.has, req);
+    const partnerCode = knownPartner(has, req);
     const body = objectBody(req.body, '40166411');
     const request = lendingRequest(body, partnerCode, nextRequestId());
     requests.set(`${partnerCode}/${String(request.request_id)}`, request);
     sendBody(req, res, request, { xmlRoot: 'user_request' });
   });
-
   router.get('/partners/:partner_code/lending-requests/:request_id', (req, res) => {
-    const partnerCode = knownPartner(partners.has, req);
+    const partnerCode = knownPartner(has, req);
     const request = requests.get(`${partnerCode}/${req.params.request_id ?? ''}`);
     if (request === undefined) {
       throw badRequest(
@@ -114,7 +143,7 @@ export const partnersArea: SandboxArea = (router, ctx) => {
     }
     sendBody(req, res, request, { xmlRoot: 'user_request' });
   });
-};
+}
 
 function knownPartner(has: (key: string) => boolean, req: Request): string {
   const partnerCode = String(req.params.partner_code);

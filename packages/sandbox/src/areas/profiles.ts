@@ -1,9 +1,10 @@
+import type { RequestHandler } from 'express';
 import { sendBody, sendList } from '../respond';
 import type { SandboxArea, SandboxContext } from '../sandbox-context';
 import { badRequest, notFound } from '../sandbox-error';
 import { code, textAt, type Body } from './body-fields';
 import { codesOf } from './code-table-seed';
-import { createKeyedStore, pick } from './keyed-store';
+import { createKeyedStore, pick, type KeyedStore } from './keyed-store';
 import { enumParam, textParam } from './query-rules';
 import { matchesSearch, recordValues, searchParam } from './search-query';
 
@@ -67,7 +68,14 @@ export const profilesArea: SandboxArea = (router, ctx) => {
     sendBody(req, res, imports.get(req.params.profile_id), { xmlRoot: 'import_profile' });
   });
   // spec §9 rule 3: deprecated in favour of the job submit; kept answering as documented.
-  router.post('/conf/md-import-profiles/:profile_id', (req, res) => {
+  router.post('/conf/md-import-profiles/:profile_id', runImportProfile(imports, ctx.now));
+};
+
+function runImportProfile(
+  imports: KeyedStore<Body>,
+  now: () => Date,
+): RequestHandler<{ profile_id: string }> {
+  return (req, res) => {
     const profile = imports.get(req.params.profile_id);
     // The row lists 401871 only: a missing or other op is §7 rule 2's invalid parameter value.
     enumParam(req.query, 'op', ['run'], '', '40166410');
@@ -82,11 +90,11 @@ export const profilesArea: SandboxArea = (router, ctx) => {
         `Run is supported for FTP, OAI and Digital profiles, not ${source}`,
       );
     }
-    profile.last_run = ctx.now().toISOString();
+    profile.last_run = now().toISOString();
     res.setHeader('Deprecation', 'true');
     sendBody(req, res, profile, { xmlRoot: 'import_profile' });
-  });
-};
+  };
+}
 
 function seedDepositProfiles(ctx: SandboxContext): [string, Body][] {
   const groups = ['STAFF', 'FACULTY', 'GRAD', 'UNDERGRAD'];

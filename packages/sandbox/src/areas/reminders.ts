@@ -1,10 +1,16 @@
-import type { Router } from 'express';
+import type { RequestHandler, Router } from 'express';
 import { sendBody, sendList, sendNoContent } from '../respond';
 import type { SandboxContext } from '../sandbox-context';
 import { badRequest } from '../sandbox-error';
 import { code, objectBody, textAt, type Body } from './body-fields';
 import { codesOf } from './code-table-seed';
-import { createIdSequence, createKeyedStore, pick, randomInt } from './keyed-store';
+import {
+  createIdSequence,
+  createKeyedStore,
+  pick,
+  randomInt,
+  type KeyedStore,
+} from './keyed-store';
 import {
   addDays,
   dateParam,
@@ -27,34 +33,59 @@ const notFound = (id: string) => badRequest('60177', `Reminder id not valid: ${i
 export function reminderRoutes(router: Router, ctx: SandboxContext): void {
   const nextId = createIdSequence(ctx.random, '0781');
   const today = startOfDay(ctx.now());
-  const reminders = createKeyedStore<Body>(
-    notFound,
-    Array.from({ length: 10 }, () => {
-      const id = nextId();
-      const reminder = validReminder(
-        {
-          type: pick(ctx.random, codesOf('ReminderTypes')),
-          status: pick(ctx.random, codesOf('ReminderStatuses')),
-          reminder_date: dayText(
-            addDays(today, randomInt(ctx.random, -2, 5) * (ctx.random() < 0.4 ? 0 : 1)),
-          ),
-          entity: {
-            entity_type: ENTITY_TYPE,
-            entity_id: `99${String(randomInt(ctx.random, 10_000, 99_999))}3506`,
-          },
-          text: pick(ctx.random, [
-            'Check the holdings',
-            'Claim the missing issue',
-            'Review the record',
-          ]),
-        },
-        '60180',
-      );
-      return [id, { id, ...reminder }] as const;
-    }),
-  );
+  const reminders = createKeyedStore<Body>(notFound, seedReminders(ctx, nextId, today));
 
-  router.get('/conf/reminders', (req, res) => {
+  router.get('/conf/reminders', listReminders(reminders, today));
+  router.post('/conf/reminders', (req, res) => {
+    const id = nextId();
+    const reminder = reminders.put(id, {
+      id,
+      ...validReminder(objectBody(req.body, '60180'), '60180'),
+    });
+    sendBody(req, res, reminder, { xmlRoot: 'reminder' });
+  });
+  router.get('/conf/reminders/:reminder_id', (req, res) => {
+    sendBody(req, res, reminders.get(req.params.reminder_id), { xmlRoot: 'reminder' });
+  });
+  router.put('/conf/reminders/:reminder_id', updateReminder(reminders));
+  router.delete('/conf/reminders/:reminder_id', (req, res) => {
+    reminders.remove(req.params.reminder_id);
+    sendNoContent(res);
+  });
+}
+
+function seedReminders(
+  ctx: SandboxContext,
+  nextId: () => string,
+  today: Date,
+): (readonly [string, Body])[] {
+  return Array.from({ length: 10 }, () => {
+    const id = nextId();
+    const reminder = validReminder(
+      {
+        type: pick(ctx.random, codesOf('ReminderTypes')),
+        status: pick(ctx.random, codesOf('ReminderStatuses')),
+        reminder_date: dayText(
+          addDays(today, randomInt(ctx.random, -2, 5) * (ctx.random() < 0.4 ? 0 : 1)),
+        ),
+        entity: {
+          entity_type: ENTITY_TYPE,
+          entity_id: `99${String(randomInt(ctx.random, 10_000, 99_999))}3506`,
+        },
+        text: pick(ctx.random, [
+          'Check the holdings',
+          'Claim the missing issue',
+          'Review the record',
+        ]),
+      },
+      '60180',
+    );
+    return [id, { id, ...reminder }] as const;
+  });
+}
+
+function listReminders(reminders: KeyedStore<Body>, today: Date): RequestHandler {
+  return (req, res) => {
     const type = enumParam(req.query, 'type', ['', ...codesOf('ReminderTypes')], '', INVALID);
     const status = enumParam(
       req.query,
@@ -87,22 +118,11 @@ export function reminderRoutes(router: Router, ctx: SandboxContext): void {
       (r) => String(r.id),
     );
     sendList(req, res, ordered, { itemKey: 'reminder' });
-  });
+  };
+}
 
-  router.post('/conf/reminders', (req, res) => {
-    const id = nextId();
-    const reminder = reminders.put(id, {
-      id,
-      ...validReminder(objectBody(req.body, '60180'), '60180'),
-    });
-    sendBody(req, res, reminder, { xmlRoot: 'reminder' });
-  });
-
-  router.get('/conf/reminders/:reminder_id', (req, res) => {
-    sendBody(req, res, reminders.get(req.params.reminder_id), { xmlRoot: 'reminder' });
-  });
-
-  router.put('/conf/reminders/:reminder_id', (req, res) => {
+function updateReminder(reminders: KeyedStore<Body>): RequestHandler<{ reminder_id: string }> {
+  return (req, res) => {
     const id = req.params.reminder_id;
     const current = reminders.get(id);
     const body = objectBody(req.body, '60181');
@@ -114,12 +134,7 @@ export function reminderRoutes(router: Router, ctx: SandboxContext): void {
     }
     const reminder = reminders.put(id, { id, ...validReminder({ ...current, ...body }, '60181') });
     sendBody(req, res, reminder, { xmlRoot: 'reminder' });
-  });
-
-  router.delete('/conf/reminders/:reminder_id', (req, res) => {
-    reminders.remove(req.params.reminder_id);
-    sendNoContent(res);
-  });
+  };
 }
 
 /**

@@ -83,17 +83,9 @@ const PUBLISHERS = [
 
 /** Record `index` of a download, the same every time for the same seed text. */
 export function sampleRecord(seedText: string, index: number): MarcRecord {
-  const random = seededRandom(seedOf(`${seedText}:${String(index)}`));
-  const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T;
-  const year = 1950 + Math.floor(random() * 75);
-  const surname = pick(SURNAMES);
-  const forename = pick(FORENAMES);
-  const title = `${pick(TITLE_FORMS)} ${pick(TITLE_WORDS)}`;
-  const subtitle = `${pick(TITLE_WORDS)} and ${pick(TITLE_WORDS)}`;
-  const [place, publisher] = pick(PUBLISHERS);
+  const drawn = drawRecord(seededRandom(seedOf(`${seedText}:${String(index)}`)));
+  const { year } = drawn;
   const controlNumber = `99${String(1000000 + index).padStart(9, '0')}0561`;
-  const pages = 80 + Math.floor(random() * 600);
-  const subjects = [pick(SUBJECTS), pick(SUBJECTS)];
   return {
     leader: '00000nam a2200000 i 4500',
     controlFields: [
@@ -104,55 +96,88 @@ export function sampleRecord(seedText: string, index: number): MarcRecord {
         `${String(year % 100).padStart(2, '0')}0101s${String(year)}    enk           000 0 eng d`,
       ],
     ],
-    dataFields: [
-      { tag: '020', ind1: ' ', ind2: ' ', subfields: [['a', isbn13(random)]] },
-      {
-        tag: '100',
-        ind1: '1',
-        ind2: ' ',
-        subfields: [
-          ['a', `${surname}, ${forename},`],
-          ['e', 'author.'],
-        ],
-      },
-      {
-        tag: '245',
-        ind1: '1',
-        ind2: '0',
-        subfields: [
-          ['a', `${title} :`],
-          ['b', `${subtitle} /`],
-          ['c', `${forename} ${surname}.`],
-        ],
-      },
-      {
-        tag: '264',
-        ind1: ' ',
-        ind2: '1',
-        subfields: [
-          ['a', `${place} :`],
-          ['b', `${publisher},`],
-          ['c', `${String(year)}.`],
-        ],
-      },
-      {
-        tag: '300',
-        ind1: ' ',
-        ind2: ' ',
-        subfields: [
-          ['a', `xii, ${String(pages)} pages :`],
-          ['b', 'illustrations ;'],
-          ['c', '24 cm'],
-        ],
-      },
-      ...subjects.map((subject) => ({
-        tag: '650',
-        ind1: ' ',
-        ind2: '0',
-        subfields: [['a', `${subject}.`]] as const,
-      })),
-    ],
+    dataFields: dataFieldsOf(drawn),
   };
+}
+
+/** What a record draws from its seeded random, in the order it draws it. */
+interface DrawnRecord {
+  readonly year: number;
+  readonly surname: string;
+  readonly forename: string;
+  readonly title: string;
+  readonly subtitle: string;
+  readonly place: string;
+  readonly publisher: string;
+  readonly pages: number;
+  readonly subjects: readonly string[];
+  readonly isbn: string;
+}
+
+function drawRecord(random: () => number): DrawnRecord {
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T;
+  const year = 1950 + Math.floor(random() * 75);
+  const surname = pick(SURNAMES);
+  const forename = pick(FORENAMES);
+  const title = `${pick(TITLE_FORMS)} ${pick(TITLE_WORDS)}`;
+  const subtitle = `${pick(TITLE_WORDS)} and ${pick(TITLE_WORDS)}`;
+  const [place, publisher] = pick(PUBLISHERS);
+  const pages = 80 + Math.floor(random() * 600);
+  const subjects = [pick(SUBJECTS), pick(SUBJECTS)];
+  const isbn = isbn13(random);
+  return { year, surname, forename, title, subtitle, place, publisher, pages, subjects, isbn };
+}
+
+function dataFieldsOf(drawn: DrawnRecord): DataField[] {
+  const { surname, forename, place, publisher } = drawn;
+  return [
+    { tag: '020', ind1: ' ', ind2: ' ', subfields: [['a', drawn.isbn]] },
+    {
+      tag: '100',
+      ind1: '1',
+      ind2: ' ',
+      subfields: [
+        ['a', `${surname}, ${forename},`],
+        ['e', 'author.'],
+      ],
+    },
+    {
+      tag: '245',
+      ind1: '1',
+      ind2: '0',
+      subfields: [
+        ['a', `${drawn.title} :`],
+        ['b', `${drawn.subtitle} /`],
+        ['c', `${forename} ${surname}.`],
+      ],
+    },
+    {
+      tag: '264',
+      ind1: ' ',
+      ind2: '1',
+      subfields: [
+        ['a', `${place} :`],
+        ['b', `${publisher},`],
+        ['c', `${String(drawn.year)}.`],
+      ],
+    },
+    {
+      tag: '300',
+      ind1: ' ',
+      ind2: ' ',
+      subfields: [
+        ['a', `xii, ${String(drawn.pages)} pages :`],
+        ['b', 'illustrations ;'],
+        ['c', '24 cm'],
+      ],
+    },
+    ...drawn.subjects.map((subject) => ({
+      tag: '650',
+      ind1: ' ',
+      ind2: '0',
+      subfields: [['a', `${subject}.`]] as const,
+    })),
+  ];
 }
 
 /** A 978 ISBN with a valid check digit. */

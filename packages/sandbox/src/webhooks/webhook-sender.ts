@@ -45,81 +45,11 @@ export interface WebhookSender {
 }
 
 export function createWebhookSender(options: WebhookSenderOptions): WebhookSender {
-  const { logger, timers, now, retryScale, timeoutMs } = options;
+  const { logger, now, timeoutMs } = options;
   const profiles = new Map<string, WebhookProfile>();
   const deliveries: Delivery[] = [];
   let nextProfile = 1;
-
-  const attempt = async (
-    profile: WebhookProfile,
-    event: WebhookEvent,
-    body: Buffer,
-    number: number,
-  ): Promise<void> => {
-    const base = {
-      event_id: event.id,
-      action: event.action,
-      profile_id: profile.id,
-      url: profile.url,
-      attempt: number,
-    };
-    let status: number | null = null;
-    let error: string | undefined;
-    try {
-      const response = await fetch(profile.url, {
-        method: 'POST',
-        headers: {
-          'Content-Type': profile.format === 'xml' ? 'application/xml' : 'application/json',
-          'X-Svc-Signature': signWebhookBody(profile.secret, body),
-          'User-Agent': 'svcws-sandbox',
-        },
-        body,
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-      status = response.status;
-      await response.arrayBuffer();
-    } catch (caught) {
-      error = caught instanceof Error ? `${caught.name}: ${caught.message}` : String(caught);
-    }
-    const time = now().toISOString();
-    if (status !== null && status >= 200 && status < 300) {
-      deliveries.push({ ...base, status, outcome: 'delivered', time });
-      logger.info(
-        { eventId: event.id, action: event.action, profileId: profile.id, attempt: number, status },
-        'webhook delivered',
-      );
-      return;
-    }
-    error ??= `listener answered ${String(status)}`;
-    // A 4xx says the listener refuses this body: sending it again cannot succeed.
-    const retryable = status === null || status >= 500;
-    const delay = RETRY_DELAYS_MS[number - 1];
-    if (!retryable || delay === undefined) {
-      deliveries.push({ ...base, status, outcome: 'failed', error, time });
-      logger.warn(
-        { eventId: event.id, action: event.action, profileId: profile.id, attempt: number, status },
-        'webhook failed',
-      );
-      return;
-    }
-    const waitMs = delay * retryScale;
-    const nextAt = new Date(now().getTime() + waitMs).toISOString();
-    deliveries.push({
-      ...base,
-      status,
-      outcome: 'retry_scheduled',
-      error,
-      time,
-      next_attempt_at: nextAt,
-    });
-    logger.info(
-      { eventId: event.id, profileId: profile.id, attempt: number, status, waitMs },
-      'webhook retry scheduled',
-    );
-    timers.after(waitMs, () => {
-      void attempt(profile, event, body, number + 1);
-    });
-  };
+  const attempt = createAttempt(options, deliveries);
 
   return {
     async register(input) {
@@ -159,6 +89,91 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
       deliveries.length = 0;
     },
   };
+}
+
+type Attempt = (
+  profile: WebhookProfile,
+  event: WebhookEvent,
+  body: Buffer,
+  number: number,
+) => Promise<void>;
+
+/** One delivery attempt: POST, record the outcome, and schedule the next attempt when one is due. */
+function createAttempt(options: WebhookSenderOptions, deliveries: Delivery[]): Attempt {
+  const { logger, timers, now, retryScale, timeoutMs } = options;
+  const attempt: Attempt = async (profile, event, body, number) => {
+    const base = {
+      event_id: event.id,
+      action: event.action,
+      profile_id: profile.id,
+      url: profile.url,
+      attempt: number,
+    };
+    const sent = await post(profile, body, timeoutMs);
+    const { status } = sent;
+    const time = now().toISOString();
+    const logged = { eventId: event.id, action: event.action, profileId: profile.id };
+    if (status !== null && status >= 200 && status < 300) {
+      deliveries.push({ ...base, status, outcome: 'delivered', time });
+      logger.info({ ...logged, attempt: number, status }, 'webhook delivered');
+      return;
+    }
+    const error = sent.error ?? `listener answered ${String(status)}`;
+    // A 4xx says the listener refuses this body: sending it again cannot succeed.
+    const retryable = status === null || status >= 500;
+    const delay = RETRY_DELAYS_MS[number - 1];
+    if (!retryable || delay === undefined) {
+      deliveries.push({ ...base, status, outcome: 'failed', error, time });
+      logger.warn({ ...logged, attempt: number, status }, 'webhook failed');
+      return;
+    }
+    const waitMs = delay * retryScale;
+    const nextAt = new Date(now().getTime() + waitMs).toISOString();
+    deliveries.push({
+      ...base,
+      status,
+      outcome: 'retry_scheduled',
+      error,
+      time,
+      next_attempt_at: nextAt,
+    });
+    logger.info(
+      { eventId: event.id, profileId: profile.id, attempt: number, status, waitMs },
+      'webhook retry scheduled',
+    );
+    timers.after(waitMs, () => {
+      void attempt(profile, event, body, number + 1);
+    });
+  };
+  return attempt;
+}
+
+/** The listener's status, or the network error or timeout that stood in for one. */
+async function post(
+  profile: WebhookProfile,
+  body: Buffer,
+  timeoutMs: number,
+): Promise<{ status: number | null; error?: string }> {
+  let status: number | null = null;
+  try {
+    const response = await fetch(profile.url, {
+      method: 'POST',
+      headers: {
+        'Content-Type': profile.format === 'xml' ? 'application/xml' : 'application/json',
+        'X-Svc-Signature': signWebhookBody(profile.secret, body),
+        'User-Agent': 'svcws-sandbox',
+      },
+      body,
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    status = response.status;
+    await response.arrayBuffer();
+    return { status };
+  } catch (caught) {
+    // A body that breaks off after the status keeps the status, with the error beside it.
+    const error = caught instanceof Error ? `${caught.name}: ${caught.message}` : String(caught);
+    return { status, error };
+  }
 }
 
 /** The exact bytes that are signed and sent: JSON, or XML with root `<webhook>`. */
