@@ -3,10 +3,12 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadConfig, WebConfig } from '../config';
 import { createLogger } from '../logger';
+import type { Logger } from '../logger';
 import { createApp } from '../http/create-app';
 import { createEventQueue } from '../events/create-event-queue';
 import { createEventEnqueuer } from '../events/enqueue-event';
 import { createWebMetrics } from '../metrics/web-metrics';
+import type { WebMetrics } from '../metrics/web-metrics';
 import { createAdminDashboard } from '../http/admin-dashboard';
 import { runUntilSignal } from '../process/run-until-signal';
 import { closeRedis } from '../redis/close-redis';
@@ -18,6 +20,8 @@ import type { EnqueueEvent } from '../events/enqueue-event';
 import type { AppInstitution } from '../http/create-app';
 import { loadInstitutionsFile } from '../institutions/load-institutions-file';
 import { institutionQueueName } from '../institutions/institution-queue-name';
+import type { InstitutionEntry } from '../institutions/institutions-file';
+import type { Redis } from 'ioredis';
 
 /** Composition root of the listener: reads env, opens Redis, listens, handles signals. */
 async function main(): Promise<void> {
@@ -31,8 +35,43 @@ async function main(): Promise<void> {
   connection.on('error', (error: Error) =>
     logger.warn({ err: error.message }, 'redis connection error'),
   );
-  // INSTITUTIONS_FILE: one queue per institution (institution-queue-name.ts); read at start-up,
-  // so a bad file stops the start naming the institution and the field.
+  const listener = openEventQueues(config, connection);
+  const metrics = createWebMetrics({
+    queue: listener.queues.map((one) => one.queue),
+    token: config.METRICS_TOKEN,
+  });
+  const app = buildApp({ config, logger, connection, listener, metrics, ackWaitMs });
+
+  const server = configureServer(app.listen(config.PORT), config);
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  logger.info(
+    {
+      port,
+      redis: config.REDIS_SENTINELS === undefined ? 'REDIS_URL' : 'sentinel',
+      ackReplicas: config.REDIS_ACK_REPLICAS,
+      path: listener.members === undefined ? config.WEBHOOK_PATH : `${config.WEBHOOK_PATH}/{code}`,
+      institutions: listener.members?.map((member) => member.code),
+      queues: listener.queues.map((one) => one.queue.name),
+      metrics: '/metrics',
+      dashboard: config.ADMIN_TOKEN === undefined ? 'off' : '/admin/queues',
+    },
+    'listener ready',
+  );
+  stopOnSignal({ config, logger, server, connection, queues: listener.queues });
+}
+
+interface ListenerQueues {
+  /** INSTITUTIONS_FILE's members, in the order of `queues`; undefined for one institution. */
+  readonly members: readonly InstitutionEntry[] | undefined;
+  readonly queues: readonly EventQueue[];
+}
+
+/**
+ * One event queue, or with INSTITUTIONS_FILE one per institution (institution-queue-name.ts); the
+ * file is read at start-up, so a bad one stops the start naming the institution and the field.
+ */
+function openEventQueues(config: WebConfig, connection: Redis): ListenerQueues {
   const members =
     config.INSTITUTIONS_FILE === undefined
       ? undefined
@@ -40,16 +79,25 @@ async function main(): Promise<void> {
   const queueNames = members?.map((member) =>
     institutionQueueName(config.QUEUE_NAME, member.code),
   ) ?? [config.QUEUE_NAME];
-  const queues: EventQueue[] = queueNames.map((queueName) =>
-    createEventQueue({ connection, queueName }),
-  );
-  const [events] = queues;
-  if (events === undefined) throw new Error('no event queue');
+  return {
+    members,
+    queues: queueNames.map((queueName) => createEventQueue({ connection, queueName })),
+  };
+}
 
-  const metrics = createWebMetrics({
-    queue: queues.map((one) => one.queue),
-    token: config.METRICS_TOKEN,
-  });
+interface BuildAppOptions {
+  readonly config: WebConfig;
+  readonly logger: Logger;
+  readonly connection: Redis;
+  readonly listener: ListenerQueues;
+  readonly metrics: WebMetrics;
+  readonly ackWaitMs: number;
+}
+
+/** The Express app with its enqueue per queue, the rejected store, metrics and dashboard. */
+function buildApp({ config, logger, connection, listener, metrics, ackWaitMs }: BuildAppOptions) {
+  const [events] = listener.queues;
+  if (events === undefined) throw new Error('no event queue');
   const enqueueOf = (eventQueue: EventQueue): EnqueueEvent =>
     metrics.timeEnqueue(
       createEventEnqueuer({
@@ -62,13 +110,13 @@ async function main(): Promise<void> {
         },
       }),
     );
-  const institutions: AppInstitution[] | undefined = members?.map((member, index) => ({
+  const institutions: AppInstitution[] | undefined = listener.members?.map((member, index) => ({
     code: member.code,
     webhookSecret: member.webhookSecret,
     webhookSecretPrevious: member.webhookSecretPrevious,
-    enqueue: enqueueOf(queues[index] ?? events),
+    enqueue: enqueueOf(listener.queues[index] ?? events),
   }));
-  const app = createApp({
+  return createApp({
     config,
     logger,
     enqueueTimeoutMs: 1000 + ackWaitMs,
@@ -84,27 +132,23 @@ async function main(): Promise<void> {
     extraRoutes: [
       metrics.router,
       // No routes at all unless ADMIN_TOKEN is set.
-      createAdminDashboard({ queues: queues.map((one) => one.queue), token: config.ADMIN_TOKEN }),
+      createAdminDashboard({
+        queues: listener.queues.map((one) => one.queue),
+        token: config.ADMIN_TOKEN,
+      }),
     ],
   });
+}
 
-  const server = configureServer(app.listen(config.PORT), config);
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  logger.info(
-    {
-      port,
-      redis: config.REDIS_SENTINELS === undefined ? 'REDIS_URL' : 'sentinel',
-      ackReplicas: config.REDIS_ACK_REPLICAS,
-      path: institutions === undefined ? config.WEBHOOK_PATH : `${config.WEBHOOK_PATH}/{code}`,
-      institutions: institutions?.map((institution) => institution.code),
-      queues: queueNames,
-      metrics: '/metrics',
-      dashboard: config.ADMIN_TOKEN === undefined ? 'off' : '/admin/queues',
-    },
-    'listener ready',
-  );
-
+/** SIGTERM/SIGINT: finish requests in flight, then close the queues and Redis. */
+function stopOnSignal(options: {
+  config: WebConfig;
+  logger: Logger;
+  server: Server;
+  connection: Redis;
+  queues: readonly EventQueue[];
+}): void {
+  const { config, logger, server, connection, queues } = options;
   runUntilSignal({
     logger,
     stoppingMessage: 'shutting down: no new connections, finishing requests in flight',
