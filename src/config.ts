@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ruleOfIssue } from './rule-of-issue';
 
 /**
  * The one schema over the product's environment. Each process (web, worker, cli) picks the keys it
@@ -247,29 +248,9 @@ export function loadConfig<S extends z.ZodObject>(
         rule:
           input[String(issue.path[0])] === undefined && issue.code !== 'custom'
             ? 'required'
-            : ruleOf(issue),
+            : ruleOfIssue(issue),
       })),
     );
   }
   return result.data;
-}
-
-function ruleOf(issue: z.core.$ZodIssue): string {
-  switch (issue.code) {
-    case 'invalid_value':
-      return `one of ${issue.values.map(String).join(', ')}`;
-    case 'invalid_format':
-      return issue.format === 'regex' || issue.format === 'starts_with'
-        ? issue.message
-        : `a valid ${issue.format}`;
-    case 'too_small':
-      if (issue.origin === 'string') return `at least ${String(issue.minimum)} characters`;
-      return `at least ${String(issue.minimum)}`;
-    case 'too_big':
-      return `at most ${String(issue.maximum)}`;
-    case 'invalid_type':
-      return `a ${issue.expected}`;
-    default:
-      return issue.message;
-  }
 }

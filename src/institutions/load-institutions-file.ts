@@ -1,6 +1,6 @@
+import { ruleOfIssue } from '../rule-of-issue';
 import { readFileSync } from 'node:fs';
 import { parseDocument } from 'yaml';
-import type { z } from 'zod';
 import { RoutesFileError } from '../routes/routes-file-error';
 import { substituteEnv } from '../routes/substitute-env';
 import { InstitutionsFile } from './institutions-file';
@@ -52,7 +52,7 @@ export function parseInstitutionsFile(text: string, env: Env): InstitutionsFile 
   const result = InstitutionsFile.safeParse(substituted);
   if (!result.success) {
     throw new InstitutionsFileError(
-      result.error.issues.map((issue) => `${fieldLabel(raw, issue.path)}: ${ruleOf(issue)}`),
+      result.error.issues.map((issue) => `${fieldLabel(raw, issue.path)}: ${ruleOfIssue(issue)}`),
     );
   }
   return result.data;
@@ -89,30 +89,6 @@ function dropUnsetOptionalSecrets(raw: unknown, env: Env): unknown {
 
 function institutionsOf(raw: unknown): unknown[] {
   return isRecord(raw) && Array.isArray(raw.institutions) ? (raw.institutions as unknown[]) : [];
-}
-
-/** The rule broken, in words that never quote the value (it may be a substituted secret). */
-function ruleOf(issue: z.core.$ZodIssue): string {
-  switch (issue.code) {
-    case 'unrecognized_keys':
-      return `unknown field ${issue.keys.join(', ')}`;
-    case 'invalid_type':
-      return issue.message.endsWith('received undefined')
-        ? 'required'
-        : `expected ${issue.expected}`;
-    case 'invalid_value':
-      return `one of ${issue.values.map(String).join(', ')}`;
-    case 'invalid_format':
-      return issue.format === 'regex' ? issue.message : `a valid ${issue.format}`;
-    case 'too_small':
-      return issue.origin === 'string'
-        ? `at least ${String(issue.minimum)} characters`
-        : issue.message;
-    case 'too_big':
-      return `at most ${String(issue.maximum)}`;
-    default:
-      return issue.message;
-  }
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

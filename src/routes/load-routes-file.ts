@@ -1,3 +1,4 @@
+import { ruleOfIssue } from '../rule-of-issue';
 import { readFileSync } from 'node:fs';
 import { parseDocument } from 'yaml';
 import type { z } from 'zod';
@@ -48,27 +49,10 @@ export function parseRoutesFile(
   return result.data;
 }
 
-/** The rule broken, in words that never quote the value (it may be a substituted secret). */
+/** The rule broken (rule-of-issue.ts), naming the destinations where `to` has an unknown one. */
 function ruleOf(issue: z.core.$ZodIssue): string {
-  switch (issue.code) {
-    case 'unrecognized_keys':
-      return issue.path.at(-1) === 'to'
-        ? `unknown destination ${issue.keys.join(', ')} (one of ${DESTINATION_KINDS.join(', ')})`
-        : `unknown field ${issue.keys.join(', ')}`;
-    case 'invalid_type':
-      // zod's message ends with what it received (a type name, never the value).
-      return issue.message.endsWith('received undefined')
-        ? 'required'
-        : `expected ${issue.expected}`;
-    case 'invalid_value':
-      return `one of ${issue.values.map(String).join(', ')}`;
-    case 'invalid_format':
-      return issue.format === 'regex' ? issue.message : `a valid ${issue.format}`;
-    case 'too_small':
-      return `at least ${String(issue.minimum)}`;
-    case 'too_big':
-      return `at most ${String(issue.maximum)}`;
-    default:
-      return issue.message;
+  if (issue.code === 'unrecognized_keys' && issue.path.at(-1) === 'to') {
+    return `unknown destination ${issue.keys.join(', ')} (one of ${DESTINATION_KINDS.join(', ')})`;
   }
+  return ruleOfIssue(issue);
 }

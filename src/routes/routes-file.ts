@@ -15,7 +15,7 @@ const DESTINATIONS = {
 } as const;
 export const DESTINATION_KINDS = Object.keys(DESTINATIONS) as (keyof typeof DESTINATIONS)[];
 
-const codes = z.array(z.string().min(1)).min(1);
+const codes = z.array(z.string().min(1)).min(1, 'at least one value');
 
 /** `match:` — every given condition must hold; `{}` (or no `match`) takes every event. */
 export const RouteMatch = z.strictObject({
