@@ -2,11 +2,9 @@ import type { Job, Queue } from 'bullmq';
 import type { CliIo } from './cli-io';
 import { CliUsageError } from './cli-usage-error';
 import { findJob } from './find-job';
-import { messageOf } from './message-of';
 import { openCliQueue } from './open-cli-queue';
 import { parseCommandArgs } from './parse-command-args';
-
-const PAGE = 500;
+import { allFailedJobs, replayFailedJobs } from './replay-failed-jobs';
 
 /**
  * `replay <id>` / `replay --all`: failed jobs back to waiting (BullMQ `job.retry('failed')`), with
@@ -25,23 +23,19 @@ export async function replayCommand(args: string[], io: CliIo): Promise<number> 
 
   const cli = await openCliQueue(io.env);
   try {
-    const jobs = all ? await allFailed(cli.queue) : await oneFailed(cli.queue, positionals[0], io);
+    const jobs = all
+      ? await allFailedJobs(cli.queue)
+      : await oneFailed(cli.queue, positionals[0], io);
     if (jobs === undefined) return 1;
     if (jobs.length === 0) {
       io.out(`No failed jobs to replay in queue ${cli.queue.name}.`);
       return 0;
     }
-    let replayed = 0;
-    for (const job of jobs) {
-      const label = `${job.id ?? '(no id)'} (${job.name})`;
-      try {
-        await job.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true });
-        replayed += 1;
-        io.out(`✓ replayed ${label}: failed → waiting`);
-      } catch (error) {
-        io.err(`✗ ${label} not replayed: ${messageOf(error)}`);
-      }
-    }
+    const replayed = await replayFailedJobs(
+      jobs,
+      io,
+      (job) => `${job.id ?? '(no id)'} (${job.name})`,
+    );
     io.out(
       `${String(replayed)} of ${String(jobs.length)} failed job${jobs.length === 1 ? '' : 's'} replayed in queue ${cli.queue.name}.`,
     );
@@ -67,14 +61,4 @@ async function oneFailed(
     return undefined;
   }
   return [job];
-}
-
-/** A snapshot of the failed set, taken before any job moves, so each is replayed once. */
-async function allFailed(queue: Queue): Promise<Job[]> {
-  const jobs: Job[] = [];
-  for (let start = 0; ; start += PAGE) {
-    const page = await queue.getFailed(start, start + PAGE - 1);
-    jobs.push(...page);
-    if (page.length < PAGE) return jobs;
-  }
 }

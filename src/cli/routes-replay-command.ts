@@ -2,11 +2,9 @@ import type { Job, Queue } from 'bullmq';
 import { jobIdForEvent } from '../events/job-id-for-event';
 import type { CliIo } from './cli-io';
 import { CliUsageError } from './cli-usage-error';
-import { messageOf } from './message-of';
 import { openRouteQueues, routeNamed } from './open-route-queues';
 import { parseCommandArgs } from './parse-command-args';
-
-const PAGE = 500;
+import { allFailedJobs, replayFailedJobs } from './replay-failed-jobs';
 
 /**
  * `routes replay <name> <id>|--all`: failed deliveries of one route back to waiting, their attempts
@@ -27,18 +25,13 @@ export async function routesReplayCommand(args: string[], io: CliIo): Promise<nu
     const route = routeNamed(cli.routes, name, command);
     const queue = cli.queues.get(route.name);
     if (queue === undefined) return 1;
-    const jobs = all ? await allFailed(queue) : await oneFailed(queue, id ?? '', io);
+    const jobs = all ? await allFailedJobs(queue) : await oneFailed(queue, id ?? '', io);
     if (jobs === undefined) return 1;
-    let replayed = 0;
-    for (const job of jobs) {
-      try {
-        await job.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true });
-        replayed += 1;
-        io.out(`✓ replayed ${job.id ?? ''} on route ${route.name}: failed → waiting`);
-      } catch (error) {
-        io.err(`✗ ${job.id ?? ''} not replayed: ${messageOf(error)}`);
-      }
-    }
+    const replayed = await replayFailedJobs(
+      jobs,
+      io,
+      (job) => `${job.id ?? ''} on route ${route.name}`,
+    );
     io.out(
       `${String(replayed)} of ${String(jobs.length)} failed deliveries replayed on route ${route.name}.`,
     );
@@ -62,13 +55,4 @@ async function oneFailed(queue: Queue, id: string, io: CliIo): Promise<Job[] | u
     return undefined;
   }
   return [job];
-}
-
-async function allFailed(queue: Queue): Promise<Job[]> {
-  const jobs: Job[] = [];
-  for (let start = 0; ; start += PAGE) {
-    const page = await queue.getFailed(start, start + PAGE - 1);
-    jobs.push(...page);
-    if (page.length < PAGE) return jobs;
-  }
 }

@@ -1,0 +1,39 @@
+import type { Job, Queue } from 'bullmq';
+import type { CliIo } from './cli-io';
+import { messageOf } from './message-of';
+
+const PAGE = 500;
+
+/** A snapshot of the failed set, taken before any job moves, so each is replayed once. */
+export async function allFailedJobs(queue: Queue): Promise<Job[]> {
+  const jobs: Job[] = [];
+  for (let start = 0; ; start += PAGE) {
+    const page = await queue.getFailed(start, start + PAGE - 1);
+    jobs.push(...page);
+    if (page.length < PAGE) return jobs;
+  }
+}
+
+/**
+ * Failed jobs back to waiting (BullMQ `job.retry('failed')`) with their attempts reset, so a replay
+ * after a fix gets the whole retry budget again instead of failing for good at its first error.
+ * Says each one's outcome; returns how many were replayed.
+ */
+export async function replayFailedJobs(
+  jobs: readonly Job[],
+  io: CliIo,
+  labelOf: (job: Job) => string,
+): Promise<number> {
+  let replayed = 0;
+  for (const job of jobs) {
+    const label = labelOf(job);
+    try {
+      await job.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true });
+      replayed += 1;
+      io.out(`✓ replayed ${label}: failed → waiting`);
+    } catch (error) {
+      io.err(`✗ ${label} not replayed: ${messageOf(error)}`);
+    }
+  }
+  return replayed;
+}
