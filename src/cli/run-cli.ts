@@ -2,6 +2,7 @@ import { challengeCommand } from './challenge-command';
 import type { CliIo } from './cli-io';
 import { CliUsageError } from './cli-usage-error';
 import { failedCommand } from './failed-command';
+import { forInstitution } from './for-institution';
 import { messageOf } from './message-of';
 import { rejectedCommand } from './rejected-command';
 import { replayCommand } from './replay-command';
@@ -39,7 +40,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     return 2;
   }
   try {
-    return await command(args, io);
+    const scoped = forInstitution(name, args, io);
+    return await command(scoped.args, scoped.io);
   } catch (error) {
     if (error instanceof CliUsageError) {
       io.err(error.message);

@@ -6,6 +6,8 @@ Dead letters (reads REDIS_URL and QUEUE_NAME):
   show <id> [--json]               one job: the BullMQ job id (evt-…) or the event id
   replay <id>                      move one failed job back to waiting (attempts reset)
   replay --all                     the same for every failed job
+  --institution <code>             (with each of the above) that member's queue, in a
+                                   consortium (INSTITUTIONS_FILE): QUEUE_NAME-inst-<code>
 
 Rejected deliveries: signed, but refused as not an event (reads REDIS_URL, QUEUE_NAME,
 DEDUP_WINDOW_HOURS, JOB_ATTEMPTS, REJECTED_MAX_COUNT, REJECTED_MAX_AGE_HOURS):
