@@ -86,7 +86,9 @@ describe('download', () => {
     );
     expect(result).toEqual({ bytes: LARGE, contentType: 'application/octet-stream' });
     expect((await stat(target)).size).toBe(LARGE);
-    expect(growth).toBeLessThan(64 * MB);
+    // Streamed, not held: growth stays a fraction of the 300 MB body. The bound leaves room for a
+    // loaded machine where GC runs late (70 MB seen there; 24–27 MB when quiet, docs/benchmarks.md).
+    expect(growth).toBeLessThan(LARGE / 3);
     expect(server.requests[0]?.query.get('download_format')).toBe('BINARY');
   });
 

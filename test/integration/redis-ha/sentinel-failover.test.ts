@@ -10,7 +10,7 @@ import type { RedisHa } from './support/redis-ha-cluster';
 import { startDeliveries } from './support/send-deliveries';
 import type { DeliveryRecord } from './support/send-deliveries';
 
-const SECRET = 'ha-test-secret';
+const SECRET = 'ha-test-secret-0123456789';
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 let ha: RedisHa | undefined;

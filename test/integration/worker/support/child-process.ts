@@ -56,7 +56,15 @@ export function spawnWorker(entry: string, env: Record<string, string>): ChildWo
     waitForLine: (match) => {
       const seen = parsed.find(match);
       if (seen) return Promise.resolve(seen);
-      return new Promise((resolve) => waiters.push({ match, resolve }));
+      // A child that exits first (a config error, say) fails the wait at once instead of letting
+      // the test run into its timeout.
+      const gone = exit.then((code) => {
+        throw new Error(`${entry} exited (${String(code)}) before the line awaited`);
+      });
+      const found = new Promise<Record<string, unknown>>((resolve) =>
+        waiters.push({ match, resolve }),
+      );
+      return Promise.race([found, gone]);
     },
     exited: () => exit,
   };
