@@ -55,7 +55,8 @@ export const EnvSchema = z.object({
   WEBHOOK_SECRET_PREVIOUS: optionalSecret.pipe(webhookSecret.optional()),
   BODY_LIMIT: byteSize.default('1mb'),
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).default('redis://127.0.0.1:6379'),
-  // Redis through Sentinel (docs/deployment-redis-ha.md): both keys or neither; REDIS_URL unused then.
+  // Redis through Sentinel (docs/deployment.md#redis-sentinel): both keys or neither; REDIS_URL
+  // is not read then.
   REDIS_SENTINELS: hostPortList.optional(),
   REDIS_SENTINEL_NAME: z
     .string()

@@ -7,10 +7,14 @@ export const CliQueueConfig = EnvSchema.pick({ ...redisKeys, QUEUE_NAME: true })
 );
 export type CliQueueConfig = z.infer<typeof CliQueueConfig>;
 
-/** `rejected` also queues events again (replay) and opens the store with its bounds. */
+/**
+ * `rejected` also queues events again (replay) and opens the store with its bounds; with
+ * INSTITUTIONS_FILE, on each institution's queue.
+ */
 export const CliRejectedConfig = EnvSchema.pick({
   REDIS_URL: true,
   QUEUE_NAME: true,
+  INSTITUTIONS_FILE: true,
   DEDUP_WINDOW_HOURS: true,
   JOB_ATTEMPTS: true,
   REJECTED_MAX_COUNT: true,

@@ -1,6 +1,7 @@
 import { loadConfig } from '../config';
 import { createRejectedStore } from '../events/rejected-store';
 import type { RejectedEntry, RejectedStore } from '../events/rejected-store';
+import { loadInstitutionsFile } from '../institutions/load-institutions-file';
 import { CliRejectedConfig } from './cli-config';
 import type { CliIo } from './cli-io';
 import { CliUsageError } from './cli-usage-error';
@@ -8,6 +9,7 @@ import { openCliQueue } from './open-cli-queue';
 import type { CliQueue } from './open-cli-queue';
 import { parseCommandArgs } from './parse-command-args';
 import { replayRejected } from './replay-rejected';
+import { createReplayTargets } from './replay-targets';
 
 const REASON_WIDTH = 70;
 
@@ -44,9 +46,38 @@ export async function rejectedCommand(args: string[], io: CliIo): Promise<number
     if (action === 'show') return await show(store, ref ?? '', io);
     const refs = all ? (await store.list()).map((entry) => entry.ref) : [ref ?? ''];
     if (action === 'remove') return await remove(store, refs, all, io);
-    return await replayRejected({ store, queue: cli.queue, config, refs, io });
+    return await replay(store, cli, config, refs, io);
   } finally {
     await cli.close();
+  }
+}
+
+/**
+ * With INSTITUTIONS_FILE each entry goes to its institution's queue. The file is read as the
+ * listener reads it (with its `${VAR}` secrets), so a code it no longer lists is refused.
+ */
+async function replay(
+  store: RejectedStore,
+  cli: CliQueue,
+  config: CliRejectedConfig,
+  refs: string[],
+  io: CliIo,
+): Promise<number> {
+  const institutions =
+    config.INSTITUTIONS_FILE === undefined
+      ? undefined
+      : loadInstitutionsFile(config.INSTITUTIONS_FILE, io.env).institutions.map(({ code }) => code);
+  const targets = createReplayTargets({
+    queue: cli.queue,
+    connection: cli.connection,
+    institutions,
+    dedupWindowHours: config.DEDUP_WINDOW_HOURS,
+    attempts: config.JOB_ATTEMPTS,
+  });
+  try {
+    return await replayRejected({ store, targets, refs, io });
+  } finally {
+    await targets.close();
   }
 }
 

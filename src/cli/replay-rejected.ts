@@ -1,17 +1,15 @@
-import type { Queue } from 'bullmq';
-import { createEventEnqueuer } from '../events/enqueue-event';
 import { InvalidEventError } from '../events/invalid-event-error';
 import type { RejectedStore } from '../events/rejected-store';
 import { createDeliveryPipeline } from '../http/delivery-pipeline';
 import { HttpError } from '../http/http-error';
-import type { CliRejectedConfig } from './cli-config';
 import type { CliIo } from './cli-io';
 import { messageOf } from './message-of';
+import type { ReplayTargets } from './replay-targets';
 
 export interface ReplayRejectedOptions {
   store: RejectedStore;
-  queue: Queue;
-  config: CliRejectedConfig;
+  /** The queue of each entry: the event queue, or its institution's (replay-targets.ts). */
+  targets: ReplayTargets;
   refs: string[];
   io: CliIo;
 }
@@ -19,23 +17,16 @@ export interface ReplayRejectedOptions {
 /**
  * `rejected replay`: the stored bytes go through the listener's own pipeline again (parse →
  * normalize → enqueue; the signature held at receipt and is not checked again), so a delivery
- * refused before an upgrade is queued after it. An entry is removed only once its event is queued.
+ * refused before an upgrade is queued after it. In a consortium an entry goes to the queue of the
+ * institution whose path it came on, under that path's rules. An entry is removed only once its
+ * event is queued.
  */
 export async function replayRejected({
   store,
-  queue,
-  config,
+  targets,
   refs,
   io,
 }: ReplayRejectedOptions): Promise<number> {
-  const pipeline = createDeliveryPipeline({
-    enqueue: createEventEnqueuer({
-      queue,
-      dedupWindowHours: config.DEDUP_WINDOW_HOURS,
-      attempts: config.JOB_ATTEMPTS,
-    }),
-    enqueueTimeoutMs: 5000,
-  });
   if (refs.length === 0) {
     io.out('No rejected deliveries to replay.');
     return 0;
@@ -48,6 +39,12 @@ export async function replayRejected({
       continue;
     }
     const { entry, body } = found;
+    const target = targets.targetOf(entry.institution);
+    if ('refused' in target) {
+      io.err(`✗ ${ref}: not replayed: ${target.refused}`);
+      continue;
+    }
+    const pipeline = createDeliveryPipeline({ enqueue: target.enqueue, enqueueTimeoutMs: 5000 });
     try {
       const outcome = await pipeline({
         body,
@@ -58,7 +55,8 @@ export async function replayRejected({
       await store.remove(ref);
       queued += 1;
       const how = outcome.duplicate ? 'already queued' : 'queued';
-      io.out(`✓ ${ref}: ${how} as ${outcome.jobId} (event ${outcome.event.id})`);
+      const where = entry.institution === undefined ? '' : ` for ${entry.institution}`;
+      io.out(`✓ ${ref}: ${how} as ${outcome.jobId}${where} (event ${outcome.event.id})`);
     } catch (error) {
       const refused = error instanceof HttpError || error instanceof InvalidEventError;
       io.err(`✗ ${ref}: ${refused ? 'still refused' : 'not replayed'}: ${messageOf(error)}`);

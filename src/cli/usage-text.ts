@@ -10,13 +10,14 @@ Dead letters (reads REDIS_URL and QUEUE_NAME):
                                    consortium (INSTITUTIONS_FILE): QUEUE_NAME-inst-<code>
 
 Rejected deliveries: signed, but refused as not an event (reads REDIS_URL, QUEUE_NAME,
-DEDUP_WINDOW_HOURS, JOB_ATTEMPTS, REJECTED_MAX_COUNT, REJECTED_MAX_AGE_HOURS):
+DEDUP_WINDOW_HOURS, JOB_ATTEMPTS, REJECTED_MAX_COUNT, REJECTED_MAX_AGE_HOURS, INSTITUTIONS_FILE):
   rejected [--json]                newest first: ref, received, status, bytes, event id, reason
                                    (--json: [{ ref, receivedAt, status, reason, contentType,
                                    bytes, eventId? }])
   rejected show <ref>              the body exactly as received, to stdout
   rejected replay <ref>|--all      parse, normalize and queue the stored bytes again (after an
-                                   upgrade); queued entries are removed, refused ones stay
+                                   upgrade); queued entries are removed, refused ones stay;
+                                   with INSTITUTIONS_FILE, on each entry's institution's queue
   rejected remove <ref>|--all      drop entries
 
 Routes (reads ROUTES_FILE, REDIS_URL and QUEUE_NAME; docs/routing.md):

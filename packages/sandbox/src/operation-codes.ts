@@ -1,9 +1,10 @@
 /**
  * The 400 codes each operation may answer (spec §4 rows) and the §7 rule 2 general codes the
  * sandbox chose to answer where a row has no code for a situation the spec itself creates (a
- * limit outside 0–100, §8; a value outside a documented set). Each choice is in the docs' table of
- * spec choices (packages/sandbox/docs/areas.md). The error handler refuses to send a 400 whose code is not
- * here (create-sandbox.ts), so a client tested against the sandbox learns only documented codes.
+ * limit outside 0–100, §8; a value outside a documented set). Each choice is a row of the
+ * product's table of spec choices (docs/choices.md). The error handler refuses to send a 400 whose
+ * code is not here (create-sandbox.ts), so a client tested against the sandbox learns only
+ * documented codes.
  *
  * `body` is the code for a request body the sandbox cannot read (malformed JSON or XML, not an
  * object); it is set exactly on the operations that take a body, and only those parse one.

@@ -22,7 +22,7 @@ describe('failed, show and replay against a real queue', () => {
     const enqueue = createEventEnqueuer({ queue, dedupWindowHours: 1, attempts: 3 });
     await enqueue(event('4410021', 'job_end'));
     await enqueue(event('4410022', 'job_end'));
-    await enqueue(event('7731002', 'loan_created'));
+    await enqueue(event('7731002', 'loan'));
 
     // A real worker fails the job_end events for good (as the worker does on a 400).
     const worker = new Worker(

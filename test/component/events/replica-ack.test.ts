@@ -9,7 +9,7 @@ import { TEST_REDIS_URL, obliterateQueue, uniqueQueueName } from '../../helpers/
 // confirmed case, with real replicas, is test/integration/redis-ha.
 const event: CanonicalEvent = {
   id: '5510001',
-  action: 'loan_created',
+  action: 'loan',
   time: '2024-11-06T10:15:30Z',
 };
 

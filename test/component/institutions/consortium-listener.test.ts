@@ -21,7 +21,8 @@ const B = { code: '01BBB_INST', secret: 'secret-of-member-b-0002' };
 function loanEvent(id: string, institution?: string): string {
   return JSON.stringify({
     id,
-    action: 'LOAN_CREATED',
+    action: 'LOAN',
+    event: { value: 'LOAN_CREATED' },
     time: '2024-11-06T10:15:30Z',
     ...(institution === undefined ? {} : { institution: { value: institution } }),
     item_loan: { loan_id: `L${id}` },

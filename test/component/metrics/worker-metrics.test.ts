@@ -17,7 +17,7 @@ describe('worker metrics server', () => {
     server = await metrics.listen(0, '127.0.0.1');
     metrics.jobProcessed('job_end', 0.4);
     metrics.jobProcessed('job_end', 1.2);
-    metrics.jobProcessed('loan_created', 0.01);
+    metrics.jobProcessed('loan', 0.01);
     metrics.jobFailed('job_end', 3);
     metrics.apiCall();
     metrics.apiCall(2);
@@ -30,7 +30,7 @@ describe('worker metrics server', () => {
     expect(answer.status).toBe(200);
     expect(answer.headers.get('content-type')).toContain('text/plain');
     expect(text).toContain('svcws_worker_jobs_processed_total{action="job_end"} 2');
-    expect(text).toContain('svcws_worker_jobs_processed_total{action="loan_created"} 1');
+    expect(text).toContain('svcws_worker_jobs_processed_total{action="loan"} 1');
     expect(text).toContain('svcws_worker_jobs_failed_total{action="job_end"} 1');
     expect(text).toContain(
       'svcws_worker_job_duration_seconds_count{action="job_end",outcome="completed"} 2',
@@ -93,8 +93,8 @@ describe('observeWorker', () => {
     try {
       await queue.addBulk([
         { name: 'job_end', data: {} },
-        { name: 'loan_created', data: {} },
-        { name: 'loan_created', data: {} },
+        { name: 'loan', data: {} },
+        { name: 'loan', data: {} },
       ]);
       const settled = new Promise<void>((resolve) => {
         let count = 0;
@@ -110,7 +110,7 @@ describe('observeWorker', () => {
 
       const text = await metrics.registry.metrics();
 
-      expect(text).toContain('svcws_worker_jobs_processed_total{action="loan_created"} 2');
+      expect(text).toContain('svcws_worker_jobs_processed_total{action="loan"} 2');
       expect(text).toContain('svcws_worker_jobs_failed_total{action="job_end"} 1');
       expect(text).toContain(
         'svcws_worker_job_duration_seconds_count{action="job_end",outcome="failed"} 1',

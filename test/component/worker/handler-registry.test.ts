@@ -11,7 +11,8 @@ describe('handler registry', () => {
     sut = await workerUnderTest();
     const jobId = await sut.enqueue({
       id: '7001',
-      action: 'LOAN_CREATED',
+      action: 'LOAN',
+      event: { value: 'LOAN_CREATED' },
       time: '2024-11-06T10:15:30.000Z',
       item_loan: { loan_id: '1' },
     });
@@ -24,7 +25,7 @@ describe('handler registry', () => {
     expect(lines).toEqual([
       expect.objectContaining({
         level: 30,
-        action: 'loan_created',
+        action: 'loan',
         jobId,
         msg: 'no handler for this action: completed without work',
       }),

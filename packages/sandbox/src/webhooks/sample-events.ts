@@ -26,7 +26,8 @@ export function jobEndEvent(base: EventBase, jobInstance: Record<string, unknown
 
 /**
  * Events of the other kinds. Their payloads are not shown in the spec (§6.2); these are invented
- * in the platform family's style, with one subject object each.
+ * in the platform family's style, with one subject object each. As the platform sends them, the
+ * action is the kind (LOAN, BIB, USER, REQUEST) and the change is the `event` code.
  */
 export function sampleEvent(
   kind: Exclude<EventKind, 'job_end'>,
@@ -43,7 +44,7 @@ type SampleBody = (n: string, time: string) => { action: string; [field: string]
 
 const SAMPLE_BODIES: Readonly<Record<Exclude<EventKind, 'job_end'>, SampleBody>> = {
   loan: (n, time) => ({
-    action: 'LOAN_CREATED',
+    action: 'LOAN',
     event: { value: 'LOAN_CREATED', desc: 'Loan created' },
     item_loan: {
       loan_id: `7${n}0000561`,
@@ -58,7 +59,7 @@ const SAMPLE_BODIES: Readonly<Record<Exclude<EventKind, 'job_end'>, SampleBody>>
     },
   }),
   bib: (n, time) => ({
-    action: 'BIB_UPDATED',
+    action: 'BIB',
     event: { value: 'BIB_UPDATED', desc: 'BIB record updated' },
     bib: {
       mms_id: `99${n}0000561`,

@@ -130,9 +130,32 @@ describe('sandbox webhooks (spec §6)', () => {
     await sut.admin('POST', '/events', { kind: 'loan' });
     expect(receiver.posts).toHaveLength(1);
     expect(JSON.parse(receiver.posts[0]?.body.toString('utf8') ?? '{}')).toMatchObject({
-      action: 'LOAN_CREATED',
+      action: 'LOAN',
+      event: { value: 'LOAN_CREATED' },
       item_loan: {},
     });
+  });
+
+  it("sends each kind with the platform's action and event code (the kind is the action)", async () => {
+    receiver = await startReceiver();
+    sut = await startSandbox();
+    await register('json');
+    for (const kind of ['loan', 'bib', 'user', 'request']) {
+      await sut.admin('POST', '/events', { kind });
+    }
+    const sent = receiver.posts.map((post) => {
+      const body = JSON.parse(post.body.toString('utf8')) as {
+        action: string;
+        event?: { value: string };
+      };
+      return [body.action, body.event?.value];
+    });
+    expect(sent).toEqual([
+      ['LOAN', 'LOAN_CREATED'],
+      ['BIB', 'BIB_UPDATED'],
+      ['USER', 'USER_UPDATED'],
+      ['REQUEST', 'REQUEST_CREATED'],
+    ]);
   });
 
   it('retries a 5xx on the scaled 1 h, 3 h, 6 h schedule, then gives up', async () => {

@@ -23,7 +23,7 @@ const template = JSON.parse(
 ) as Record<string, unknown>;
 
 /**
- * Signed loan_created deliveries at a steady rate over real HTTP, as the platform sends them:
+ * Signed LOAN (LOAN_CREATED) deliveries at a steady rate over real HTTP, as the platform sends them:
  * each its own event id (`<idPrefix><n>`), each request on its own (no waiting for the previous
  * answer), given up after 5 s as the sender does (spec §6).
  */
