@@ -63,7 +63,7 @@ export function createEventEnqueuer({
   return async (event) => {
     const result = await enqueue(event);
     // WAIT covers every write this connection made before it — the add is one, its reply is in
-    // (auto-pipelining batches commands but keeps their order on the one connection). A duplicate
+    // (commands on one connection are answered in the order they were sent). A duplicate
     // writes too (BullMQ's add appends a "duplicated" entry to the events stream), later in the
     // replication stream than the original add: so a redelivery is also answered 200 only once
     // its job is on the replicas, whichever connection wrote it first.
