@@ -37,15 +37,16 @@ export function createEventEnqueuer({
   backoffDelayMs = 5000,
   ackReplicas,
 }: EventEnqueuerOptions): EnqueueEvent {
+  // The same for every job: made once, not per delivery (BullMQ copies it into each job's opts).
+  const jobOptions = {
+    attempts,
+    backoff: { type: 'exponential', delay: backoffDelayMs, jitter: 0.5 },
+    removeOnComplete: { age: dedupWindowHours * 3600 },
+    removeOnFail: false,
+  } as const;
   const enqueue: EnqueueEvent = async (event) => {
     const jobId = jobIdForEvent(event.id);
-    await queue.add(event.action, event, {
-      jobId,
-      attempts,
-      backoff: { type: 'exponential', delay: backoffDelayMs, jitter: 0.5 },
-      removeOnComplete: { age: dedupWindowHours * 3600 },
-      removeOnFail: false,
-    });
+    await queue.add(event.action, event, { ...jobOptions, jobId });
     // add() answers the same for a new and an existing id; the stored data tells which delivery
     // wrote it. Only the log's outcome depends on this, never the status.
     // The delivery's meta (format, receivedAt to the millisecond, request id) is what makes the
@@ -62,7 +63,7 @@ export function createEventEnqueuer({
   return async (event) => {
     const result = await enqueue(event);
     // WAIT covers every write this connection made before it — the add is one, its reply is in
-    // (auto-pipelining batches commands but keeps their order on the one connection). A duplicate
+    // (commands on one connection are answered in the order they were sent). A duplicate
     // writes too (BullMQ's add appends a "duplicated" entry to the events stream), later in the
     // replication stream than the original add: so a redelivery is also answered 200 only once
     // its job is on the replicas, whichever connection wrote it first.

@@ -101,95 +101,131 @@ export function createRejectedStore({
   now = () => new Date(),
 }: RejectedStoreOptions): RejectedStore {
   const prefix = `${queueName}:rejected:`;
-  const index = `${prefix}index`;
-  const entryPrefix = `${prefix}entry:`;
-  const ttlMs = maxAgeHours * 3_600_000;
-
-  const entryOf = (ref: string, values: (string | null)[]): RejectedEntry | undefined => {
-    if (values.every((value) => value === null)) return undefined;
-    const raw = Object.fromEntries(
-      FIELDS.map((field, i) => [field, values[i] ?? undefined]).filter(([, v]) => v !== undefined),
-    );
-    const parsed = RejectedEntry.safeParse({ ref, ...raw });
-    return parsed.success ? parsed.data : undefined;
+  const store: StoreKeys = {
+    redis,
+    index: `${prefix}index`,
+    entryPrefix: `${prefix}entry:`,
+    ttlMs: maxAgeHours * 3_600_000,
+    maxCount,
+    readyTimeoutMs,
+    now,
   };
-
   return {
-    keep: async (delivery) => {
-      const ref = createHash('sha256').update(delivery.body).digest('hex').slice(0, 16);
-      const fields: (string | Buffer)[] = [
-        'body',
-        delivery.body,
-        'receivedAt',
-        delivery.receivedAt.toISOString(),
-        'status',
-        String(delivery.status),
-        'reason',
-        delivery.reason,
-        'bytes',
-        String(delivery.body.length),
-        'requestId',
-        delivery.requestId,
-      ];
-      if (delivery.contentType !== undefined) fields.push('contentType', delivery.contentType);
-      if (delivery.eventId !== undefined) fields.push('eventId', delivery.eventId);
-      if (delivery.institution !== undefined) fields.push('institution', delivery.institution);
-      const minScore = now().getTime() - ttlMs;
-      await whenReady(redis, readyTimeoutMs);
-      const evicted = await redis.eval(
-        KEEP_SCRIPT,
-        2,
-        index,
-        `${entryPrefix}${ref}`,
-        ref,
-        String(delivery.receivedAt.getTime()),
-        String(maxCount),
-        String(minScore),
-        String(ttlMs),
-        entryPrefix,
-        ...fields,
-      );
-      return { ref, evicted: Number(evicted) };
-    },
-
-    list: async () => {
-      await whenReady(redis, readyTimeoutMs);
-      const refs = await redis.zrevrange(index, 0, -1);
-      if (refs.length === 0) return [];
-      const pipeline = redis.pipeline();
-      for (const ref of refs) pipeline.hmget(`${entryPrefix}${ref}`, ...FIELDS);
-      const answers = (await pipeline.exec()) ?? [];
-      const entries: RejectedEntry[] = [];
-      const gone: string[] = [];
-      refs.forEach((ref, i) => {
-        const [error, values] = answers[i] ?? [null, null];
-        const entry = error ? undefined : entryOf(ref, (values as (string | null)[]) ?? []);
-        if (entry) entries.push(entry);
-        else gone.push(ref);
-      });
-      // Entries whose hash expired on its own leave their ref in the index until now.
-      if (gone.length > 0) await redis.zrem(index, ...gone);
-      return entries;
-    },
-
-    get: async (ref) => {
-      const key = `${entryPrefix}${ref}`;
-      await whenReady(redis, readyTimeoutMs);
-      const [values, body] = await Promise.all([
-        redis.hmget(key, ...FIELDS),
-        redis.hgetBuffer(key, 'body'),
-      ]);
-      const entry = entryOf(ref, values);
-      return entry === undefined || body === null ? undefined : { entry, body };
-    },
-
-    remove: async (ref) => {
-      await whenReady(redis, readyTimeoutMs);
-      const [[, removed] = [null, 0]] =
-        (await redis.multi().zrem(index, ref).del(`${entryPrefix}${ref}`).exec()) ?? [];
-      return Number(removed) > 0;
-    },
+    keep: (delivery) => keepDelivery(store, delivery),
+    list: () => listEntries(store),
+    get: (ref) => getEntry(store, ref),
+    remove: (ref) => removeEntry(store, ref),
   };
+}
+
+/** What every operation of one store needs: its connection, keys and bounds. */
+interface StoreKeys {
+  redis: Redis;
+  index: string;
+  entryPrefix: string;
+  ttlMs: number;
+  maxCount: number;
+  readyTimeoutMs: number;
+  now: () => Date;
+}
+
+async function keepDelivery(
+  store: StoreKeys,
+  delivery: RejectedDelivery,
+): Promise<{ ref: string; evicted: number }> {
+  const { redis, index, entryPrefix, ttlMs } = store;
+  const ref = createHash('sha256').update(delivery.body).digest('hex').slice(0, 16);
+  const minScore = store.now().getTime() - ttlMs;
+  await whenReady(redis, store.readyTimeoutMs);
+  const evicted = await redis.eval(
+    KEEP_SCRIPT,
+    2,
+    index,
+    `${entryPrefix}${ref}`,
+    ref,
+    String(delivery.receivedAt.getTime()),
+    String(store.maxCount),
+    String(minScore),
+    String(ttlMs),
+    entryPrefix,
+    ...entryFields(delivery),
+  );
+  return { ref, evicted: Number(evicted) };
+}
+
+/** The hash of one kept delivery, as field, value, … (absent fields are left out). */
+function entryFields(delivery: RejectedDelivery): (string | Buffer)[] {
+  const fields: (string | Buffer)[] = [
+    'body',
+    delivery.body,
+    'receivedAt',
+    delivery.receivedAt.toISOString(),
+    'status',
+    String(delivery.status),
+    'reason',
+    delivery.reason,
+    'bytes',
+    String(delivery.body.length),
+    'requestId',
+    delivery.requestId,
+  ];
+  if (delivery.contentType !== undefined) fields.push('contentType', delivery.contentType);
+  if (delivery.eventId !== undefined) fields.push('eventId', delivery.eventId);
+  if (delivery.institution !== undefined) fields.push('institution', delivery.institution);
+  return fields;
+}
+
+async function listEntries(store: StoreKeys): Promise<RejectedEntry[]> {
+  const { redis, index, entryPrefix } = store;
+  await whenReady(redis, store.readyTimeoutMs);
+  const refs = await redis.zrevrange(index, 0, -1);
+  if (refs.length === 0) return [];
+  const pipeline = redis.pipeline();
+  for (const ref of refs) pipeline.hmget(`${entryPrefix}${ref}`, ...FIELDS);
+  const answers = (await pipeline.exec()) ?? [];
+  const entries: RejectedEntry[] = [];
+  const gone: string[] = [];
+  refs.forEach((ref, i) => {
+    const [error, values] = answers[i] ?? [null, null];
+    const entry = error ? undefined : entryOf(ref, (values as (string | null)[]) ?? []);
+    if (entry) entries.push(entry);
+    else gone.push(ref);
+  });
+  // Entries whose hash expired on its own leave their ref in the index until now.
+  if (gone.length > 0) await redis.zrem(index, ...gone);
+  return entries;
+}
+
+async function getEntry(
+  store: StoreKeys,
+  ref: string,
+): Promise<{ entry: RejectedEntry; body: Buffer } | undefined> {
+  const key = `${store.entryPrefix}${ref}`;
+  await whenReady(store.redis, store.readyTimeoutMs);
+  const [values, body] = await Promise.all([
+    store.redis.hmget(key, ...FIELDS),
+    store.redis.hgetBuffer(key, 'body'),
+  ]);
+  const entry = entryOf(ref, values);
+  return entry === undefined || body === null ? undefined : { entry, body };
+}
+
+async function removeEntry(store: StoreKeys, ref: string): Promise<boolean> {
+  await whenReady(store.redis, store.readyTimeoutMs);
+  const [[, removed] = [null, 0]] =
+    (await store.redis.multi().zrem(store.index, ref).del(`${store.entryPrefix}${ref}`).exec()) ??
+    [];
+  return Number(removed) > 0;
+}
+
+/** One entry read back from its hash's FIELDS; undefined when it is gone or no longer valid. */
+function entryOf(ref: string, values: (string | null)[]): RejectedEntry | undefined {
+  if (values.every((value) => value === null)) return undefined;
+  const raw = Object.fromEntries(
+    FIELDS.map((field, i) => [field, values[i] ?? undefined]).filter(([, v]) => v !== undefined),
+  );
+  const parsed = RejectedEntry.safeParse({ ref, ...raw });
+  return parsed.success ? parsed.data : undefined;
 }
 
 /** Resolves once the connection is ready; rejects after `ms` (or at once when it has ended). */

@@ -97,19 +97,25 @@ function readableId(parsed: unknown): string | undefined {
   return undefined;
 }
 
-async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  // A late rejection of an enqueue that already timed out must not go unhandled.
-  promise.catch(() => undefined);
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(
+/**
+ * The enqueue's answer, or a QueueUnavailableError once `ms` pass without one. One promise and one
+ * timer per delivery (a late rejection of an enqueue that already timed out is handled here too).
+ */
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(
       () => reject(new QueueUnavailableError(`enqueue did not answer within ${String(ms)} ms`)),
       ms,
     );
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
   });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
 }

@@ -47,46 +47,64 @@ export function createWebMetrics({
 }: WebMetricsOptions): WebMetrics {
   const registry = new Registry();
   if (defaultMetrics) collectDefaultMetrics({ register: registry });
+  const families = createFamilies(registry);
+  return {
+    registry,
+    observer: createObserver(families),
+    timeEnqueue: createEnqueueTimer(families.enqueueDuration),
+    router: createMetricsRouter({ registry, families, queue, path, queueTimeoutMs, token }),
+  };
+}
 
-  const deliveries = new Counter({
-    name: 'svcws_webhook_deliveries_total',
-    help: 'Webhook deliveries answered, by outcome (queued, duplicate, bad_signature, invalid_event, queue_unavailable, …) and HTTP status',
-    // `institution` only with INSTITUTIONS_FILE: a single institution's series stay as they were.
-    labelNames: ['outcome', 'status', 'institution'] as const,
-    registers: [registry],
-  });
-  const signatureFailures = new Counter({
-    name: 'svcws_webhook_signature_failures_total',
-    help: 'Deliveries refused because X-Svc-Signature was missing or did not match the body',
-    labelNames: ['institution'] as const,
-    registers: [registry],
-  });
-  const deliveryDuration = new Histogram({
-    name: 'svcws_webhook_delivery_duration_seconds',
-    help: 'Time from the request to the answer, by outcome',
-    labelNames: ['outcome'] as const,
-    buckets: LATENCY_BUCKETS,
-    registers: [registry],
-  });
-  const enqueueDuration = new Histogram({
-    name: 'svcws_webhook_enqueue_duration_seconds',
-    help: 'Time the enqueue of one event took in Redis, by result (queued, duplicate, error)',
-    labelNames: ['result'] as const,
-    buckets: LATENCY_BUCKETS,
-    registers: [registry],
-  });
-  const rejections = new Counter({
-    name: 'svcws_webhook_rejected_total',
-    help: 'Signed deliveries that could not become an event, by reason (the answer code) and whether they were kept for `npm run events -- rejected` (kept="false" was answered 503)',
-    labelNames: ['reason', 'kept', 'institution'] as const,
-    registers: [registry],
-  });
-  const queueScrape = new Gauge({
-    name: 'svcws_queue_metrics_up',
-    help: '1 when the last scrape could read the queue counts from Redis, else 0',
-    registers: [registry],
-  });
+type Families = ReturnType<typeof createFamilies>;
 
+function createFamilies(registry: Registry) {
+  const registers = [registry];
+  return {
+    deliveries: new Counter({
+      name: 'svcws_webhook_deliveries_total',
+      help: 'Webhook deliveries answered, by outcome (queued, duplicate, bad_signature, invalid_event, queue_unavailable, …) and HTTP status',
+      // `institution` only with INSTITUTIONS_FILE: a single institution's series stay as they were.
+      labelNames: ['outcome', 'status', 'institution'] as const,
+      registers,
+    }),
+    signatureFailures: new Counter({
+      name: 'svcws_webhook_signature_failures_total',
+      help: 'Deliveries refused because X-Svc-Signature was missing or did not match the body',
+      labelNames: ['institution'] as const,
+      registers,
+    }),
+    deliveryDuration: new Histogram({
+      name: 'svcws_webhook_delivery_duration_seconds',
+      help: 'Time from the request to the answer, by outcome',
+      labelNames: ['outcome'] as const,
+      buckets: LATENCY_BUCKETS,
+      registers,
+    }),
+    enqueueDuration: new Histogram({
+      name: 'svcws_webhook_enqueue_duration_seconds',
+      help: 'Time the enqueue of one event took in Redis, by result (queued, duplicate, error)',
+      labelNames: ['result'] as const,
+      buckets: LATENCY_BUCKETS,
+      registers,
+    }),
+    rejections: new Counter({
+      name: 'svcws_webhook_rejected_total',
+      help: 'Signed deliveries that could not become an event, by reason (the answer code) and whether they were kept for `npm run events -- rejected` (kept="false" was answered 503)',
+      labelNames: ['reason', 'kept', 'institution'] as const,
+      registers,
+    }),
+    queueScrape: new Gauge({
+      name: 'svcws_queue_metrics_up',
+      help: '1 when the last scrape could read the queue counts from Redis, else 0',
+      registers,
+    }),
+  };
+}
+
+/** Counts every delivery by outcome and status, and its duration by outcome. */
+function createObserver(families: Families): DeliveryObserver {
+  const { deliveries, rejections, signatureFailures, deliveryDuration } = families;
   // Label sets are few (outcome × status × institution); their children are looked up once, not
   // hashed per delivery.
   const deliveriesBy = memo((key: string) => {
@@ -96,8 +114,7 @@ export function createWebMetrics({
     );
   });
   const durationBy = memo((outcome: string) => deliveryDuration.labels(outcome));
-  const enqueueBy = memo((result: string) => enqueueDuration.labels(result));
-  const observer: DeliveryObserver = ({ outcome, status, durationMs, rejected, institution }) => {
+  return ({ outcome, status, durationMs, rejected, institution }) => {
     const of = institution === undefined ? {} : { institution };
     const key = `${outcome}\u0000${String(status)}`;
     deliveriesBy(institution === undefined ? key : `${key}\u0000${institution}`).inc();
@@ -105,21 +122,38 @@ export function createWebMetrics({
     if (outcome === 'bad_signature') signatureFailures.inc(of);
     durationBy(outcome).observe(durationMs / 1000);
   };
+}
 
-  const timeEnqueue =
-    (enqueue: EnqueueEvent): EnqueueEvent =>
-    async (event) => {
-      const started = performance.now();
-      try {
-        const result = await enqueue(event);
-        enqueueBy(result.duplicate ? 'duplicate' : 'queued').observe(seconds(started));
-        return result;
-      } catch (error) {
-        enqueueBy('error').observe(seconds(started));
-        throw error;
-      }
-    };
+/** Wraps an enqueuer so the time spent in Redis alone is observed, by result. */
+function createEnqueueTimer(
+  enqueueDuration: Families['enqueueDuration'],
+): (enqueue: EnqueueEvent) => EnqueueEvent {
+  const enqueueBy = memo((result: string) => enqueueDuration.labels(result));
+  return (enqueue) => async (event) => {
+    const started = performance.now();
+    try {
+      const result = await enqueue(event);
+      enqueueBy(result.duplicate ? 'duplicate' : 'queued').observe(seconds(started));
+      return result;
+    } catch (error) {
+      enqueueBy('error').observe(seconds(started));
+      throw error;
+    }
+  };
+}
 
+interface MetricsRouterOptions {
+  registry: Registry;
+  families: Families;
+  queue: Queue | readonly Queue[];
+  path: string;
+  queueTimeoutMs: number;
+  token: string | undefined;
+}
+
+/** `GET path`: behind the token when one is set; the registry, then BullMQ's queue counts. */
+function createMetricsRouter(options: MetricsRouterOptions): Router {
+  const { registry, path, token } = options;
   const router = express.Router();
   if (token !== undefined && token !== '') {
     const matches = createTokenMatcher(token);
@@ -136,18 +170,17 @@ export function createWebMetrics({
   router.get(path, async (_req, res) => {
     let queueText = '';
     try {
-      queueText = await withTimeout(exportQueues(queue), queueTimeoutMs);
-      queueScrape.set(1);
+      queueText = await withTimeout(exportQueues(options.queue), options.queueTimeoutMs);
+      options.families.queueScrape.set(1);
     } catch {
       // Redis away: the process metrics still matter (they say why), so answer 200 without them.
-      queueScrape.set(0);
+      options.families.queueScrape.set(0);
     }
     const own = await registry.metrics();
     res.setHeader('Content-Type', registry.contentType);
     res.status(200).send(queueText === '' ? own : `${own.trimEnd()}\n${queueText}\n`);
   });
-
-  return { registry, observer, timeEnqueue, router };
+  return router;
 }
 
 function seconds(since: number): number {

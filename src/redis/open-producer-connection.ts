@@ -12,11 +12,11 @@ export interface ProducerConnectionOptions {
  * queue, so a command fails at once while Redis is away (→ 503 to the sender) instead of waiting
  * for it; and a command timeout, so a Redis that stops answering mid-connection fails fast too.
  *
- * Auto-pipelining sends the commands of deliveries that arrive together (one event-loop turn) in
- * one write: under load this cuts the CPU that each delivery costs Redis and the listener (see
- * `npm run bench`) and changes nothing for a lone delivery. Each command keeps its own answer
- * and its own timeout. Through Sentinel (REDIS_SENTINELS) each reconnect asks the sentinels which
- * server is primary: a failover costs 503s while it lasts, no restart. Opened by the composition
+ * No auto-pipelining: it batches the writes of deliveries that arrive together, which spares Redis
+ * CPU, but costs the listener more than it saves (a Pipeline per flush that copies BullMQ's 64
+ * scripts onto itself, a promise and a nextTick per command): 15–35 µs more per delivery measured
+ * in-process (docs/benchmarks.md, issue 13). Through Sentinel (REDIS_SENTINELS) each reconnect
+ * asks the sentinels which server is primary: a failover costs 503s while it lasts, no restart. Opened by the composition
  * root (bin/web.ts), closed there with closeRedis.
  */
 export function openProducerConnection(
@@ -25,7 +25,7 @@ export function openProducerConnection(
 ): Redis {
   const connection = openRedis(redis, {
     enableOfflineQueue: false,
-    enableAutoPipelining: true,
+    enableAutoPipelining: false,
     maxRetriesPerRequest: 1,
     commandTimeout: commandTimeoutMs,
     connectTimeout: 2000,
