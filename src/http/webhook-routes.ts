@@ -70,20 +70,8 @@ export function createWebhookRoutes(options: WebhookRoutesOptions): Router {
   const deliveryLog = withoutRedaction(logger);
   const router = express.Router();
   const institutions = 'institutions' in options ? options.institutions : undefined;
-  const single: WebhookIngress | undefined = 'institutions' in options ? undefined : options;
   const routePath = institutions === undefined ? path : `${path}/:institution`;
-  /** The ingress of the request's path; an unknown institution is answered 404 here. */
-  const ingressOf = (req: Request, res: Response): WebhookIngress | undefined => {
-    if (single !== undefined) return single;
-    const code = req.params.institution;
-    const found = typeof code === 'string' ? institutions?.get(code) : undefined;
-    if (found === undefined) {
-      // Before a byte of the body is read, and the connection closes so it never is.
-      res.setHeader('Connection', 'close');
-      sendError(res, new HttpError(404, 'unknown_institution', 'no institution on this path'));
-    }
-    return found;
-  };
+  const ingressOf = createIngressLookup(options);
 
   // spec §6.1: echo the challenge as JSON, never as HTML.
   router.get(routePath, (req, res) => {
@@ -130,6 +118,27 @@ export function createWebhookRoutes(options: WebhookRoutesOptions): Router {
   });
 
   return router;
+}
+
+/**
+ * The ingress of a request's path: the one of a single institution, or the member its
+ * `:institution` segment names; an unknown code is answered 404 here, before a byte of the body
+ * is read, and the connection closes so it never is.
+ */
+function createIngressLookup(
+  options: WebhookRoutesOptions,
+): (req: Request, res: Response) => WebhookIngress | undefined {
+  if (!('institutions' in options)) return () => options;
+  const { institutions } = options;
+  return (req, res) => {
+    const code = req.params.institution;
+    const found = typeof code === 'string' ? institutions.get(code) : undefined;
+    if (found === undefined) {
+      res.setHeader('Connection', 'close');
+      sendError(res, new HttpError(404, 'unknown_institution', 'no institution on this path'));
+    }
+    return found;
+  };
 }
 
 const BAD_SIGNATURE = new HttpError(
