@@ -12,7 +12,7 @@ import { routeQueueName } from '../src/routes/route-queue-name';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
-const SECRET = 'bench-secret';
+const SECRET = 'bench-secret-of-the-routing';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const AMQP_URL = process.env.BENCH_AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
 const ROOT = path.join(__dirname, '..');
