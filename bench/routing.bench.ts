@@ -102,7 +102,6 @@ function workerEnv(queueName: string, routesFile: string): Record<string, string
     WORKER_METRICS_PORT: '0',
     ROUTES_FILE: routesFile,
     LOG_LEVEL: 'info',
-    BENCH_AUTOPIPELINE: process.env.BENCH_AUTOPIPELINE ?? '0',
   };
 }
 

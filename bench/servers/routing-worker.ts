@@ -2,7 +2,6 @@ import { Writable } from 'node:stream';
 import { loadConfig, WorkerConfig } from '../../src/config';
 import { closeRedis } from '../../src/redis/close-redis';
 import { createLogger } from '../../src/logger';
-import { openRedis } from '../../src/redis/open-redis';
 import { openWorkerConnection } from '../../src/redis/open-worker-connection';
 import { startWorker } from '../../src/worker/start-worker';
 
@@ -14,12 +13,7 @@ import { startWorker } from '../../src/worker/start-worker';
 const config = loadConfig(WorkerConfig, process.env);
 const sink = new Writable({ write: (_chunk, _encoding, callback) => callback() });
 const logger = createLogger({ level: 'info', name: 'worker', destination: sink });
-// BENCH_AUTOPIPELINE=1, an experiment only: ioredis sends the commands of one event-loop turn in
-// one write. BullMQ's maintainers do not vouch for it, so the product does not use it.
-const connection =
-  process.env.BENCH_AUTOPIPELINE === '1'
-    ? openRedis(config.REDIS_URL, { maxRetriesPerRequest: null, enableAutoPipelining: true })
-    : openWorkerConnection(config.REDIS_URL, logger);
+const connection = openWorkerConnection(config.REDIS_URL, logger);
 const running = startWorker({ config, logger, connection });
 let since = process.cpuUsage();
 process.on('SIGUSR2', () => {
