@@ -1,32 +1,84 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, open, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Queue } from 'bullmq';
 import { Connection } from 'rabbitmq-client';
+import type { Consumer } from 'rabbitmq-client';
 import { signWebhookBody } from '../src/http/webhook-signature';
 import { routeQueueName } from '../src/routes/route-queue-name';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+/** Events per second to post at (paced); unset: full speed, as fast as the listener answers. */
+const RATE = process.env.BENCH_RATE === undefined ? undefined : Number(process.env.BENCH_RATE);
+/** A directory: the worker runs with --cpu-prof and writes its profile there. */
+const CPU_PROF = process.env.BENCH_CPU_PROF;
 const SECRET = 'bench-secret-of-the-routing';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const AMQP_URL = process.env.BENCH_AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
 const ROOT = path.join(__dirname, '..');
+const print = (line: string): void => {
+  process.stdout.write(`${line}\n`);
+};
 
 /**
- * `npm run bench -- routing`: EVENTS signed LOAN events posted at full speed to the
- * real listener; the worker (its own process) fans each out to two routes — RabbitMQ with
- * publisher confirms, and the file archive (fsync). Measures end to end: posted → seen on both
- * destinations (a RabbitMQ consumer, and the archive file read as it grows).
+ * `npm run bench -- routing`: EVENTS signed LOAN events posted to the real listener, at full speed
+ * or at BENCH_RATE per second; the worker (its own process) fans each out to two routes — RabbitMQ
+ * with publisher confirms, and the file archive (fsync). Measures end to end: posted → seen on
+ * both destinations (a RabbitMQ consumer, and the archive file read as it grows), and the CPU each
+ * process on the path spent per event (listener, worker, Redis, RabbitMQ, this load generator).
  */
 export async function run(): Promise<void> {
-  const queueName = `bench-routing-${randomUUID().slice(0, 8)}`;
-  const exchange = `bench-routing-${randomUUID().slice(0, 8)}`;
+  const names = { queue: `bench-routing-${randomUUID().slice(0, 8)}` };
   const dir = await mkdtemp(path.join(tmpdir(), 'bench-routing-'));
+  const exchange = `bench-routing-${randomUUID().slice(0, 8)}`;
+  const seen = createTracker();
+  const rabbit = new Connection(AMQP_URL);
+  await rabbit.exchangeDeclare({ exchange, type: 'topic', durable: true });
+  const consumer = await consumeExchange(rabbit, exchange, (id) => seen.arrived(id, 'amqp'));
+  const tail = tailArchive(path.join(dir, 'archive'), (id) => seen.arrived(id, 'file'));
+  const listener = await startChild(
+    ['bench/servers/listener-server.ts', 'listener', names.queue],
+    /port=(\d+)/,
+  );
+  const worker = await startChild(
+    [
+      ...(CPU_PROF === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`]),
+      'bench/servers/routing-worker.ts',
+    ],
+    /ready/,
+    workerEnv(names.queue, await writeRoutesFile(dir, exchange)),
+  ).catch(async (error: unknown) => {
+    await stopChild(listener.child);
+    throw error;
+  });
+  try {
+    const processes = cpuProbe({ listener: listener.child.pid, worker: worker.child.pid });
+    const started = performance.now();
+    await postAll(`http://127.0.0.1:${listener.match}/webhooks`, seen.posted);
+    const postedIn = performance.now() - started;
+    const finished = await seen.all(120_000);
+    const elapsed = performance.now() - started;
+    report({ seen, finished, postedIn, elapsed, cpu: processes.since() });
+  } finally {
+    tail.stop();
+    await consumer.close();
+    await rabbit.exchangeDelete({ exchange }).catch(() => undefined);
+    await rabbit.close();
+    await stopChild(worker.child);
+    await stopChild(listener.child);
+    await obliterateRoutes(names.queue);
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** One route to RabbitMQ (LOAN events), one archiving every event. */
+async function writeRoutesFile(dir: string, exchange: string): Promise<string> {
   const routesFile = path.join(dir, 'routes.yaml');
   await writeFile(
     routesFile,
@@ -37,48 +89,11 @@ export async function run(): Promise<void> {
       '',
     ].join('\n'),
   );
-  const rabbit = new Connection(AMQP_URL);
-  await rabbit.exchangeDeclare({ exchange, type: 'topic', durable: true });
-  const amqpQueue = `${exchange}-seen`;
+  return routesFile;
+}
 
-  const posted = new Map<string, number>();
-  const seen = new Map<string, { amqp?: number; file?: number }>();
-  const latencies: number[] = [];
-  let done: () => void = () => undefined;
-  const allDone = new Promise<void>((resolve) => {
-    done = resolve;
-  });
-  const arrived = (id: string, where: 'amqp' | 'file'): void => {
-    const entry = seen.get(id) ?? {};
-    if (entry[where] !== undefined) return;
-    entry[where] = performance.now();
-    seen.set(id, entry);
-    const sent = posted.get(id);
-    if (entry.amqp !== undefined && entry.file !== undefined && sent !== undefined) {
-      latencies.push(Math.max(entry.amqp, entry.file) - sent);
-      if (latencies.length === EVENTS) done();
-    }
-  };
-  const consumer = rabbit.createConsumer(
-    {
-      queue: amqpQueue,
-      queueOptions: { exclusive: true },
-      queueBindings: [{ exchange, routingKey: '#' }],
-      qos: { prefetchCount: 500 },
-    },
-    (message) => {
-      arrived(String(message.messageId), 'amqp');
-    },
-  );
-  // The queue exists only once the consumer is set up: publishes before it would go nowhere.
-  await new Promise<void>((resolve) => consumer.once('ready', () => resolve()));
-  const tail = tailArchive(path.join(dir, 'archive'), (id) => arrived(id, 'file'));
-
-  const listener = await startChild(
-    ['bench/servers/listener-server.ts', 'listener', queueName],
-    /port=(\d+)/,
-  );
-  const worker = await startChild(['bench/servers/routing-worker.ts'], /ready/, {
+function workerEnv(queueName: string, routesFile: string): Record<string, string> {
+  return {
     REDIS_URL,
     QUEUE_NAME: queueName,
     SVC_BASE_URL: 'http://127.0.0.1:9',
@@ -87,86 +102,147 @@ export async function run(): Promise<void> {
     WORKER_METRICS_PORT: '0',
     ROUTES_FILE: routesFile,
     LOG_LEVEL: 'info',
-  });
-  try {
-    const url = `http://127.0.0.1:${listener.match}/webhooks`;
-    await cpuOf(worker.child);
-    const started = performance.now();
-    await postAll(url, posted);
-    const postedIn = performance.now() - started;
-    const finished = await Promise.race([
-      allDone.then(() => true),
-      new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 120_000)),
-    ]);
-    const elapsed = performance.now() - started;
-    const workerCpuUs = await cpuOf(worker.child);
-    latencies.sort((a, b) => a - b);
-    const at = (q: number): number =>
-      latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN;
-    const print = (line: string): void => {
-      process.stdout.write(`${line}\n`);
-    };
-    print(
-      `events: ${String(EVENTS)} LOAN events, ${String(CONNECTIONS)} connections; routes: RabbitMQ (confirms) + file archive (fsync)`,
-    );
-    const counts = { amqp: 0, file: 0 };
-    for (const entry of seen.values()) {
-      if (entry.amqp !== undefined) counts.amqp += 1;
-      if (entry.file !== undefined) counts.file += 1;
-    }
-    if (!finished)
-      print(`seen: ${String(counts.amqp)} on RabbitMQ, ${String(counts.file)} in the archive`);
-    if (!finished)
-      print(
-        `INCOMPLETE: ${String(latencies.length)} of ${String(EVENTS)} seen on both destinations within 120 s`,
-      );
-    print(
-      `posted in ${(postedIn / 1000).toFixed(2)} s (${(EVENTS / (postedIn / 1000)).toFixed(0)} posts/s)`,
-    );
-    print(
-      `end to end: ${(latencies.length / (elapsed / 1000)).toFixed(0)} events/s (posted → both destinations confirmed, ${(elapsed / 1000).toFixed(2)} s)`,
-    );
-    print(
-      `latency: p50 ${at(0.5).toFixed(0)} ms, p99 ${at(0.99).toFixed(0)} ms, max ${at(1).toFixed(0)} ms`,
-    );
-    print(
-      `worker CPU: ${(workerCpuUs / (latencies.length * 2)).toFixed(0)} µs per delivery (${(workerCpuUs / latencies.length).toFixed(0)} µs per event, fan-out included)`,
-    );
-  } finally {
-    tail.stop();
-    await consumer.close();
-    await rabbit.exchangeDelete({ exchange }).catch(() => undefined);
-    await rabbit.close();
-    await stopChild(worker.child);
-    await stopChild(listener.child);
-    for (const name of [routeQueueName(queueName, 'loans'), routeQueueName(queueName, 'archive')]) {
-      const queue = new Queue(name, { connection: { url: REDIS_URL } });
-      await queue.obliterate({ force: true });
-      await queue.close();
-    }
-    await rm(dir, { recursive: true, force: true });
-  }
+  };
 }
 
-/** POSTs every event, CONNECTIONS at a time, on keep-alive connections. */
+interface Tracker {
+  /** Event id → when its POST was sent. */
+  readonly posted: Map<string, number>;
+  /** Posted → seen on both destinations, ms, in arrival order. */
+  readonly latencies: number[];
+  readonly counts: { amqp: number; file: number };
+  arrived(id: string, where: 'amqp' | 'file'): void;
+  /** Resolves true once every event was seen on both, false after `timeoutMs`. */
+  all(timeoutMs: number): Promise<boolean>;
+}
+
+function createTracker(): Tracker {
+  const posted = new Map<string, number>();
+  const seen = new Map<string, { amqp?: number; file?: number }>();
+  const latencies: number[] = [];
+  const counts = { amqp: 0, file: 0 };
+  let done: () => void = () => undefined;
+  const allDone = new Promise<void>((resolve) => {
+    done = resolve;
+  });
+  return {
+    posted,
+    latencies,
+    counts,
+    arrived: (id, where) => {
+      const entry = seen.get(id) ?? {};
+      if (entry[where] !== undefined) return;
+      entry[where] = performance.now();
+      counts[where] += 1;
+      seen.set(id, entry);
+      const sent = posted.get(id);
+      if (entry.amqp !== undefined && entry.file !== undefined && sent !== undefined) {
+        latencies.push(Math.max(entry.amqp, entry.file) - sent);
+        if (latencies.length === EVENTS) done();
+      }
+    },
+    all: (timeoutMs) =>
+      Promise.race([
+        allDone.then(() => true),
+        new Promise<boolean>((resolve) => setTimeout(() => resolve(false), timeoutMs)),
+      ]),
+  };
+}
+
+function report(run: {
+  seen: Tracker;
+  finished: boolean;
+  postedIn: number;
+  elapsed: number;
+  cpu: ReadonlyMap<string, number>;
+}): void {
+  const { latencies, counts } = run.seen;
+  const sorted = [...latencies].sort((a, b) => a - b);
+  const at = (q: number): number =>
+    sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
+  const pacing = RATE === undefined ? 'at full speed' : `paced at ${String(RATE)}/s`;
+  print(
+    `events: ${String(EVENTS)} LOAN events posted ${pacing}, ${String(CONNECTIONS)} connections; routes: RabbitMQ (confirms) + file archive (fsync)`,
+  );
+  if (!run.finished) {
+    print(`seen: ${String(counts.amqp)} on RabbitMQ, ${String(counts.file)} in the archive`);
+    print(`INCOMPLETE: ${String(latencies.length)} of ${String(EVENTS)} on both within 120 s`);
+  }
+  print(
+    `posted in ${(run.postedIn / 1000).toFixed(2)} s (${(EVENTS / (run.postedIn / 1000)).toFixed(0)} posts/s)`,
+  );
+  print(
+    `end to end: ${(latencies.length / (run.elapsed / 1000)).toFixed(0)} events/s (posted → both destinations confirmed, ${(run.elapsed / 1000).toFixed(2)} s; the last ${((run.elapsed - run.postedIn) / 1000).toFixed(2)} s after the last post)`,
+  );
+  print(
+    `latency: p50 ${at(0.5).toFixed(0)} ms, p99 ${at(0.99).toFixed(0)} ms, max ${at(1).toFixed(0)} ms`,
+  );
+  const events = Math.max(1, latencies.length);
+  const workerUs = run.cpu.get('worker') ?? NaN;
+  print(
+    `worker CPU: ${(workerUs / (events * 2)).toFixed(0)} µs per delivery (${(workerUs / events).toFixed(0)} µs per event, fan-out included)`,
+  );
+  let total = 0;
+  const parts = [...run.cpu].map(([name, us]) => {
+    total += us;
+    return `${name} ${(us / events).toFixed(0)}`;
+  });
+  print(
+    `CPU per event, µs: ${parts.join(', ')}; all ${(total / events).toFixed(0)} (${(total / 1000 / run.elapsed).toFixed(2)} cores busy over the run)`,
+  );
+}
+
+/** An exclusive queue bound to every key of the exchange; resolves once it is consuming. */
+async function consumeExchange(
+  rabbit: Connection,
+  exchange: string,
+  onId: (id: string) => void,
+): Promise<Consumer> {
+  const consumer = rabbit.createConsumer(
+    {
+      queue: `${exchange}-seen`,
+      queueOptions: { exclusive: true },
+      queueBindings: [{ exchange, routingKey: '#' }],
+      qos: { prefetchCount: 500 },
+    },
+    (message) => {
+      onId(String(message.messageId));
+    },
+  );
+  // The queue exists only once the consumer is set up: publishes before it would go nowhere.
+  await new Promise<void>((resolve) => consumer.once('ready', () => resolve()));
+  return consumer;
+}
+
+/** The body of one signed LOAN event. */
+function loanBody(id: string): string {
+  return JSON.stringify({
+    id,
+    action: 'LOAN',
+    institution: { value: '01BENCH_INST', desc: 'Bench' },
+    time: new Date().toISOString(),
+    event: { value: 'LOAN_CREATED', desc: 'Loan created' },
+    item_loan: {
+      loan_id: `2340${id}`,
+      user_id: 'bench-user',
+      title: 'A history of rivers',
+      loan_status: 'ACTIVE',
+    },
+  });
+}
+
+/**
+ * POSTs every event, CONNECTIONS at a time, on keep-alive connections; with RATE, event n is not
+ * sent before n / RATE s from the start (a sustained rate), otherwise each as soon as a
+ * connection is free.
+ */
 async function postAll(url: string, posted: Map<string, number>): Promise<void> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
   let next = 0;
   const base = Date.now();
+  const start = performance.now();
   const one = (id: string): Promise<void> => {
-    const body = JSON.stringify({
-      id,
-      action: 'LOAN',
-      institution: { value: '01BENCH_INST', desc: 'Bench' },
-      time: new Date().toISOString(),
-      event: { value: 'LOAN_CREATED', desc: 'Loan created' },
-      item_loan: {
-        loan_id: `2340${id}`,
-        user_id: 'bench-user',
-        title: 'A history of rivers',
-        loan_status: 'ACTIVE',
-      },
-    });
+    const body = loanBody(id);
     return new Promise((resolve, reject) => {
       posted.set(id, performance.now());
       const req = http.request(url, {
@@ -191,8 +267,13 @@ async function postAll(url: string, posted: Map<string, number>): Promise<void> 
     Array.from({ length: CONNECTIONS }, async () => {
       while (next < EVENTS) {
         next += 1;
+        const n = next;
+        if (RATE !== undefined) {
+          const wait = start + (n * 1000) / RATE - performance.now();
+          if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+        }
         // Digits, as the platform's ids; concatenated (their sum would pass 2^53).
-        await one(`${String(base)}${String(next).padStart(6, '0')}`);
+        await one(`${String(base)}${String(n).padStart(6, '0')}`);
       }
     }),
   );
@@ -232,6 +313,67 @@ function tailArchive(dir: string, onId: (id: string) => void): { stop: () => voi
   return { stop: () => clearInterval(timer) };
 }
 
+/**
+ * CPU time of the processes on the path, read from /proc (user + system): the listener and the
+ * worker, the Redis of REDIS_URL's port, RabbitMQ's Erlang VM, and this process. `since()` gives
+ * each one's µs since the probe was made. Linux only; a process not found is left out.
+ */
+function cpuProbe(children: { listener: number | undefined; worker: number | undefined }): {
+  since(): ReadonlyMap<string, number>;
+} {
+  const port = new URL(REDIS_URL).port || '6379';
+  const pids = new Map<string, number>();
+  if (children.listener !== undefined) pids.set('listener', children.listener);
+  if (children.worker !== undefined) pids.set('worker', children.worker);
+  const redis = findPid((cmd) => cmd.startsWith('redis-server') && cmd.includes(`:${port}`));
+  if (redis !== undefined) pids.set('redis', redis);
+  const rabbit = findPid((cmd) => cmd.includes('beam.smp') && cmd.includes('rabbit'));
+  if (rabbit !== undefined) pids.set('rabbitmq', rabbit);
+  const ticks = 10_000; // µs per clock tick at the usual USER_HZ of 100
+  const read = (): Map<string, number> => {
+    const now = new Map<string, number>();
+    for (const [name, pid] of pids) now.set(name, cpuTicksOf(pid) * ticks);
+    const own = process.cpuUsage();
+    now.set('load generator', own.user + own.system);
+    return now;
+  };
+  const before = read();
+  return {
+    since: () => {
+      const after = read();
+      return new Map([...after].map(([name, us]) => [name, us - (before.get(name) ?? 0)]));
+    },
+  };
+}
+
+function findPid(matches: (cmdline: string) => boolean): number | undefined {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' ');
+      if (matches(cmdline)) return Number(entry);
+    } catch {
+      // The process ended while the list was read.
+    }
+  }
+  return undefined;
+}
+
+/** utime + stime of a process, in clock ticks (fields 14 and 15 of /proc/<pid>/stat). */
+function cpuTicksOf(pid: number): number {
+  const stat = readFileSync(`/proc/${String(pid)}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return Number(fields[11]) + Number(fields[12]);
+}
+
+async function obliterateRoutes(queueName: string): Promise<void> {
+  for (const name of [routeQueueName(queueName, 'loans'), routeQueueName(queueName, 'archive')]) {
+    const queue = new Queue(name, { connection: { url: REDIS_URL } });
+    await queue.obliterate({ force: true });
+    await queue.close();
+  }
+}
+
 async function startChild(
   args: string[],
   ready: RegExp,
@@ -249,24 +391,9 @@ async function startChild(
       const found = ready.exec(text);
       if (found) resolve(found[1] ?? found[0]);
     });
-    child.once('exit', (code) => reject(new Error(`${args[0] ?? ''} exited ${String(code)}`)));
+    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited ${String(code)}`)));
   });
   return { child, match };
-}
-
-/** Asks the worker for its CPU time since the last ask (µs). */
-async function cpuOf(child: ChildProcess): Promise<number> {
-  return new Promise((resolve) => {
-    const onData = (chunk: Buffer): void => {
-      const found = /cpu_us=(\d+)/.exec(chunk.toString('utf8'));
-      if (found) {
-        child.stdout?.off('data', onData);
-        resolve(Number(found[1]));
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.kill('SIGUSR2');
-  });
 }
 
 async function stopChild(child: ChildProcess): Promise<void> {

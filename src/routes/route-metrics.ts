@@ -11,6 +11,8 @@ export interface RouteMetrics {
   failed(route: string): void;
 }
 
+const ROUTE_LABEL = ['route'] as const;
+
 /** Received → confirmed, in seconds: milliseconds when all is well, hours when a destination was down. */
 const LATENCY_BUCKETS = [
   0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 3600,
@@ -25,7 +27,7 @@ export function createRouteMetrics(
   registry: Registry,
   queues: ReadonlyMap<string, Queue>,
 ): RouteMetrics {
-  const labelNames = ['route'] as const;
+  const labelNames = ROUTE_LABEL;
   const registers = [registry];
   const delivered = new Counter({
     name: 'svcws_route_delivered_total',
@@ -52,11 +54,27 @@ export function createRouteMetrics(
     buckets: LATENCY_BUCKETS,
     registers,
   });
+  registerQueueGauges(registry, queues);
+  return {
+    delivered: (route, latencySeconds) => {
+      delivered.inc({ route });
+      if (latencySeconds !== undefined) latency.observe({ route }, latencySeconds);
+    },
+    retried: (route) => retried.inc({ route }),
+    failed: (route) => failed.inc({ route }),
+  };
+}
+
+/**
+ * The two gauges read from Redis at scrape time: waiting jobs, and the age of the oldest, per
+ * route queue.
+ */
+function registerQueueGauges(registry: Registry, queues: ReadonlyMap<string, Queue>): void {
   new Gauge({
     name: 'svcws_route_waiting',
     help: 'Deliveries waiting in the route queue (paused included), by route',
-    labelNames,
-    registers,
+    labelNames: ROUTE_LABEL,
+    registers: [registry],
     async collect() {
       for (const [route, queue] of queues) {
         const counts = await queue.getJobCounts('wait', 'prioritized');
@@ -67,8 +85,8 @@ export function createRouteMetrics(
   new Gauge({
     name: 'svcws_route_oldest_waiting_seconds',
     help: 'Age of the oldest delivery waiting in the route queue (0 when none), by route',
-    labelNames,
-    registers,
+    labelNames: ROUTE_LABEL,
+    registers: [registry],
     async collect() {
       const now = Date.now();
       for (const [route, queue] of queues) {
@@ -80,12 +98,4 @@ export function createRouteMetrics(
       }
     },
   });
-  return {
-    delivered: (route, latencySeconds) => {
-      delivered.inc({ route });
-      if (latencySeconds !== undefined) latency.observe({ route }, latencySeconds);
-    },
-    retried: (route) => retried.inc({ route }),
-    failed: (route) => failed.inc({ route }),
-  };
 }

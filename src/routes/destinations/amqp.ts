@@ -1,5 +1,5 @@
 import { Connection } from 'rabbitmq-client';
-import type { Envelope } from 'rabbitmq-client';
+import type { Envelope, Publisher } from 'rabbitmq-client';
 import { z } from 'zod';
 import type { CanonicalEvent } from '../../events/canonical-event';
 import { DeliveryError } from '../delivery-error';
@@ -78,6 +78,55 @@ export function createAmqpDestination(
   context: DestinationContext,
 ): Destination {
   const target = targetOf(options);
+  const { rabbit, publisher, returned } = openConfirmingPublisher(options, context, target);
+  const exchange = exchangeCheck(rabbit, options.exchange);
+  return {
+    kind: 'amqp',
+    target,
+    deliver: async (event) => {
+      const { envelope, body } = amqpMessageOf(options, event, context.route);
+      returned.delete(event.id);
+      try {
+        await withTimeout(exchange.ready(), options.timeoutMs, target);
+        await withTimeout(publisher.send(envelope, body), options.timeoutMs, target);
+        // The broker sends basic.return before the confirm, but the client emits it on a later
+        // turn (setImmediate): one turn more and it has been seen.
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      } catch (error) {
+        exchange.forget();
+        if (error instanceof DeliveryError) throw error;
+        // Broker away, channel closed, nack: all may pass on a later attempt.
+        throw new DeliveryError(`${target}: ${messageOf(error)}`, {
+          retryable: true,
+          cause: error,
+        });
+      }
+      const reason = returned.get(event.id);
+      if (reason !== undefined) {
+        returned.delete(event.id);
+        // A consumer's queue may be bound (again) later: retried, then the failed set for replay.
+        throw new DeliveryError(
+          `${target}: unroutable: no queue is bound for routing key ${envelope.routingKey ?? ''} (${reason})`,
+          { retryable: true },
+        );
+      }
+    },
+    close: async () => {
+      await publisher.close().catch(() => undefined);
+      await rabbit.close().catch(() => undefined);
+    },
+  };
+}
+
+/**
+ * The connection (reconnecting by itself, its errors logged redacted) and a publisher with
+ * confirms; `returned` maps an event id to why the broker returned its message (basic.return).
+ */
+function openConfirmingPublisher(
+  options: AmqpDestinationOptions,
+  context: DestinationContext,
+  target: string,
+): { rabbit: Connection; publisher: Publisher; returned: Map<string, string> } {
   const rabbit = new Connection({
     url: options.url,
     connectionTimeout: options.timeoutMs,
@@ -99,50 +148,31 @@ export function createAmqpDestination(
       returned.set(message.messageId, `${String(message.replyCode)} ${message.replyText}`);
     }
   });
-  let exchangeReady: Promise<void> | undefined;
-  const ensureExchange = async (): Promise<void> => {
+  return { rabbit, publisher, returned };
+}
+
+/**
+ * The exchange, used as it exists and declared a durable topic exchange only when absent (a
+ * passive declare answers NOT_FOUND). Checked once; `forget()` after a failed publish makes the
+ * next delivery check again.
+ */
+function exchangeCheck(
+  rabbit: Connection,
+  exchange: string,
+): { ready(): Promise<void>; forget(): void } {
+  let checked: Promise<void> | undefined;
+  const ensure = async (): Promise<void> => {
     try {
-      await rabbit.exchangeDeclare({ exchange: options.exchange, passive: true });
+      await rabbit.exchangeDeclare({ exchange, passive: true });
     } catch (error) {
       if (codeOf(error) !== 'NOT_FOUND') throw error;
-      await rabbit.exchangeDeclare({ exchange: options.exchange, type: 'topic', durable: true });
+      await rabbit.exchangeDeclare({ exchange, type: 'topic', durable: true });
     }
   };
   return {
-    kind: 'amqp',
-    target,
-    deliver: async (event) => {
-      const { envelope, body } = amqpMessageOf(options, event, context.route);
-      returned.delete(event.id);
-      try {
-        exchangeReady ??= ensureExchange();
-        await withTimeout(exchangeReady, options.timeoutMs, target);
-        await withTimeout(publisher.send(envelope, body), options.timeoutMs, target);
-        // The broker sends basic.return before the confirm, but the client emits it on a later
-        // turn (setImmediate): one turn more and it has been seen.
-        await new Promise<void>((resolve) => setImmediate(resolve));
-      } catch (error) {
-        exchangeReady = undefined;
-        if (error instanceof DeliveryError) throw error;
-        // Broker away, channel closed, nack: all may pass on a later attempt.
-        throw new DeliveryError(`${target}: ${messageOf(error)}`, {
-          retryable: true,
-          cause: error,
-        });
-      }
-      const reason = returned.get(event.id);
-      if (reason !== undefined) {
-        returned.delete(event.id);
-        // A consumer's queue may be bound (again) later: retried, then the failed set for replay.
-        throw new DeliveryError(
-          `${target}: unroutable: no queue is bound for routing key ${envelope.routingKey ?? ''} (${reason})`,
-          { retryable: true },
-        );
-      }
-    },
-    close: async () => {
-      await publisher.close().catch(() => undefined);
-      await rabbit.close().catch(() => undefined);
+    ready: () => (checked ??= ensure()),
+    forget: () => {
+      checked = undefined;
     },
   };
 }

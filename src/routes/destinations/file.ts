@@ -68,42 +68,56 @@ interface PendingLine {
  * every delivery of a burst instead of paid by each.
  */
 export function createFileDestination(options: FileDestinationOptions): Destination {
+  const lines = createGroupCommit();
+  return {
+    kind: 'file',
+    target: `file ${options.dir}`,
+    deliver: async (event) => {
+      const path = archivePathOf(options, event);
+      const written = lines.append(path, `${JSON.stringify(event)}\n`);
+      try {
+        await withTimeout(written, options.timeoutMs, `file ${path}`, 'line written and fsynced');
+      } catch (error) {
+        if (error instanceof DeliveryError) throw error;
+        // A full disk or a permission fixed by an operator lets a later attempt pass.
+        throw new DeliveryError(`file ${path}: ${codeOf(error)}`, {
+          retryable: true,
+          cause: error,
+        });
+      }
+    },
+    close: () => lines.drain(),
+  };
+}
+
+interface GroupCommit {
+  /** Resolves once the line is written and fsync'd, with the lines queued beside it. */
+  append(path: string, line: string): Promise<void>;
+  /** Resolves once every line queued so far is written. */
+  drain(): Promise<void>;
+}
+
+/** One write at a time; lines queued meanwhile form the next batch, one write and fsync per file. */
+function createGroupCommit(): GroupCommit {
   let queued: PendingLine[] = [];
   let writing = false;
   const madeDirs = new Set<string>();
 
   const writeBatch = async (batch: PendingLine[]): Promise<void> => {
     const byPath = new Map<string, PendingLine[]>();
-    for (const pending of batch)
-      byPath.set(pending.path, [...(byPath.get(pending.path) ?? []), pending]);
+    for (const pending of batch) {
+      const same = byPath.get(pending.path);
+      if (same === undefined) byPath.set(pending.path, [pending]);
+      else same.push(pending);
+    }
     for (const [path, lines] of byPath) {
       try {
-        await append(path, lines.map((pending) => pending.line).join(''));
+        await appendAndSync(path, lines.map((pending) => pending.line).join(''), madeDirs);
         for (const pending of lines) pending.resolve();
       } catch (error) {
         madeDirs.clear();
         for (const pending of lines) pending.reject(error);
       }
-    }
-  };
-
-  const append = async (path: string, text: string): Promise<void> => {
-    const dir = join(path, '..');
-    if (!madeDirs.has(dir)) {
-      await makeDirectory(dir).catch((error: unknown) => {
-        throw new DeliveryError(`file ${dir}: cannot create the directory (${codeOf(error)})`, {
-          retryable: true,
-          cause: error,
-        });
-      });
-      madeDirs.add(dir);
-    }
-    const handle = await open(path, 'a');
-    try {
-      await handle.write(text);
-      await handle.sync();
-    } finally {
-      await handle.close();
     }
   };
 
@@ -122,29 +136,34 @@ export function createFileDestination(options: FileDestinationOptions): Destinat
   };
 
   return {
-    kind: 'file',
-    target: `file ${options.dir}`,
-    deliver: async (event) => {
-      const path = archivePathOf(options, event);
-      const written = new Promise<void>((resolve, reject) => {
-        queued.push({ path, line: `${JSON.stringify(event)}\n`, resolve, reject });
+    append: (path, line) =>
+      new Promise<void>((resolve, reject) => {
+        queued.push({ path, line, resolve, reject });
         void drain();
-      });
-      try {
-        await withTimeout(written, options.timeoutMs, `file ${path}`, 'line written and fsynced');
-      } catch (error) {
-        if (error instanceof DeliveryError) throw error;
-        // A full disk or a permission fixed by an operator lets a later attempt pass.
-        throw new DeliveryError(`file ${path}: ${codeOf(error)}`, {
-          retryable: true,
-          cause: error,
-        });
-      }
-    },
-    close: async () => {
-      await drain();
-    },
+      }),
+    drain,
   };
+}
+
+/** Appends `text` to `path` and fsyncs it, creating its directory once (`madeDirs` remembers). */
+async function appendAndSync(path: string, text: string, madeDirs: Set<string>): Promise<void> {
+  const dir = join(path, '..');
+  if (!madeDirs.has(dir)) {
+    await makeDirectory(dir).catch((error: unknown) => {
+      throw new DeliveryError(`file ${dir}: cannot create the directory (${codeOf(error)})`, {
+        retryable: true,
+        cause: error,
+      });
+    });
+    madeDirs.add(dir);
+  }
+  const handle = await open(path, 'a');
+  try {
+    await handle.write(text);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
 }
 
 function codeOf(error: unknown): string {
