@@ -8,19 +8,23 @@ import { ruleOfIssue } from './rule-of-issue';
  * product: its keys are read by its own package (packages/sandbox).
  */
 
-const port = z.coerce.number().int().min(0).max(65535);
-const positiveInt = z.coerce.number().int().positive();
-const nonNegativeInt = z.coerce.number().int().nonnegative();
-const optionalSecret = z
-  .string()
-  .optional()
-  .transform((value) => (value === '' ? undefined : value));
-const csv = z.string().transform((value) =>
-  value
-    .split(',')
-    .map((part) => part.trim())
-    .filter((part) => part !== ''),
-);
+/** The forms of an environment value, shared with any other schema read by `loadConfig`. */
+export const envValue = {
+  port: z.coerce.number().int().min(0).max(65535),
+  positiveInt: z.coerce.number().int().positive(),
+  nonNegativeInt: z.coerce.number().int().nonnegative(),
+  optionalSecret: z
+    .string()
+    .optional()
+    .transform((value) => (value === '' ? undefined : value)),
+  csv: z.string().transform((value) =>
+    value
+      .split(',')
+      .map((part) => part.trim())
+      .filter((part) => part !== ''),
+  ),
+};
+const { port, positiveInt, nonNegativeInt, optionalSecret, csv } = envValue;
 
 /** `1mb`, `512kb`, `2048` (bytes): the form express.raw's `limit` takes, checked here. */
 const byteSize = z

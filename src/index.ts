@@ -3,6 +3,7 @@ export {
   ConfigError,
   loadConfig,
   EnvSchema,
+  envValue,
   WebConfig,
   WorkerConfig,
   ClientConfig,

@@ -1,4 +1,4 @@
-import { EnvSchema } from 'svcws-listener';
+import { EnvSchema, envValue } from 'svcws-listener';
 import { z } from 'zod';
 
 /**
@@ -6,19 +6,7 @@ import { z } from 'zod';
  * Read with the product's `loadConfig`, so a bad key fails at start naming the key, never the value.
  */
 
-const port = z.coerce.number().int().min(0).max(65535);
-const positiveInt = z.coerce.number().int().positive();
-const nonNegativeInt = z.coerce.number().int().nonnegative();
-const optionalSecret = z
-  .string()
-  .optional()
-  .transform((value) => (value === '' ? undefined : value));
-const csv = z.string().transform((value) =>
-  value
-    .split(',')
-    .map((part) => part.trim())
-    .filter((part) => part !== ''),
-);
+const { port, positiveInt, nonNegativeInt, optionalSecret, csv } = envValue;
 
 export const SandboxConfig = z.object({
   SANDBOX_PORT: port.default(8790),
