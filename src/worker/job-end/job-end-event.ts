@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CanonicalEvent } from '../../events/canonical-event';
+import { JobEndSubject } from '../../events/kinds/job-end';
 
 /**
  * The job_end payload the worker needs (spec §6.2): the instance's id at least. Everything else
@@ -7,13 +8,12 @@ import { CanonicalEvent } from '../../events/canonical-event';
  * anyway, so the event's own copy of status and counters is never trusted.
  */
 export const JobEndEvent = CanonicalEvent.extend({
-  job_instance: z.looseObject({
+  // The kind's own subject schema (events/kinds/job-end.ts), with the id the worker puts in a
+  // path: a safe instance id.
+  job_instance: JobEndSubject.extend({
     id: z
       .string()
       .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be an instance id (letters, digits, _ and -)'),
-    name: z.string().optional(),
-    job_info: z.looseObject({ id: z.string().optional(), name: z.string().optional() }).optional(),
-    link: z.string().optional(),
   }),
 });
 export type JobEndEvent = z.infer<typeof JobEndEvent>;
