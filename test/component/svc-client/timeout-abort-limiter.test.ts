@@ -30,7 +30,7 @@ describe('timeout and abort', () => {
   });
 
   it('retries a timed-out GET but not a timed-out POST', async () => {
-    const client = clientOf(server.baseUrl, { timeoutMs: 100, maxRetries: 1, sleep: noWait });
+    const client = clientOf(server.baseUrl, { timeoutMs: 400, maxRetries: 1, sleep: noWait });
 
     await failureOf(client.request('GET /conf/jobs/{job_id}', { path: { job_id: 'T2' } }));
     await failureOf(client.request('POST /partners', { body: { code: 'P1' } }));
@@ -43,7 +43,7 @@ describe('timeout and abort', () => {
   it('ends a call at once when the caller aborts, says aborted, and never retries', async () => {
     const client = clientOf(server.baseUrl, { maxRetries: 3, sleep: noWait });
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 100);
+    setTimeout(() => controller.abort(), 400);
 
     const error = await failureOf(
       client.request('GET /conf/jobs/{job_id}', {
@@ -58,7 +58,9 @@ describe('timeout and abort', () => {
   });
 
   it('lets a caller waiting for the limiter abort without ever sending', async () => {
-    const client = clientOf(server.baseUrl, { ratePerSecond: 1, timeoutMs: 50, maxRetries: 0 });
+    // The first call only holds the limiter's one slot; its timeout leaves a loaded server time to
+    // record it (at 50 ms it could end before the server had read it).
+    const client = clientOf(server.baseUrl, { ratePerSecond: 1, timeoutMs: 400, maxRetries: 0 });
     const path = { job_id: 'T4' };
     const first = failureOf(client.request('GET /conf/jobs/{job_id}', { path }));
     const controller = new AbortController();
