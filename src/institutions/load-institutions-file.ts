@@ -1,12 +1,14 @@
+import { isRecord } from '../is-record';
 import { ruleOfIssue } from '../rule-of-issue';
-import { readFileSync } from 'node:fs';
-import { parseDocument } from 'yaml';
+import { readFileText, yamlTreeOf } from '../yaml-file';
 import { RoutesFileError } from '../routes/routes-file-error';
 import { substituteEnv } from '../routes/substitute-env';
 import { InstitutionsFile } from './institutions-file';
 import { InstitutionsFileError } from './institutions-file-error';
 
 type Env = Readonly<Record<string, string | undefined>>;
+
+const institutionsFileError = (problems: string[]): Error => new InstitutionsFileError(problems);
 
 const ONLY_A_VARIABLE = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/;
 
@@ -16,25 +18,12 @@ const ONLY_A_VARIABLE = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/;
  * problem throws an InstitutionsFileError naming the institution and the field.
  */
 export function loadInstitutionsFile(path: string, env: Env): InstitutionsFile {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
-    throw new InstitutionsFileError([`cannot read ${path} (${code})`]);
-  }
-  return parseInstitutionsFile(text, env);
+  return parseInstitutionsFile(readFileText(path, institutionsFileError), env);
 }
 
 /** The same from the file's text. */
 export function parseInstitutionsFile(text: string, env: Env): InstitutionsFile {
-  const document = parseDocument(text);
-  if (document.errors.length > 0) {
-    throw new InstitutionsFileError(
-      document.errors.map((error) => `YAML: ${error.message.split('\n')[0] ?? error.code}`),
-    );
-  }
-  const raw = dropUnsetOptionalSecrets(document.toJS(), env);
+  const raw = dropUnsetOptionalSecrets(yamlTreeOf(text, institutionsFileError), env);
   let substituted: unknown;
   try {
     substituted = substituteEnv(raw, env);
@@ -89,8 +78,4 @@ function dropUnsetOptionalSecrets(raw: unknown, env: Env): unknown {
 
 function institutionsOf(raw: unknown): unknown[] {
   return isRecord(raw) && Array.isArray(raw.institutions) ? (raw.institutions as unknown[]) : [];
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

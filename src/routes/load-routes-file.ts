@@ -1,6 +1,5 @@
 import { ruleOfIssue } from '../rule-of-issue';
-import { readFileSync } from 'node:fs';
-import { parseDocument } from 'yaml';
+import { readFileText, yamlTreeOf } from '../yaml-file';
 import type { z } from 'zod';
 import { DESTINATION_KINDS, RoutesFile } from './routes-file';
 import { RoutesFileError } from './routes-file-error';
@@ -16,14 +15,7 @@ export function loadRoutesFile(
   path: string,
   env: Readonly<Record<string, string | undefined>>,
 ): RoutesFile {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
-    throw new RoutesFileError([`cannot read ${path} (${code})`]);
-  }
-  return parseRoutesFile(text, env);
+  return parseRoutesFile(readFileText(path, routesFileError), env);
 }
 
 /** The same from the file's text. */
@@ -31,14 +23,7 @@ export function parseRoutesFile(
   text: string,
   env: Readonly<Record<string, string | undefined>>,
 ): RoutesFile {
-  const document = parseDocument(text);
-  if (document.errors.length > 0) {
-    // The first line of yaml's message only: the rest quotes the source.
-    throw new RoutesFileError(
-      document.errors.map((error) => `YAML: ${error.message.split('\n')[0] ?? error.code}`),
-    );
-  }
-  const raw: unknown = document.toJS();
+  const raw = yamlTreeOf(text, routesFileError);
   const substituted = substituteEnv(raw, env);
   const result = RoutesFile.safeParse(substituted);
   if (!result.success) {
@@ -48,6 +33,8 @@ export function parseRoutesFile(
   }
   return result.data;
 }
+
+const routesFileError = (problems: string[]): Error => new RoutesFileError(problems);
 
 /** The rule broken (rule-of-issue.ts), naming the destinations where `to` has an unknown one. */
 function ruleOf(issue: z.core.$ZodIssue): string {

@@ -1,3 +1,4 @@
+import { isRecord } from '../is-record';
 const NAME = /^[a-z0-9-]{1,64}$/;
 
 /**
@@ -18,8 +19,4 @@ export function routeFieldLabel(raw: unknown, path: readonly PropertyKey[]): str
       ? `route "${name}"`
       : `route #${String(index + 1)} (routes[${String(index)}])`;
   return field.length === 0 ? label : `${label}: ${field.map(String).join('.')}`;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
