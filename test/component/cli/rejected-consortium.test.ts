@@ -1,3 +1,4 @@
+import { loanEventJson } from '../../helpers/loan-event';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,16 +15,7 @@ const A = '01AAA_INST';
 const B = '01BBB_INST';
 
 function loan(id: string, institution?: string): Buffer {
-  return Buffer.from(
-    JSON.stringify({
-      id,
-      action: 'LOAN',
-      event: { value: 'LOAN_CREATED' },
-      time: '2024-11-06T10:15:30Z',
-      ...(institution === undefined ? {} : { institution: { value: institution } }),
-      item_loan: { loan_id: `L${id}` },
-    }),
-  );
+  return Buffer.from(loanEventJson(id, institution));
 }
 
 describe('npm run events -- rejected replay, in a consortium (INSTITUTIONS_FILE)', () => {

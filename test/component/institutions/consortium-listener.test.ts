@@ -1,3 +1,4 @@
+import { loanEventJson } from '../../helpers/loan-event';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
@@ -18,16 +19,7 @@ import { TEST_REDIS_URL, obliterateQueue, uniqueQueueName } from '../../helpers/
 const A = { code: '01AAA_INST', secret: 'secret-of-member-a-0001' };
 const B = { code: '01BBB_INST', secret: 'secret-of-member-b-0002' };
 
-function loanEvent(id: string, institution?: string): string {
-  return JSON.stringify({
-    id,
-    action: 'LOAN',
-    event: { value: 'LOAN_CREATED' },
-    time: '2024-11-06T10:15:30Z',
-    ...(institution === undefined ? {} : { institution: { value: institution } }),
-    item_loan: { loan_id: `L${id}` },
-  });
-}
+const loanEvent = loanEventJson;
 
 describe('a consortium on one listener: WEBHOOK_PATH/{code}, each member with its own secret', () => {
   const base = uniqueQueueName('consortium');
