@@ -1,10 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-/** Base64(HMAC-SHA256(secret, body)): the `X-Svc-Signature` header value (spec §6.2 rule 1). */
-export function signWebhookBody(secret: string, body: Buffer | string): string {
-  return createHmac('sha256', secret).update(body).digest('base64');
-}
-
 /** Shorter shared secrets can be found offline from one signed body; config.ts refuses them too. */
 export const MIN_SECRET_LENGTH = 16;
 
