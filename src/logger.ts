@@ -4,10 +4,10 @@ import type { Logger, LoggerOptions } from 'pino';
 export type { Logger } from 'pino';
 
 /**
- * Paths pino blanks before a line is written. Secrets must never reach a log line (CONVENTIONS 7):
- * the signature header, the webhook secrets, the API key in any object that carries one. URLs that
- * carry `apikey=` are redacted where they are built (svc-client/redact-url.ts), since pino's redact
- * works on paths, not on string contents.
+ * Paths pino blanks before a line is written. Secrets must never reach a log line (logs are
+ * shipped and kept where secrets must not be): the signature header, the webhook secrets, the API
+ * key in any object that carries one. URLs that carry `apikey=` are redacted where they are built
+ * (svc-client/redact-url.ts), since pino's redact works on paths, not on string contents.
  */
 export const REDACT_PATHS = [
   'req.headers["x-svc-signature"]',
