@@ -26,8 +26,8 @@ interface Variant {
  * The enqueue of a delivery, piece by piece, in this process (no HTTP): listener CPU per add for a
  * typical listener's add, our add with its job options, with the duplicate read-back, with the
  * metrics timer, and on a connection that auto-pipelines. Medians of
- * BENCH_ROUNDS rounds of BENCH_ADDS adds, 50 at a time, after a warm-up. Issue 13's stage figures
- * for the part the three-server bench can only show as a whole.
+ * BENCH_ROUNDS rounds of BENCH_ADDS adds, 50 at a time, after a warm-up. The stage figures
+ * (docs/benchmarks.md) for the part the three-server bench can only show as a whole.
  */
 export async function run(): Promise<void> {
   const plain = new Redis(REDIS_URL, { maxRetriesPerRequest: null });

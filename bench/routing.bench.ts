@@ -9,7 +9,7 @@ import path from 'node:path';
 import { Queue } from 'bullmq';
 import { Connection } from 'rabbitmq-client';
 import type { Consumer } from 'rabbitmq-client';
-import { signWebhookBody } from '../src/http/webhook-signature';
+import { signWebhookBody } from '../src/signature/sign-webhook-body';
 import { routeQueueName } from '../src/routes/route-queue-name';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000);

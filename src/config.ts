@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ruleOfIssue } from './rule-of-issue';
+import { ruleOfIssue } from './startup/rule-of-issue';
 
 /**
  * The one schema over the product's environment. Each process (web, worker, cli) picks the keys it

@@ -14,7 +14,8 @@ export type { Logger } from './logger';
 // listener
 export { createApp } from './http/create-app';
 export type { CreateAppOptions } from './http/create-app';
-export { signWebhookBody, createSignatureVerifier } from './http/webhook-signature';
+export { createSignatureVerifier } from './http/webhook-signature';
+export { signWebhookBody } from './signature/sign-webhook-body';
 export { HttpError } from './http/http-error';
 
 // events
@@ -67,7 +68,9 @@ export {
   RouteRetry,
   DESTINATION_KINDS,
 } from './routes/routes-file';
-export { RoutesFileError } from './routes/routes-file-error';
+export { StartupFileError } from './startup/startup-file-error';
+/** @deprecated The routes and institutions files share one error: use StartupFileError. */
+export { StartupFileError as RoutesFileError } from './startup/startup-file-error';
 export { startRouting } from './routes/start-routing';
 export type { Routing, StartRoutingOptions } from './routes/start-routing';
 export { routeQueueName } from './routes/route-queue-name';

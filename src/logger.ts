@@ -4,12 +4,12 @@ import type { Logger, LoggerOptions } from 'pino';
 export type { Logger } from 'pino';
 
 /**
- * Paths pino blanks before a line is written. Secrets must never reach a log line (CONVENTIONS 7):
- * the signature header, the webhook secrets, the API key in any object that carries one. URLs that
- * carry `apikey=` are redacted where they are built (svc-client/redact-url.ts), since pino's redact
- * works on paths, not on string contents.
+ * Paths pino blanks before a line is written. Secrets must never reach a log line (logs are
+ * shipped and kept where secrets must not be): the signature header, the webhook secrets, the API
+ * key in any object that carries one. URLs that carry `apikey=` are redacted where they are built
+ * (svc-client/redact-url.ts), since pino's redact works on paths, not on string contents.
  */
-export const REDACT_PATHS = [
+const REDACT_PATHS = [
   'req.headers["x-svc-signature"]',
   'req.headers.authorization',
   'headers["x-svc-signature"]',
@@ -105,7 +105,7 @@ interface SerializedError {
  * an ioredis command only its name, never `command.args` (the whole event payload). Anything not
  * an Error is logged as a short string.
  */
-export function serializeError(error: unknown, depth = 0): SerializedError | string {
+function serializeError(error: unknown, depth = 0): SerializedError | string {
   if (typeof error !== 'object' || error === null) return clip(String(error), MAX_MESSAGE);
   const source = error as Record<string, unknown>;
   const out: SerializedError = {

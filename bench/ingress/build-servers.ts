@@ -4,7 +4,7 @@ import path from 'node:path';
 
 const ROOT = path.join(__dirname, '../..');
 /** Where the bench's servers are compiled to; `.tmp/` is not committed. */
-export const BUILD_DIR = path.join(ROOT, '.tmp/bench-build');
+const BUILD_DIR = path.join(ROOT, '.tmp/bench-build');
 
 /**
  * Compiles src/ and the bench's servers with tsc, as `npm start` runs the listener (from tsc's

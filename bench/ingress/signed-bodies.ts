@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { signWebhookBody } from '../../src/http/webhook-signature';
+import { signWebhookBody } from '../../src/signature/sign-webhook-body';
 
 export interface SignedBody {
   body: Buffer;

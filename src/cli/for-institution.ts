@@ -5,7 +5,7 @@ import type { CliIo } from './cli-io';
 import { CliUsageError } from './cli-usage-error';
 
 /** The commands that read one event queue: in a consortium, each member has its own. */
-export const QUEUE_COMMANDS: ReadonlySet<string> = new Set(['failed', 'show', 'replay']);
+const QUEUE_COMMANDS: ReadonlySet<string> = new Set(['failed', 'show', 'replay']);
 
 /**
  * `--institution <code>` anywhere on a queue command's line: the command runs on that member's

@@ -1,7 +1,6 @@
-import { InvalidEventError } from '../events/invalid-event-error';
+import { createEventIntake } from '../events/event-intake';
 import type { RejectedStore } from '../events/rejected-store';
-import { createDeliveryPipeline } from '../http/delivery-pipeline';
-import { HttpError } from '../http/http-error';
+import { RefusedDeliveryError } from '../events/refused-delivery-error';
 import type { CliIo } from './cli-io';
 import { messageOf } from './message-of';
 import type { ReplayTargets } from './replay-targets';
@@ -15,8 +14,9 @@ export interface ReplayRejectedOptions {
 }
 
 /**
- * `rejected replay`: the stored bytes go through the listener's own pipeline again (parse →
- * normalize → enqueue; the signature held at receipt and is not checked again), so a delivery
+ * `rejected replay`: the stored bytes go through the listener's own intake again
+ * (src/events/event-intake.ts: parse → normalize → enqueue; the signature held at receipt and is
+ * not checked again), so a delivery
  * refused before an upgrade is queued after it. In a consortium an entry goes to the queue of the
  * institution whose path it came on, under that path's rules. An entry is removed only once its
  * event is queued.
@@ -44,9 +44,9 @@ export async function replayRejected({
       io.err(`✗ ${ref}: not replayed: ${target.refused}`);
       continue;
     }
-    const pipeline = createDeliveryPipeline({ enqueue: target.enqueue, enqueueTimeoutMs: 5000 });
+    const intake = createEventIntake({ enqueue: target.enqueue, enqueueTimeoutMs: 5000 });
     try {
-      const outcome = await pipeline({
+      const outcome = await intake({
         body,
         contentType: entry.contentType,
         receivedAt: new Date(entry.receivedAt),
@@ -58,7 +58,7 @@ export async function replayRejected({
       const where = entry.institution === undefined ? '' : ` for ${entry.institution}`;
       io.out(`✓ ${ref}: ${how} as ${outcome.jobId}${where} (event ${outcome.event.id})`);
     } catch (error) {
-      const refused = error instanceof HttpError || error instanceof InvalidEventError;
+      const refused = error instanceof RefusedDeliveryError;
       io.err(`✗ ${ref}: ${refused ? 'still refused' : 'not replayed'}: ${messageOf(error)}`);
     }
   }

@@ -1,4 +1,4 @@
-import { signWebhookBody } from '../http/webhook-signature';
+import { signWebhookBody } from '../signature/sign-webhook-body';
 
 export interface SendTestEventOptions {
   url: string;

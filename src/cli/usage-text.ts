@@ -34,7 +34,8 @@ Checking a deployment:
                   [--format json|xml] [--timeout MS]
                                    sign the exact bytes (X-Svc-Signature) and POST them;
                                    prints the status and the listener's answer.
-                                   kinds: job_end, job_end_minimal, loan (a fresh id each time)
+                                   kinds: job_end, job_end_minimal, loan, request, bib, item,
+                                   user, notification (a fresh id each time)
                                    --secret falls back to WEBHOOK_SECRET from the environment,
                                    which keeps it out of the shell history
   challenge --url <listener> [--timeout MS]

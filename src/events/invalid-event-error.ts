@@ -1,8 +1,10 @@
-/** A body that can never become an event (→ 400). `field` names what was wrong, when one thing was. */
-export class InvalidEventError extends Error {
+import { RefusedDeliveryError } from './refused-delivery-error';
+
+/** A body that can never become an event. `field` names what was wrong, when one thing was. */
+export class InvalidEventError extends RefusedDeliveryError {
   readonly field: string | undefined;
   constructor(message: string, field?: string) {
-    super(message);
+    super('invalid_event', message);
     this.name = 'InvalidEventError';
     this.field = field;
   }

@@ -10,7 +10,7 @@ import { createSignatureVerifier } from './webhook-signature';
 import type { DeliveryObserver } from './delivery-observer';
 import { HttpError } from './http-error';
 import { sendError } from './send-error';
-import { createDeliveryPipeline } from './delivery-pipeline';
+import { createEventIntake } from '../events/event-intake';
 import { parseByteSize } from './parse-byte-size';
 import type { WebhookIngress } from './webhook-routes';
 import { enqueueForInstitution } from '../institutions/enqueue-for-institution';
@@ -85,8 +85,8 @@ export function createApp(options: CreateAppOptions): Express {
 function ingressOf(
   options: CreateAppOptions,
 ): WebhookIngress | { institutions: ReadonlyMap<string, WebhookIngress> } {
-  const pipelineOf = (enqueue: EnqueueEvent) =>
-    createDeliveryPipeline({
+  const intakeOf = (enqueue: EnqueueEvent) =>
+    createEventIntake({
       enqueue,
       ...(options.enqueueTimeoutMs === undefined
         ? {}
@@ -100,7 +100,7 @@ function ingressOf(
           current: institution.webhookSecret,
           previous: institution.webhookSecretPrevious,
         }),
-        pipeline: pipelineOf(enqueueForInstitution(institution.code, institution.enqueue)),
+        intake: intakeOf(enqueueForInstitution(institution.code, institution.enqueue)),
       });
     }
     return { institutions };
@@ -111,6 +111,6 @@ function ingressOf(
   }
   return {
     verifySignature: createSignatureVerifier({ current: secret, previous }),
-    pipeline: pipelineOf(options.enqueue),
+    intake: intakeOf(options.enqueue),
   };
 }

@@ -3,14 +3,10 @@ import type { Logger } from '../logger';
 import { HttpError } from './http-error';
 import { sendError } from './send-error';
 
-interface BodyParserError {
-  status?: number;
-  type?: string;
-}
-
 /**
- * Last in the chain: errors raised before a route could answer — mostly express.raw's (413 body
- * too large, 415 content encoding, 400 aborted) — become the listener's JSON error answer.
+ * Last in the chain: an error a route did not answer itself (a request Express could not read,
+ * such as a path that does not decode, or a defect of ours) becomes the listener's JSON error
+ * answer. Webhook bodies never get here: webhook-routes.ts reads and answers them itself.
  */
 export function createErrorHandler(logger: Logger): ErrorRequestHandler {
   return (error: unknown, _req, res, next) => {
@@ -31,20 +27,10 @@ export function createErrorHandler(logger: Logger): ErrorRequestHandler {
 
 function toHttpError(error: unknown): HttpError {
   if (error instanceof HttpError) return error;
-  const { status, type } = (error ?? {}) as BodyParserError;
-  switch (type) {
-    case 'entity.too.large':
-      return new HttpError(413, 'body_too_large', 'body is larger than BODY_LIMIT allows');
-    case 'encoding.unsupported':
-      return new HttpError(415, 'unsupported_encoding', 'Content-Encoding is not supported');
-    case 'request.aborted':
-      return new HttpError(400, 'aborted', 'the request was aborted before the body was read');
-    case 'request.size.invalid':
-      return new HttpError(400, 'bad_length', 'the body does not match its Content-Length');
-    default:
-      if (typeof status === 'number' && status >= 400 && status < 500) {
-        return new HttpError(status, 'bad_request', 'the request could not be read');
-      }
-      return new HttpError(500, 'internal_error', 'internal error');
+  // Express marks what it could not read with a 4xx `status` (its own errors carry no code of ours).
+  const { status } = (error ?? {}) as { status?: unknown };
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    return new HttpError(status, 'bad_request', 'the request could not be read');
   }
+  return new HttpError(500, 'internal_error', 'internal error');
 }

@@ -4,12 +4,13 @@ import type { Request, Response, Router } from 'express';
 import { withoutRedaction } from '../logger';
 import type { Logger } from '../logger';
 import type { RejectedStore } from '../events/rejected-store';
-import { InvalidEventError } from '../events/invalid-event-error';
+import type { EventIntake } from '../events/event-intake';
+import { QueueUnavailableError } from '../events/queue-unavailable-error';
+import { RefusedDeliveryError } from '../events/refused-delivery-error';
+import type { RefusalCode } from '../events/refused-delivery-error';
 import { HttpError } from './http-error';
 import { sendError } from './send-error';
 import type { DeliveryObserver } from './delivery-observer';
-import type { DeliveryPipeline } from './delivery-pipeline';
-import { QueueUnavailableError } from './queue-unavailable-error';
 import { readRawBody } from './read-raw-body';
 import type { BodyLimits } from './read-raw-body';
 import { isWellFormedSignature } from './webhook-signature';
@@ -18,8 +19,8 @@ import type { SecretMatch, SignatureVerifier } from './webhook-signature';
 /** What checks and queues the deliveries of one path: one institution's secrets and queue. */
 export interface WebhookIngress {
   verifySignature: SignatureVerifier;
-  /** Parse → normalize → enqueue: the same function `rejected replay` runs. */
-  pipeline: DeliveryPipeline;
+  /** Parse → normalize → enqueue (src/events/event-intake.ts): what `rejected replay` runs too. */
+  intake: EventIntake;
 }
 
 interface WebhookRoutesBase {
@@ -63,7 +64,8 @@ interface Delivery {
  * The listener's two routes on WEBHOOK_PATH (spec §6). POST is a fixed pipeline: the signature
  * header's form (401 at once, body unread) → raw bytes with two caps → signature over exactly
  * those bytes → parse → canonical event → enqueue → 200. Nothing is parsed before the signature
- * holds (CONVENTIONS 4), and nothing signed is answered 4xx before it is kept.
+ * holds (the signature covers the exact bytes, spec §6.2 rule 3), and nothing signed is
+ * answered 4xx before it is kept.
  */
 export function createWebhookRoutes(options: WebhookRoutesOptions): Router {
   const { path, logger, observer } = options;
@@ -182,7 +184,7 @@ async function receive(
     return;
   }
   delivery.signedWith = secret;
-  await ingest(req, res, delivery, body, ingress.pipeline, options);
+  await ingest(req, res, delivery, body, ingress.intake, options);
 }
 
 async function ingest(
@@ -190,13 +192,13 @@ async function ingest(
   res: Response,
   delivery: Delivery,
   body: Buffer,
-  pipeline: DeliveryPipeline,
+  intake: EventIntake,
   options: WebhookRoutesOptions,
 ): Promise<void> {
   const receivedAt = (options.now ?? (() => new Date()))();
   const contentType = req.get('content-type');
   try {
-    const outcome = await pipeline(
+    const outcome = await intake(
       { body, contentType, receivedAt, requestId: delivery.requestId },
       delivery,
     );
@@ -271,10 +273,20 @@ function answerOk(res: Response, status: string, id: string): void {
   res.end(body);
 }
 
+/** The status of each refusal: 415 for a body in a form we do not read, 400 for the rest. */
+const REFUSAL_STATUS: Readonly<Record<RefusalCode, number>> = {
+  invalid_event: 400,
+  invalid_body: 400,
+  unsupported_media_type: 415,
+  unsupported_charset: 415,
+  wrong_institution: 400,
+};
+
 /** Only a queue that does not answer is a 503; a defect of ours is a 500 (the sender retries a 5xx, never a 4xx). */
 function classify(error: unknown): HttpError {
-  if (error instanceof HttpError) return error;
-  if (error instanceof InvalidEventError) return new HttpError(400, 'invalid_event', error.message);
+  if (error instanceof RefusedDeliveryError) {
+    return new HttpError(REFUSAL_STATUS[error.code], error.code, error.message);
+  }
   if (error instanceof QueueUnavailableError) {
     // Redis refused, timed out or is unreachable: the sender retries a 5xx (1 h, 3 h, 6 h).
     return new HttpError(

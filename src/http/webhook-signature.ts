@@ -1,12 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-/** Base64(HMAC-SHA256(secret, body)): the `X-Svc-Signature` header value (spec §6.2 rule 1). */
-export function signWebhookBody(secret: string, body: Buffer | string): string {
-  return createHmac('sha256', secret).update(body).digest('base64');
-}
-
 /** Shorter shared secrets can be found offline from one signed body; config.ts refuses them too. */
-export const MIN_SECRET_LENGTH = 16;
+const MIN_SECRET_LENGTH = 16;
 
 /** Exactly the Base64 of 32 bytes: 43 characters and one `=`. */
 const STRICT_BASE64_SHA256 = /^[A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=$/;

@@ -1,46 +1,35 @@
 import { isRecord } from '../is-record';
-import { ruleOfIssue } from '../rule-of-issue';
-import { readFileText, yamlTreeOf } from '../yaml-file';
-import { RoutesFileError } from '../routes/routes-file-error';
-import { substituteEnv } from '../routes/substitute-env';
+import { ruleOfIssue } from '../startup/rule-of-issue';
+import { StartupFileError } from '../startup/startup-file-error';
+import { substituteEnv } from '../startup/substitute-env';
+import { readFileText, yamlTreeOf } from '../startup/yaml-file';
 import { InstitutionsFile } from './institutions-file';
-import { InstitutionsFileError } from './institutions-file-error';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-const institutionsFileError = (problems: string[]): Error => new InstitutionsFileError(problems);
+/** How the institutions file's problems start: `invalid institutions file: …`. */
+const INSTITUTIONS_FILE = 'institutions file';
 
 const ONLY_A_VARIABLE = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/;
 
 /**
  * Reads INSTITUTIONS_FILE once, at start-up, as the routes file is read: YAML (JSON is YAML too),
- * `${VAR}` substitution on the parsed tree (routes/substitute-env.ts), then the schema. Any
- * problem throws an InstitutionsFileError naming the institution and the field.
+ * `${VAR}` substitution on the parsed tree (startup/substitute-env.ts), then the schema. Any
+ * problem throws a StartupFileError naming the institution and the field.
  */
 export function loadInstitutionsFile(path: string, env: Env): InstitutionsFile {
-  return parseInstitutionsFile(readFileText(path, institutionsFileError), env);
+  return parseInstitutionsFile(readFileText(path, INSTITUTIONS_FILE), env);
 }
 
 /** The same from the file's text. */
 export function parseInstitutionsFile(text: string, env: Env): InstitutionsFile {
-  const raw = dropUnsetOptionalSecrets(yamlTreeOf(text, institutionsFileError), env);
-  let substituted: unknown;
-  try {
-    substituted = substituteEnv(raw, env);
-  } catch (error) {
-    if (!(error instanceof RoutesFileError)) throw error;
-    // substituteEnv names a field by its path (institutions.0.apiKey): name the institution.
-    throw new InstitutionsFileError(
-      error.problems.map((problem) =>
-        problem.replace(/^institutions\.(\d+)\.?([^:]*)/, (_all, index: string, field: string) =>
-          fieldLabel(raw, ['institutions', Number(index), ...(field === '' ? [] : [field])]),
-        ),
-      ),
-    );
-  }
+  const raw = dropUnsetOptionalSecrets(yamlTreeOf(text, INSTITUTIONS_FILE), env);
+  const labelOf = (path: readonly PropertyKey[]): string => fieldLabel(raw, path);
+  const substituted = substituteEnv(raw, { env, file: INSTITUTIONS_FILE, labelOf });
   const result = InstitutionsFile.safeParse(substituted);
   if (!result.success) {
-    throw new InstitutionsFileError(
+    throw new StartupFileError(
+      INSTITUTIONS_FILE,
       result.error.issues.map((issue) => `${fieldLabel(raw, issue.path)}: ${ruleOfIssue(issue)}`),
     );
   }

@@ -15,9 +15,9 @@ export interface ProducerConnectionOptions {
  * No auto-pipelining: it batches the writes of deliveries that arrive together, which spares Redis
  * CPU, but costs the listener more than it saves (a Pipeline per flush that copies BullMQ's 64
  * scripts onto itself, a promise and a nextTick per command): 15–35 µs more per delivery measured
- * in-process (docs/benchmarks.md, issue 13). Through Sentinel (REDIS_SENTINELS) each reconnect
- * asks the sentinels which server is primary: a failover costs 503s while it lasts, no restart. Opened by the composition
- * root (bin/web.ts), closed there with closeRedis.
+ * in-process (docs/benchmarks.md, the enqueue-cost bench). Through Sentinel (REDIS_SENTINELS)
+ * each reconnect asks the sentinels which server is primary: a failover costs 503s while it lasts,
+ * no restart. Opened by the composition root (bin/web.ts), closed there with closeRedis.
  */
 export function openProducerConnection(
   redis: string | RedisConnectionConfig,

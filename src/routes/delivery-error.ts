@@ -1,7 +1,8 @@
 /**
- * A destination refused or could not take a delivery. The adapter classifies (CONVENTIONS 5):
- * `retryable` when the same delivery may succeed later (network, timeout, 5xx, broker away); the
- * route worker decides (retry with backoff, or fail now into the route's failed set).
+ * A destination refused or could not take a delivery. The adapter classifies, since only it knows
+ * its transport: `retryable` when the same delivery may succeed later (network, timeout, 5xx,
+ * broker away); the route worker decides (retry with backoff, or fail now into the route's failed
+ * set).
  */
 export class DeliveryError extends Error {
   readonly retryable: boolean;

@@ -1,5 +1,6 @@
 import { prepareArchiveDirSync } from './destinations/file';
-import { RoutesFileError } from './routes-file-error';
+import { StartupFileError } from '../startup/startup-file-error';
+import { ROUTES_FILE } from './load-routes-file';
 import type { Route } from './routes-file';
 
 /**
@@ -20,5 +21,5 @@ export function prepareDestinations(routes: readonly Route[]): void {
       );
     }
   }
-  if (problems.length > 0) throw new RoutesFileError(problems);
+  if (problems.length > 0) throw new StartupFileError(ROUTES_FILE, problems);
 }

@@ -48,7 +48,7 @@ export interface Routing {
 /**
  * Everything routing needs in a worker process: one queue per route (its own retries, rate limit,
  * failed set and pause), the fan-out the event worker calls, and one worker per route delivering
- * through its adapter. One destination down fills only its own queue. Throws a RoutesFileError
+ * through its adapter. One destination down fills only its own queue. Throws a StartupFileError
  * when a destination can be seen to be unusable already (a file destination's directory).
  */
 export function startRouting(options: StartRoutingOptions): Routing {

@@ -1,7 +1,10 @@
 import { UnrecoverableError } from 'bullmq';
 import { SvcApiError } from '../svc-client/svc-api-error';
 
-/** What the worker does with an error a handler threw (CONVENTIONS 5: the client classifies, the worker decides). */
+/**
+ * What the worker does with an error a handler threw. The client classifies (SvcApiError's
+ * `retryable`), the worker decides: the client cannot know whether the job as a whole may retry.
+ */
 export type FailureDecision =
   /** Rethrow: BullMQ retries with the job's backoff until its attempts are spent. */
   | { readonly kind: 'retry'; readonly reason: string }

@@ -1,5 +1,5 @@
 import { parseInstitutionsFile } from '../../src/institutions/load-institutions-file';
-import { InstitutionsFileError } from '../../src/institutions/institutions-file-error';
+import { StartupFileError } from '../../src/startup/startup-file-error';
 
 const env = {
   ABC_WEBHOOK_SECRET: 'abc-secret-XYZ-0123456',
@@ -28,7 +28,7 @@ function problemsOf(text: string, values: Record<string, string> = env): string 
   try {
     parseInstitutionsFile(text, values);
   } catch (error) {
-    expect(error).toBeInstanceOf(InstitutionsFileError);
+    expect(error).toBeInstanceOf(StartupFileError);
     const message = (error as Error).message;
     expect(message).not.toContain('XYZ');
     return message;

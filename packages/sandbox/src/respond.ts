@@ -82,7 +82,7 @@ export function sendNoContent(res: Response): void {
 }
 
 /** `<jobs total_record_count="n"><job>…</job>…</jobs>`: each item in the platform's conventions. */
-export function listXml(
+function listXml(
   root: string,
   itemKey: string,
   items: readonly Record<string, unknown>[],

@@ -54,6 +54,3 @@ export function fieldRules(spec: FieldRulesSpec): FieldRules {
   const wrappers = new Map((spec.lists ?? []).map((key) => [pluralOf(key), key]));
   return { flags, objects, wrappers };
 }
-
-/** A position whose fields are kept as sent, with no rules of its own. */
-export const NO_FIELD_RULES: FieldRules = fieldRules({});

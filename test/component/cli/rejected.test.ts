@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { Redis } from 'ioredis';
 import { runCli } from '../../../src/cli/run-cli';
-import { signWebhookBody } from '../../../src/http/webhook-signature';
+import { signWebhookBody } from '../../../src/signature/sign-webhook-body';
 import { createRejectedStore } from '../../../src/events/rejected-store';
 import { listenerUnderTest, TEST_SECRET } from '../../helpers/listener-under-test';
 import type { ListenerUnderTest } from '../../helpers/listener-under-test';

@@ -11,7 +11,7 @@ import type { RejectedStore } from '../../../src/events/rejected-store';
 import { openProducerConnection } from '../../../src/redis/open-producer-connection';
 import { closeRedis } from '../../../src/redis/close-redis';
 import { institutionQueueName } from '../../../src/institutions/institution-queue-name';
-import { signWebhookBody } from '../../../src/http/webhook-signature';
+import { signWebhookBody } from '../../../src/signature/sign-webhook-body';
 import { createWebMetrics } from '../../../src/metrics/web-metrics';
 import { captureLogger } from '../../helpers/capture-logger';
 import { TEST_REDIS_URL, obliterateQueue, uniqueQueueName } from '../../helpers/redis';

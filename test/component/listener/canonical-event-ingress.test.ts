@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { signWebhookBody } from '../../../src/http/webhook-signature';
+import { signWebhookBody } from '../../../src/signature/sign-webhook-body';
 import { listenerUnderTest, TEST_SECRET } from '../../helpers/listener-under-test';
 import type { ListenerUnderTest } from '../../helpers/listener-under-test';
 

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { configureServer } from '../../../src/http/configure-server';
-import { signWebhookBody } from '../../../src/http/webhook-signature';
+import { signWebhookBody } from '../../../src/signature/sign-webhook-body';
 import { listenerUnderTest, TEST_SECRET } from '../../helpers/listener-under-test';
 import type { ListenerUnderTest } from '../../helpers/listener-under-test';
 import { rawPost } from '../../helpers/raw-post';

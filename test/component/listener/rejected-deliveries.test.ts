@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { Redis } from 'ioredis';
 import { createApp } from '../../../src/http/create-app';
-import { signWebhookBody } from '../../../src/http/webhook-signature';
+import { signWebhookBody } from '../../../src/signature/sign-webhook-body';
 import { createRejectedStore } from '../../../src/events/rejected-store';
 import type { EnqueueEvent } from '../../../src/events/enqueue-event';
 import { createWebMetrics } from '../../../src/metrics/web-metrics';

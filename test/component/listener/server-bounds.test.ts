@@ -2,7 +2,7 @@ import http from 'node:http';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { configureServer } from '../../../src/http/configure-server';
-import { signWebhookBody } from '../../../src/http/webhook-signature';
+import { signWebhookBody } from '../../../src/signature/sign-webhook-body';
 import { listenerUnderTest, TEST_SECRET } from '../../helpers/listener-under-test';
 import type { ListenerUnderTest } from '../../helpers/listener-under-test';
 import { head, openRawSocket, sleep } from './raw-socket';

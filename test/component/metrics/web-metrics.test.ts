@@ -4,7 +4,7 @@ import request from 'supertest';
 import express from 'express';
 import type { Express } from 'express';
 import { createApp } from '../../../src/http/create-app';
-import { signWebhookBody } from '../../../src/http/webhook-signature';
+import { signWebhookBody } from '../../../src/signature/sign-webhook-body';
 import { createEventQueue } from '../../../src/events/create-event-queue';
 import { closeRedis } from '../../../src/redis/close-redis';
 import { openProducerConnection } from '../../../src/redis/open-producer-connection';

@@ -2,7 +2,7 @@ import { parseRoutesFile } from '../../../src/routes/load-routes-file';
 import { matchesRoute } from '../../../src/routes/match-route';
 import { redactUrlCredentials } from '../../../src/routes/redact-url-credentials';
 import { renderTemplate } from '../../../src/routes/render-template';
-import { RoutesFileError } from '../../../src/routes/routes-file-error';
+import { StartupFileError } from '../../../src/startup/startup-file-error';
 import { routeEvent } from './support/route-events';
 
 const EVERY_DESTINATION = `
@@ -31,7 +31,7 @@ function problemsOf(text: string, env: Record<string, string> = ENV): readonly s
   try {
     parseRoutesFile(text, env);
   } catch (error) {
-    if (error instanceof RoutesFileError) return error.problems;
+    if (error instanceof StartupFileError) return error.problems;
     throw error;
   }
   throw new Error('the routes file was accepted');

@@ -7,7 +7,7 @@ import { Queue } from 'bullmq';
 import { createSandbox } from '@svcws/sandbox';
 import type { RunningSandbox, Sandbox } from '@svcws/sandbox';
 import { createLogger } from '../../../src/logger';
-import { signWebhookBody } from '../../../src/http/webhook-signature';
+import { signWebhookBody } from '../../../src/signature/sign-webhook-body';
 import { institutionQueueName } from '../../../src/institutions/institution-queue-name';
 import { routeQueueName } from '../../../src/routes/route-queue-name';
 import { TEST_REDIS_URL, obliterateQueue, uniqueQueueName } from '../../helpers/redis';

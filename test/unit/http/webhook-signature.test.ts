@@ -1,8 +1,8 @@
 import {
   createSignatureVerifier,
   isWellFormedSignature,
-  signWebhookBody,
 } from '../../../src/http/webhook-signature';
+import { signWebhookBody } from '../../../src/signature/sign-webhook-body';
 
 const CURRENT = 'current-secret-0123456789';
 const PREVIOUS = 'previous-secret-0123456789';

@@ -13,15 +13,15 @@ import {
   VAT_CODES,
 } from './seed-values';
 
-export const PAYMENT_METHODS = [
+const PAYMENT_METHODS = [
   'ACCOUNTINGDEPARTMENT',
   'BANKTRANSFER',
   'CREDITCARD',
   'CASH',
   'DEPOSITACCOUNT',
 ];
-export const PAYMENT_STATUSES = ['NOT_PAID', 'PAID', 'PARTIALLY_PAID'];
-export const LINE_TYPES = ['REGULAR', 'ADJUSTMENT', 'SHIPMENT', 'OVERHEAD', 'INSURANCE', 'OTHER'];
+const PAYMENT_STATUSES = ['NOT_PAID', 'PAID', 'PARTIALLY_PAID'];
+const LINE_TYPES = ['REGULAR', 'ADJUSTMENT', 'SHIPMENT', 'OVERHEAD', 'INSURANCE', 'OTHER'];
 
 /**
  * VAT on an invoice or a line: `vat_info: { percentage, amount }`, one of the two (60252).
@@ -29,7 +29,7 @@ export const LINE_TYPES = ['REGULAR', 'ADJUSTMENT', 'SHIPMENT', 'OVERHEAD', 'INS
  * 0, `""` or null counts as not given, as in the client (vat-body-rule.ts): the platform writes
  * `0.0` for both when no vat is set, so a body read and sent back unchanged passes.
  */
-export function checkVat(body: Body): Body | undefined {
+function checkVat(body: Body): Body | undefined {
   const percentage = vatValue(body, 'vat_info.percentage');
   const amount = vatValue(body, 'vat_info.amount');
   if (percentage !== undefined && amount !== undefined) {

@@ -5,7 +5,7 @@ import type { JobInstance } from './job-instance';
 
 const SUBMITTERS = { api: 'API', scheduler: 'Scheduler', sandbox: 'Sandbox admin' } as const;
 
-export function jobLink(baseUrl: string, jobId: string): string {
+function jobLink(baseUrl: string, jobId: string): string {
   return `${baseUrl}/svcws/v1/conf/jobs/${jobId}`;
 }
 

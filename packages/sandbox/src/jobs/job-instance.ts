@@ -46,7 +46,7 @@ export interface Counter {
 }
 
 /** Queued for the first tenth of the run, then running with progress rising, then ended. */
-export const QUEUED_SHARE = 0.1;
+const QUEUED_SHARE = 0.1;
 
 export interface InstanceState {
   readonly status: InstanceStatus;

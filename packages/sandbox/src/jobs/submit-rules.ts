@@ -3,8 +3,8 @@ import { SUBMITTABLE_SCHEDULED_CATEGORIES } from './job-catalog';
 import type { JobDefinition } from './job-catalog';
 import type { JobStore } from './job-store';
 
-export const MAX_RUNNING_API_JOBS = 3;
-export const MAX_RUNS_PER_HOUR = 5;
+const MAX_RUNNING_API_JOBS = 3;
+const MAX_RUNS_PER_HOUR = 5;
 const HOUR_MS = 3_600_000;
 
 export interface SubmitRequest {

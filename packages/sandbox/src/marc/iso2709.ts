@@ -5,7 +5,7 @@ const RECORD_TERMINATOR = '\x1d';
 const SUBFIELD_DELIMITER = '\x1f';
 
 /** The record's leader with its length (0–4) and base address (12–16) filled in. */
-export function leaderOf(record: MarcRecord, recordLength: number, baseAddress: number): string {
+function leaderOf(record: MarcRecord, recordLength: number, baseAddress: number): string {
   return (
     String(recordLength).padStart(5, '0') +
     record.leader.slice(5, 12) +

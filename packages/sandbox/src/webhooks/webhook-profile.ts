@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /** The event kinds the sandbox can send; a profile subscribes to some or (no `events`) all. */
-export const EVENT_KINDS = ['job_end', 'loan', 'bib', 'user', 'request'] as const;
+const EVENT_KINDS = ['job_end', 'loan', 'bib', 'user', 'request'] as const;
 export const EventKind = z.enum(EVENT_KINDS);
 export type EventKind = z.infer<typeof EventKind>;
 

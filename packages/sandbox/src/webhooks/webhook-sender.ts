@@ -5,7 +5,7 @@ import type { WebhookEvent } from './sample-events';
 import type { EventKind, WebhookProfile, WebhookProfileInput } from './webhook-profile';
 
 /** Retry schedule after a 5xx, a network error or a timeout: 1 h, 3 h, 6 h (then given up). */
-export const RETRY_DELAYS_MS = [3_600_000, 10_800_000, 21_600_000] as const;
+const RETRY_DELAYS_MS = [3_600_000, 10_800_000, 21_600_000] as const;
 
 export interface Delivery {
   readonly event_id: string;

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { signWebhookBody } from '../../../../src/http/webhook-signature';
+import { signWebhookBody } from '../../../../src/signature/sign-webhook-body';
 
 export interface DeliveryRecord {
   id: string;

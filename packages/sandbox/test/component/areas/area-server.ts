@@ -34,7 +34,7 @@ export interface AreaReply {
   readonly errorCode: string | undefined;
 }
 
-export async function startAreaServer(area: SandboxArea, seed = 42): Promise<AreaServer> {
+async function startAreaServer(area: SandboxArea, seed = 42): Promise<AreaServer> {
   const app = express();
   const router = express.Router();
   let base = '';

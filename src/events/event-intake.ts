@@ -1,10 +1,10 @@
-import type { CanonicalEvent } from '../events/canonical-event';
-import type { EnqueueEvent } from '../events/enqueue-event';
-import { normalizeEvent } from '../events/normalize-event';
-import { parseJsonEvent } from '../events/parse-json-event';
-import { parseXmlEvent } from '../events/parse-xml-event';
+import type { CanonicalEvent } from './canonical-event';
+import type { EnqueueEvent } from './enqueue-event';
+import { normalizeEvent } from './normalize-event';
+import { parseJsonEvent } from './parse-json-event';
+import { parseXmlEvent } from './parse-xml-event';
 import { assertUtf8Charset, bodyFormatOf } from './body-format';
-import { HttpError } from './http-error';
+import { RefusedDeliveryError } from './refused-delivery-error';
 import { QueueUnavailableError, isQueueUnavailable } from './queue-unavailable-error';
 
 /** One delivery whose signature held (at receipt, or when it was kept as rejected). */
@@ -22,18 +22,18 @@ export interface DeliveryProgress {
   action?: string;
 }
 
-export interface DeliveryOutcome {
+export interface IntakeOutcome {
   event: CanonicalEvent;
   jobId: string;
   duplicate: boolean;
 }
 
-export type DeliveryPipeline = (
+export type EventIntake = (
   input: DeliveryInput,
   progress?: DeliveryProgress,
-) => Promise<DeliveryOutcome>;
+) => Promise<IntakeOutcome>;
 
-export interface DeliveryPipelineOptions {
+export interface EventIntakeOptions {
   enqueue: EnqueueEvent;
   /** An enqueue that has not resolved by then counts as a queue that does not answer. */
   enqueueTimeoutMs?: number;
@@ -42,15 +42,17 @@ export interface DeliveryPipelineOptions {
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
- * The ingress after the signature (CONVENTIONS 4): bytes → format → parse → canonical event →
- * enqueue. The webhook route and `npm run events -- rejected replay` both run this one function.
- * Throws HttpError / InvalidEventError for a body that cannot become an event,
- * QueueUnavailableError when the queue does not answer, and anything else as it came.
+ * The intake after the signature held: bytes → format → parse → canonical event → enqueue. Nothing
+ * here runs before the signature is checked (src/http/webhook-routes.ts), so unsigned bytes are
+ * never parsed. The webhook route and `npm run events -- rejected replay` both run this one
+ * function. Throws RefusedDeliveryError (InvalidEventError among them) for a body that cannot
+ * become an event, QueueUnavailableError when the queue does not answer, and anything else as it
+ * came.
  */
-export function createDeliveryPipeline({
+export function createEventIntake({
   enqueue,
   enqueueTimeoutMs = 1000,
-}: DeliveryPipelineOptions): DeliveryPipeline {
+}: EventIntakeOptions): EventIntake {
   return async (input, progress = {}) => {
     const event = toEvent(input, progress);
     progress.eventId = event.id;
@@ -74,7 +76,7 @@ function toEvent(input: DeliveryInput, progress: DeliveryProgress): CanonicalEve
   try {
     text = strictUtf8.decode(input.body);
   } catch {
-    throw new HttpError(400, 'invalid_body', 'body is not valid UTF-8');
+    throw new RefusedDeliveryError('invalid_body', 'body is not valid UTF-8');
   }
   const format = bodyFormatOf(input.contentType, text);
   progress.format = format;

@@ -1,5 +1,5 @@
-import { assertUtf8Charset, bodyFormatOf } from '../../../src/http/body-format';
-import { HttpError } from '../../../src/http/http-error';
+import { assertUtf8Charset, bodyFormatOf } from '../../../src/events/body-format';
+import { RefusedDeliveryError } from '../../../src/events/refused-delivery-error';
 
 describe('bodyFormatOf', () => {
   it.each([
@@ -23,17 +23,20 @@ describe('bodyFormatOf', () => {
     ['text/plain', 'x'],
     ['application/x-www-form-urlencoded', 'a=b'],
     [undefined, 'id=1'],
-  ])('answers 415 for %s', (contentType, text) => {
-    expect(() => bodyFormatOf(contentType, text)).toThrow(HttpError);
-    try {
-      bodyFormatOf(contentType, text);
-    } catch (error) {
-      expect((error as HttpError).status).toBe(415);
-    }
+  ])('refuses %s as an unsupported media type', (contentType, text) => {
+    expect(() => bodyFormatOf(contentType, text)).toThrow(RefusedDeliveryError);
+    expect(() => bodyFormatOf(contentType, text)).toThrow(
+      expect.objectContaining({ code: 'unsupported_media_type' }),
+    );
   });
 
-  it('refuses a charset other than UTF-8 with 415', () => {
-    expect(() => assertUtf8Charset('application/json; charset=iso-8859-1')).toThrow(/iso-8859-1/);
+  it('refuses a charset other than UTF-8 as an unsupported charset', () => {
+    expect(() => assertUtf8Charset('application/json; charset=iso-8859-1')).toThrow(
+      expect.objectContaining({
+        code: 'unsupported_charset',
+        message: expect.stringMatching(/iso-8859-1/),
+      }),
+    );
     expect(() => assertUtf8Charset('application/json; charset="utf-8"')).not.toThrow();
   });
 });

@@ -1,7 +1,8 @@
 /**
  * The queue did not answer: Redis unreachable, a connection lost mid-command, a command or the
  * enqueue timed out, or Redis refusing writes for now (OOM under noeviction, LOADING, BUSY,
- * READONLY). Only this is a 503 `queue_unavailable`; the sender retries it.
+ * READONLY). Only this outcome is worth the sender's retry (the listener answers it 503
+ * `queue_unavailable`, src/http/webhook-routes.ts).
  */
 export class QueueUnavailableError extends Error {
   constructor(message: string, options?: { cause: unknown }) {
