@@ -22,7 +22,7 @@ import { observeWorker } from '../src/metrics/observe-worker';
 import { createSandbox } from '@svcws/sandbox';
 import { routeQueueName } from '../src/routes/route-queue-name';
 import { createSvcClient } from '../src/svc-client/create-svc-client';
-import { startWorker } from '../src/worker/start-worker';
+import { createWorkerProcess } from '../src/processes/worker-process';
 import { demoRedis, NoRedisError } from './demo/demo-redis';
 import { createDemoNarrator, kb, ms } from './demo/demo-narrator';
 import { logTee } from './demo/log-tee';
@@ -173,10 +173,11 @@ async function main(): Promise<number> {
     });
     const workerConnection = openWorkerConnection(config.REDIS_URL, workerLogger);
     cleanups.push(() => closeRedis(workerConnection));
-    const worker = startWorker({
+    const worker = createWorkerProcess({
       config,
       logger: workerLogger,
       connection: workerConnection,
+      env,
       client,
     });
     cleanups.push(worker.close);

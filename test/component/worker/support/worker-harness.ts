@@ -12,8 +12,8 @@ import type { RunningSandbox, Sandbox, SandboxConfig } from '@svcws/sandbox';
 import type { RunningWorker } from '../../../../src/worker/create-worker';
 import { closeRedis } from '../../../../src/redis/close-redis';
 import { openWorkerConnection } from '../../../../src/redis/open-worker-connection';
-import { startWorker } from '../../../../src/worker/start-worker';
-import type { StartedWorker } from '../../../../src/worker/start-worker';
+import { createWorkerProcess } from '../../../../src/processes/worker-process';
+import type { WorkerProcess } from '../../../../src/processes/worker-process';
 import { captureLogger } from '../../../helpers/capture-logger';
 import type { CapturedLogger } from '../../../helpers/capture-logger';
 import { TEST_REDIS_URL, obliterateQueue, uniqueQueueName } from '../../../helpers/redis';
@@ -32,7 +32,7 @@ export interface WorkerUnderTest {
   readonly log: CapturedLogger;
   readonly config: WorkerConfig;
   /** Starts the worker (not started by default, so a test can arrange the queue first). */
-  startWorker(): StartedWorker;
+  startWorker(): WorkerProcess;
   /** Runs a sandbox job to its end; returns the ended instance's id. */
   runJob(jobId: string, records?: number): Promise<string>;
   /** Starts a sandbox run that ends after `durationMs` (QUEUED, then RUNNING); returns its id. */
@@ -92,10 +92,11 @@ export async function workerUnderTest(options: HarnessOptions = {}): Promise<Wor
     log,
     config,
     startWorker: () => {
-      const worker = startWorker({
+      const worker = createWorkerProcess({
         config,
         logger: log.logger,
         connection,
+        env: {},
         tuning: { budgetPauseMs: options.budgetPauseMs ?? 60_000 },
       });
       workers.push(worker);
