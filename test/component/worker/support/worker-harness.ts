@@ -14,6 +14,7 @@ import { closeRedis } from '../../../../src/redis/close-redis';
 import { openWorkerConnection } from '../../../../src/redis/open-worker-connection';
 import { createWorkerProcess } from '../../../../src/processes/worker-process';
 import type { WorkerProcess } from '../../../../src/processes/worker-process';
+import type { HandlerEntry } from '../../../../src/worker/handler-entry';
 import { captureLogger } from '../../../helpers/capture-logger';
 import type { CapturedLogger } from '../../../helpers/capture-logger';
 import { TEST_REDIS_URL, obliterateQueue, uniqueQueueName } from '../../../helpers/redis';
@@ -54,6 +55,8 @@ export interface HarnessOptions {
   readonly sandbox?: Partial<SandboxConfig>;
   readonly worker?: Record<string, string>;
   readonly budgetPauseMs?: number;
+  /** The handler list; the one production uses (src/processes/handler-entries.ts) unless given. */
+  readonly handlers?: readonly HandlerEntry[];
 }
 
 /** The sandbox behind a counting proxy, a unique queue, a temp RECORDS_DIR and the real worker. */
@@ -98,6 +101,7 @@ export async function workerUnderTest(options: HarnessOptions = {}): Promise<Wor
         connection,
         env: {},
         tuning: { budgetPauseMs: options.budgetPauseMs ?? 60_000 },
+        ...(options.handlers === undefined ? {} : { handlers: options.handlers }),
       });
       workers.push(worker);
       return worker;
