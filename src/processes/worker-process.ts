@@ -18,6 +18,7 @@ import type { CreateWorkerOptions, RunningWorker } from '../worker/create-worker
 import type { EventStep } from '../worker/event-step';
 import type { HandlerEntry } from '../worker/handler-entry';
 import { createHandlerRegistry } from '../worker/handler-registry';
+import type { Dispatch } from '../worker/handler-registry';
 import { sweepRecordsDir } from '../worker/job-end/sweep-records-dir';
 import { handlerEntries } from './handler-entries';
 
@@ -74,6 +75,8 @@ export function createWorkerProcess(options: WorkerProcessOptions): WorkerProces
     config.INSTITUTIONS_FILE === undefined
       ? undefined
       : loadInstitutionsFile(config.INSTITUTIONS_FILE, env).institutions;
+  // Clients and handlers first: a handler list that cannot be built starts nothing.
+  const queues = (members ?? [undefined]).map((member) => queueOf(options, member));
   const swept = sweepRecordsDir({
     recordsDir: config.RECORDS_DIR,
     idleTimeoutMs: config.SVC_TIMEOUT_MS,
@@ -81,9 +84,7 @@ export function createWorkerProcess(options: WorkerProcessOptions): WorkerProces
   });
   const routing =
     config.ROUTES_FILE === undefined ? undefined : routingOf(options, config.ROUTES_FILE);
-  const running = (members ?? [undefined]).map((member) =>
-    startEventWorker(options, member, routing?.fanOut),
-  );
+  const running = queues.map((queue) => startEventWorker(options, queue, routing?.fanOut));
   const [first] = running;
   if (first === undefined) throw new Error('no event worker');
   if (options.metrics !== undefined) {
@@ -115,16 +116,23 @@ function routingOf(options: WorkerProcessOptions, routesFile: string): Routing {
   });
 }
 
+/** What one event queue's worker is built from. */
+interface EventQueueParts {
+  readonly member: InstitutionEntry | undefined;
+  readonly logger: Logger;
+  readonly config: WorkerConfig;
+  readonly client: SvcClient;
+  readonly dispatch: Dispatch;
+}
+
 /**
- * The worker of one queue: the single institution's (QUEUE_NAME, SVC_* keys) or one member's
- * (its own queue, key, base address, rate limiter and budget). A member's 429 or spent budget
- * sets the rate limit of its own queue only, so the other members' work goes on.
+ * The client and handlers of one queue: the single institution's (QUEUE_NAME, SVC_* keys) or one
+ * member's (its own key, base address, rate limiter and budget).
  */
-function startEventWorker(
+function queueOf(
   options: WorkerProcessOptions,
   member: InstitutionEntry | undefined,
-  fanOut: FanOut | undefined,
-): RunningWorker {
+): EventQueueParts {
   const logger =
     member === undefined ? options.logger : options.logger.child({ institution: member.code });
   const config = memberConfig(options.config, member);
@@ -133,8 +141,27 @@ function startEventWorker(
     clientOf(config, logger, remainingOf(options, member?.code));
   const dispatch = createHandlerRegistry({
     logger,
-    handlers: (options.handlers ?? handlerEntries).map((entry) => entry.create({ config, client })),
+    handlers: (options.handlers ?? handlerEntries).map((entry) => {
+      const handler = entry.create({ config, client });
+      // The list is read by its actions (docs/worker.md): an entry must build the handler it names.
+      if (handler.action !== entry.action) {
+        throw new RangeError(`handler entry ${entry.action} built a ${handler.action} handler`);
+      }
+      return handler;
+    }),
   });
+  return { member, logger, config, client, dispatch };
+}
+
+/**
+ * The worker of one queue. A member's 429 or spent budget sets the rate limit of its own queue
+ * only, so the other members' work goes on.
+ */
+function startEventWorker(
+  options: WorkerProcessOptions,
+  { member, logger, config, client, dispatch }: EventQueueParts,
+  fanOut: FanOut | undefined,
+): RunningWorker {
   const eventSteps: EventStep[] = fanOut === undefined ? [] : [memberFanOut(fanOut, member)];
   return createWorker({
     connection: options.connection,

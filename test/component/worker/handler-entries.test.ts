@@ -39,6 +39,12 @@ describe('handler list', () => {
     await sut.close();
   });
 
+  it('refuses to start with an entry that builds a handler of another action', async () => {
+    sut = await workerUnderTest({ handlers: [{ action: 'item', create: loanEntry.create }] });
+
+    expect(() => sut.startWorker()).toThrow('handler entry item built a loan handler');
+  });
+
   it('runs the handler of an entry in the list, built with the queue configuration and client', async () => {
     sut = await workerUnderTest({ handlers: [loanEntry] });
     const jobId = await sut.enqueue(LOAN);

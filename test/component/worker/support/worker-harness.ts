@@ -156,6 +156,9 @@ export async function workerUnderTest(options: HarnessOptions = {}): Promise<Wor
     },
     close: async () => {
       for (const worker of workers) await worker.close();
+      // A connection no worker used may still be connecting: a disconnect then leaves ioredis's
+      // connect timer running. Once it answers, it is closed with QUIT like any other.
+      await connection.ping();
       await closeRedis(connection);
       await queue.close();
       await obliterateQueue(queueName);
