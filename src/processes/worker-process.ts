@@ -34,13 +34,6 @@ export interface WorkerProcessOptions {
    * observed, every API call and remaining budget counted, and route metrics go to its registry.
    */
   readonly metrics?: WorkerMetrics;
-  /** The API client of the single institution; one built from `config` unless given. */
-  readonly client?: SvcClient;
-  /**
-   * Called with every `X-Svc-Api-Remaining` a built client reads, and the institution code with
-   * INSTITUTIONS_FILE (besides `metrics`).
-   */
-  readonly onRemaining?: (remaining: number, institution?: string) => void;
   /** Lock, stall and pause timings (tests make them short). */
   readonly tuning?: Pick<CreateWorkerOptions, 'lockDuration' | 'stalledInterval' | 'budgetPauseMs'>;
   /** The handler list; handler-entries.ts unless given. */
@@ -136,9 +129,7 @@ function queueOf(
   const logger =
     member === undefined ? options.logger : options.logger.child({ institution: member.code });
   const config = memberConfig(options.config, member);
-  const client =
-    (member === undefined ? options.client : undefined) ??
-    clientOf(config, logger, remainingOf(options, member?.code));
+  const client = clientOf(config, logger, remainingOf(options.metrics, member?.code));
   const dispatch = createHandlerRegistry({
     logger,
     handlers: (options.handlers ?? handlerEntries).map((entry) => {
@@ -193,17 +184,16 @@ function memberConfig(config: WorkerConfig, member: InstitutionEntry | undefined
   };
 }
 
-/** What a built client reports each remaining budget to: the metrics and `onRemaining`. */
+/** Every remaining budget a client reads goes to the metrics, with the member's code. */
 function remainingOf(
-  { metrics, onRemaining }: WorkerProcessOptions,
+  metrics: WorkerMetrics | undefined,
   code: string | undefined,
 ): ((remaining: number) => void) | undefined {
-  if (metrics === undefined && onRemaining === undefined) return undefined;
+  if (metrics === undefined) return undefined;
   return (remaining) => {
     // Every answer of the service carries the remaining budget: one API call each.
-    metrics?.remaining(remaining, code);
-    metrics?.apiCall();
-    onRemaining?.(remaining, code);
+    metrics.remaining(remaining, code);
+    metrics.apiCall();
   };
 }
 
