@@ -45,7 +45,7 @@ export async function run(): Promise<void> {
     { name: 'typical: add {jobId}, plain connection', enqueue: addWithId(typicalQueue) },
     { name: 'add {jobId}, our producer connection', enqueue: addWithId(ourQueue) },
     { name: 'ours: add with job options + read-back', enqueue: ours },
-    { name: 'ours + the metrics timer (as bin/web.ts wraps it)', enqueue: timed },
+    { name: 'ours + the metrics timer (as the listener process wraps it)', enqueue: timed },
     {
       name: 'ours on an auto-pipelining connection',
       enqueue: createEventEnqueuer({ queue: pipelinedQueue, dedupWindowHours: 48, attempts: 8 }),

@@ -8,7 +8,7 @@ import { WorkerConfig } from '../src/config';
 import { createEventEnqueuer } from '../src/events/enqueue-event';
 import { normalizeEvent } from '../src/events/normalize-event';
 import { createLogger } from '../src/logger';
-import { startWorker } from '../src/worker/start-worker';
+import { createWorkerProcess } from '../src/processes/worker-process';
 import { startSandboxProcess } from '@svcws/sandbox';
 import { closeRedis } from '../src/redis/close-redis';
 import { openWorkerConnection } from '../src/redis/open-worker-connection';
@@ -46,7 +46,7 @@ export async function run(): Promise<void> {
     }),
   });
   const connection = openWorkerConnection(REDIS_URL, logger);
-  const worker = startWorker({
+  const worker = createWorkerProcess({
     connection,
     config: WorkerConfig.parse({
       REDIS_URL,
@@ -58,6 +58,7 @@ export async function run(): Promise<void> {
       WORKER_CONCURRENCY: '1',
     }),
     logger,
+    env: {},
   });
   const enqueue = createEventEnqueuer({ queue, dedupWindowHours: 1, attempts: 1 });
 

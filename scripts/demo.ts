@@ -7,22 +7,17 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Queue } from 'bullmq';
-import { loadConfig, WorkerConfig } from '../src/config';
-import { createEventQueue } from '../src/events/create-event-queue';
+import { loadConfig, WebConfig, WorkerConfig } from '../src/config';
 import { closeRedis } from '../src/redis/close-redis';
 import { openProducerConnection } from '../src/redis/open-producer-connection';
 import { openWorkerConnection } from '../src/redis/open-worker-connection';
-import { createEventEnqueuer } from '../src/events/enqueue-event';
-import { createApp } from '../src/http/create-app';
-import { createRejectedStore } from '../src/events/rejected-store';
 import { createLogger } from '../src/logger';
-import { createWebMetrics } from '../src/metrics/web-metrics';
 import { createWorkerMetrics } from '../src/metrics/worker-metrics';
-import { observeWorker } from '../src/metrics/observe-worker';
 import { createSandbox } from '@svcws/sandbox';
 import { routeQueueName } from '../src/routes/route-queue-name';
 import { createSvcClient } from '../src/svc-client/create-svc-client';
-import { startWorker } from '../src/worker/start-worker';
+import { createListenerProcess } from '../src/processes/listener-process';
+import { createWorkerProcess } from '../src/processes/worker-process';
 import { demoRedis, NoRedisError } from './demo/demo-redis';
 import { createDemoNarrator, kb, ms } from './demo/demo-narrator';
 import { logTee } from './demo/log-tee';
@@ -103,31 +98,30 @@ async function main(): Promise<number> {
     const platform = await sandbox.start(0);
     cleanups.push(platform.close);
 
-    // The listener (as src/bin/web.ts composes it).
-    const events = createEventQueue({ connection: openProducerConnection(redis.url), queueName });
-    cleanups.push(() => closeRedis(events.connection));
-    cleanups.push(events.close);
-    cleanups.push(async () => {
-      await events.queue.obliterate({ force: true });
-    });
-    const webMetrics = createWebMetrics({ queue: events.queue });
+    // The listener, built by the assembly src/bin/web.ts calls.
     const secret = env.WEBHOOK_SECRET ?? randomBytes(24).toString('base64url');
-    const app = createApp({
-      config: { WEBHOOK_PATH: '/webhooks', WEBHOOK_SECRET: secret, BODY_LIMIT: '1mb' },
-      logger: logger('web'),
-      enqueue: webMetrics.timeEnqueue(
-        createEventEnqueuer({ queue: events.queue, dedupWindowHours: 1, attempts: 3 }),
-      ),
-      rejected: createRejectedStore({
-        redis: events.connection,
-        queueName,
-        maxCount: 100,
-        maxAgeHours: 24,
-      }),
-      checkReady: events.ping,
-      observer: webMetrics.observer,
-      extraRoutes: [webMetrics.router],
+    const webConfig = loadConfig(WebConfig, {
+      REDIS_URL: redis.url,
+      QUEUE_NAME: queueName,
+      WEBHOOK_SECRET: secret,
+      DEDUP_WINDOW_HOURS: '1',
+      JOB_ATTEMPTS: '3',
+      REJECTED_MAX_COUNT: '100',
+      REJECTED_MAX_AGE_HOURS: '24',
     });
+    const webConnection = openProducerConnection(redis.url);
+    cleanups.push(() => closeRedis(webConnection));
+    const listener = createListenerProcess({
+      config: webConfig,
+      logger: logger('web'),
+      connection: webConnection,
+      env: {},
+    });
+    cleanups.push(listener.close);
+    cleanups.push(async () => {
+      for (const one of listener.queues) await one.queue.obliterate({ force: true });
+    });
+    const { app } = listener;
     const server: Server = app.listen(0, '127.0.0.1');
     await once(server, 'listening');
     cleanups.push(() => closeServer(server));
@@ -161,26 +155,16 @@ async function main(): Promise<number> {
       DOWNLOAD_FORMAT: env.DOWNLOAD_FORMAT,
     });
     const workerMetrics = createWorkerMetrics();
-    const client = createSvcClient({
-      baseUrl: platform.url,
-      apiKey: API_KEY,
-      logger: workerLogger,
-      remainingFloor: config.SVC_REMAINING_FLOOR,
-      onRemaining: (remaining) => {
-        workerMetrics.apiCall();
-        workerMetrics.remaining(remaining);
-      },
-    });
     const workerConnection = openWorkerConnection(config.REDIS_URL, workerLogger);
     cleanups.push(() => closeRedis(workerConnection));
-    const worker = startWorker({
+    const worker = createWorkerProcess({
       config,
       logger: workerLogger,
       connection: workerConnection,
-      client,
+      env,
+      metrics: workerMetrics,
     });
     cleanups.push(worker.close);
-    observeWorker(worker.worker, workerMetrics);
     const metricsServer = await workerMetrics.listen(0, '127.0.0.1');
     cleanups.push(metricsServer.close);
     await worker.worker.waitUntilReady();

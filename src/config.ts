@@ -102,7 +102,7 @@ export const EnvSchema = z.object({
   // worker
   WORKER_CONCURRENCY: positiveInt.default(4),
   WORKER_METRICS_PORT: port.default(9464),
-  // With the worker's SVC_MAX_RETRIES 0: a failing call is sent 10 times at most (start-worker.ts).
+  // With the worker's SVC_MAX_RETRIES 0: a failing call is sent 10 times at most (processes/worker-process.ts).
   JOB_ATTEMPTS: positiveInt.default(10),
   RECORDS_DIR: z.string().min(1).default('./records'),
   DOWNLOAD_FORMAT: z.enum(['XML', 'BINARY']).default('XML'),

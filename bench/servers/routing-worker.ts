@@ -3,7 +3,7 @@ import { loadConfig, WorkerConfig } from '../../src/config';
 import { closeRedis } from '../../src/redis/close-redis';
 import { createLogger } from '../../src/logger';
 import { openWorkerConnection } from '../../src/redis/open-worker-connection';
-import { startWorker } from '../../src/worker/start-worker';
+import { createWorkerProcess } from '../../src/processes/worker-process';
 
 /**
  * The worker for the routing benchmark, in its own process, composed as bin/worker.ts does, with
@@ -14,7 +14,7 @@ const config = loadConfig(WorkerConfig, process.env);
 const sink = new Writable({ write: (_chunk, _encoding, callback) => callback() });
 const logger = createLogger({ level: 'info', name: 'worker', destination: sink });
 const connection = openWorkerConnection(config.REDIS_URL, logger);
-const running = startWorker({ config, logger, connection });
+const running = createWorkerProcess({ config, logger, connection, env: process.env });
 let since = process.cpuUsage();
 process.on('SIGUSR2', () => {
   const cpu = process.cpuUsage(since);

@@ -1,15 +1,14 @@
 import { loadConfig, WorkerConfig } from '../config';
 import { createLogger } from '../logger';
-import { startWorker } from '../worker/start-worker';
 import { createWorkerMetrics } from '../metrics/worker-metrics';
-import { observeWorker } from '../metrics/observe-worker';
+import { createWorkerProcess } from '../processes/worker-process';
 import { runUntilSignal } from '../process/run-until-signal';
 import { closeRedis } from '../redis/close-redis';
 import { openWorkerConnection } from '../redis/open-worker-connection';
 
 /**
- * Composition root of the worker (`npm run worker`): reads env, opens Redis, starts the BullMQ
- * worker, and on SIGTERM/SIGINT closes it — jobs in flight finish — within SHUTDOWN_TIMEOUT_MS.
+ * Composition root of the worker (`npm run worker`): reads env, opens Redis, builds the process
+ * (src/processes/worker-process.ts), serves its metrics, and on SIGTERM/SIGINT closes it — jobs in flight finish — within SHUTDOWN_TIMEOUT_MS.
  * Past the deadline the jobs still running are cancelled and the process exits 1; their locks
  * expire and another worker takes them again (stalled-job recovery), so no event is lost either way.
  */
@@ -18,18 +17,7 @@ async function main(): Promise<void> {
   const logger = createLogger({ level: config.LOG_LEVEL, name: 'worker' });
   const metrics = createWorkerMetrics();
   const connection = openWorkerConnection(config, logger);
-  const running = startWorker({
-    config,
-    logger,
-    connection,
-    registry: metrics.registry,
-    // Every answer of the service carries the remaining budget: one API call each.
-    onRemaining: (remaining, institution) => {
-      metrics.remaining(remaining, institution);
-      metrics.apiCall();
-    },
-  });
-  for (const worker of running.workers) observeWorker(worker, metrics);
+  const running = createWorkerProcess({ config, logger, connection, env: process.env, metrics });
   const metricsServer = await metrics.listen(config.WORKER_METRICS_PORT);
   await Promise.all(running.workers.map((worker) => worker.waitUntilReady()));
   logger.info(

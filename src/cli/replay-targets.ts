@@ -27,11 +27,12 @@ export interface ReplayTargetsOptions {
 }
 
 /**
- * The listener's queues, as bin/web.ts builds them: without INSTITUTIONS_FILE the one event
- * queue; with it, each member's own queue behind the same institution rule as its path
- * (enqueue-for-institution.ts: a body naming another member stays refused, one without an
- * institution takes the path's). An entry that cannot be placed is refused, never guessed: the
- * base queue has no worker in a consortium, and another member's queue would use its key.
+ * The listener's queues, as src/processes/listener-process.ts builds them: without
+ * INSTITUTIONS_FILE the one event queue; with it, each member's own queue behind the same
+ * institution rule as its path (enqueue-for-institution.ts: a body naming another member stays
+ * refused, one without an institution takes the path's). An entry that cannot be placed is refused,
+ * never guessed: the base queue has no worker in a consortium, and another member's queue would use
+ * its key.
  */
 export function createReplayTargets(options: ReplayTargetsOptions): ReplayTargets {
   const { connection, institutions, dedupWindowHours, attempts } = options;

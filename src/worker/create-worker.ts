@@ -7,6 +7,8 @@ import type { BudgetPause } from './budget-pause';
 import { decideFailure } from './failure-policy';
 import type { Dispatch } from './handler-registry';
 import { eventIdOf } from './handler-registry';
+import { withEventSteps } from './event-step';
+import type { EventStep } from './event-step';
 
 export interface CreateWorkerOptions {
   /** Opened by the composition root (openWorkerConnection) and closed there, after `close()`. */
@@ -17,6 +19,8 @@ export interface CreateWorkerOptions {
   readonly concurrency: number;
   /** The handler registry (handler-registry.ts). */
   readonly dispatch: Dispatch;
+  /** Run in order for every event before its handler (event-step.ts); none unless given. */
+  readonly eventSteps?: readonly EventStep[];
   readonly logger: Logger;
   /**
    * Governance pause (budget-pause.ts): the latest `X-Svc-Api-Remaining` and SVC_REMAINING_FLOOR.
@@ -73,11 +77,12 @@ export function createWorker(options: CreateWorkerOptions): RunningWorker {
   const queue = new Queue(options.queueName, { connection });
   queue.on('error', () => undefined);
   const budget = budgetPauseOf(options, queue);
+  const dispatch = withEventSteps(options.dispatch, options.eventSteps ?? []);
 
   // Three parameters: BullMQ passes an AbortSignal only to a processor that declares it.
   const processor = async (job: Job, _token?: string, signal?: AbortSignal): Promise<unknown> => {
     try {
-      return await options.dispatch(job, signal);
+      return await dispatch(job, signal);
     } catch (error) {
       // A run cancelled from here (lost lock, shutdown deadline) did not fail: never unrecoverable.
       if (signal?.aborted) throw abortedRun(logger, job, signal, error);

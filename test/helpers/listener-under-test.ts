@@ -1,12 +1,12 @@
 import type { Express } from 'express';
-import { createApp } from '../../src/http/create-app';
-import { createEventQueue } from '../../src/events/create-event-queue';
+import { loadConfig, WebConfig } from '../../src/config';
+import type { EventQueue } from '../../src/events/create-event-queue';
+import type { RejectedStore } from '../../src/events/rejected-store';
+import { enqueueBoundMs } from '../../src/processes/enqueue-bound-ms';
+import { createListenerProcess } from '../../src/processes/listener-process';
+import type { ListenerProcess } from '../../src/processes/listener-process';
 import { closeRedis } from '../../src/redis/close-redis';
 import { openProducerConnection } from '../../src/redis/open-producer-connection';
-import type { EventQueue } from '../../src/events/create-event-queue';
-import { createEventEnqueuer } from '../../src/events/enqueue-event';
-import { createRejectedStore } from '../../src/events/rejected-store';
-import type { RejectedStore } from '../../src/events/rejected-store';
 import { captureLogger } from './capture-logger';
 import type { CapturedLogger } from './capture-logger';
 import { TEST_REDIS_URL, obliterateQueue, uniqueQueueName } from './redis';
@@ -16,54 +16,69 @@ export const TEST_PREVIOUS_SECRET = 'test-secret-previous';
 
 export interface ListenerUnderTest {
   app: Express;
+  /** The (first) event queue. */
   events: EventQueue;
   queueName: string;
   log: CapturedLogger;
   rejected: RejectedStore;
+  /** The whole process, as src/processes/listener-process.ts builds it for bin/web.ts. */
+  process: ListenerProcess;
   close: () => Promise<void>;
 }
 
-/** The real app over a real queue of its own; `close()` removes the queue's keys. */
+/**
+ * The listener process as production builds it (createListenerProcess: metrics timer, enqueue
+ * bound, institutions), over a connection opened as bin/web.ts opens it and a queue of its own;
+ * `close()` removes the queue's keys. `env` adds or overrides configuration keys.
+ */
 export function listenerUnderTest(
   overrides: {
     redisUrl?: string;
     bodyLimit?: string;
     previousSecret?: string;
     rejectedMaxCount?: number;
+    env?: Readonly<Record<string, string | undefined>>;
   } = {},
 ): ListenerUnderTest {
   const queueName = uniqueQueueName('listener');
-  const connection = openProducerConnection(overrides.redisUrl ?? TEST_REDIS_URL);
-  const events = createEventQueue({ connection, queueName });
+  const config = loadConfig(WebConfig, {
+    REDIS_URL: overrides.redisUrl ?? TEST_REDIS_URL,
+    QUEUE_NAME: queueName,
+    WEBHOOK_PATH: '/webhooks',
+    WEBHOOK_SECRET: TEST_SECRET,
+    WEBHOOK_SECRET_PREVIOUS: overrides.previousSecret,
+    BODY_LIMIT: overrides.bodyLimit ?? '1mb',
+    DEDUP_WINDOW_HOURS: '48',
+    JOB_ATTEMPTS: '5',
+    REJECTED_MAX_COUNT: String(overrides.rejectedMaxCount ?? 100),
+    REJECTED_MAX_AGE_HOURS: '1',
+    ...overrides.env,
+  });
+  const connection = openProducerConnection(config, { commandTimeoutMs: enqueueBoundMs(config) });
   const log = captureLogger();
-  const rejected = createRejectedStore({
-    redis: events.connection,
-    queueName,
-    maxCount: overrides.rejectedMaxCount ?? 100,
-    maxAgeHours: 1,
-  });
-  const app = createApp({
-    config: {
-      WEBHOOK_PATH: '/webhooks',
-      WEBHOOK_SECRET: TEST_SECRET,
-      WEBHOOK_SECRET_PREVIOUS: overrides.previousSecret,
-      BODY_LIMIT: overrides.bodyLimit ?? '1mb',
-    },
+  const listener = createListenerProcess({
+    config,
     logger: log.logger,
-    enqueue: createEventEnqueuer({ queue: events.queue, dedupWindowHours: 48, attempts: 5 }),
-    rejected,
-    checkReady: events.ping,
+    connection,
+    env: overrides.env ?? {},
   });
+  const [events] = listener.queues;
+  if (events === undefined) throw new Error('no event queue');
   return {
-    app,
+    app: listener.app,
     events,
     queueName,
     log,
-    rejected,
+    rejected: listener.rejected,
+    process: listener,
     close: async () => {
-      await events.close();
+      await listener.close();
       await closeRedis(connection);
-      if (overrides.redisUrl === undefined) await obliterateQueue(queueName);
+      if (overrides.redisUrl === undefined) {
+        // QUEUE_NAME also names the rejected store's keys when each institution has its own queue.
+        const names = new Set([queueName, ...listener.queues.map((one) => one.queue.name)]);
+        for (const name of names) await obliterateQueue(name);
+      }
     },
   };
 }

@@ -1,20 +1,18 @@
 import { loanEventJson } from '../../helpers/loan-event';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import request from 'supertest';
 import type { Express } from 'express';
-import { Queue } from 'bullmq';
-import { createApp } from '../../../src/http/create-app';
-import { createEventEnqueuer } from '../../../src/events/enqueue-event';
-import { createRejectedStore } from '../../../src/events/rejected-store';
+import type { Queue } from 'bullmq';
 import type { RejectedStore } from '../../../src/events/rejected-store';
-import { openProducerConnection } from '../../../src/redis/open-producer-connection';
-import { closeRedis } from '../../../src/redis/close-redis';
 import { institutionQueueName } from '../../../src/institutions/institution-queue-name';
 import { signWebhookBody } from '../../../src/signature/sign-webhook-body';
-import { createWebMetrics } from '../../../src/metrics/web-metrics';
-import { captureLogger } from '../../helpers/capture-logger';
-import { TEST_REDIS_URL, obliterateQueue, uniqueQueueName } from '../../helpers/redis';
+import type { CapturedLogger } from '../../helpers/capture-logger';
+import { listenerUnderTest } from '../../helpers/listener-under-test';
+import type { ListenerUnderTest } from '../../helpers/listener-under-test';
 
 const A = { code: '01AAA_INST', secret: 'secret-of-member-a-0001' };
 const B = { code: '01BBB_INST', secret: 'secret-of-member-b-0002' };
@@ -22,49 +20,52 @@ const B = { code: '01BBB_INST', secret: 'secret-of-member-b-0002' };
 const loanEvent = loanEventJson;
 
 describe('a consortium on one listener: WEBHOOK_PATH/{code}, each member with its own secret', () => {
-  const base = uniqueQueueName('consortium');
-  const queueA = new Queue(institutionQueueName(base, A.code), {
-    connection: { url: TEST_REDIS_URL },
-  });
-  const queueB = new Queue(institutionQueueName(base, B.code), {
-    connection: { url: TEST_REDIS_URL },
-  });
-  const connection = openProducerConnection(TEST_REDIS_URL);
-  const log = captureLogger();
+  let dir: string;
+  let listener: ListenerUnderTest;
+  let queueA: Queue;
+  let queueB: Queue;
+  let log: CapturedLogger;
   let rejected: RejectedStore;
   let app: Express;
   let metricsText: () => Promise<string>;
 
-  beforeAll(() => {
-    rejected = createRejectedStore({
-      redis: connection,
-      queueName: base,
-      maxCount: 100,
-      maxAgeHours: 1,
+  beforeAll(async () => {
+    // The listener process as bin/web.ts builds it, from an INSTITUTIONS_FILE; the worker's keys
+    // in the file are not used by the listener.
+    dir = await mkdtemp(join(tmpdir(), 'svc-consortium-listener-'));
+    const file = join(dir, 'institutions.yaml');
+    await writeFile(
+      file,
+      `institutions:\n${[A, B]
+        .map(
+          (member) =>
+            `  - code: ${member.code}\n    webhookSecret: \${SECRET_${member.code}}\n` +
+            `    apiKey: unused-by-the-listener\n    baseUrl: http://127.0.0.1:1\n`,
+        )
+        .join('')}`,
+    );
+    listener = listenerUnderTest({
+      env: {
+        INSTITUTIONS_FILE: file,
+        WEBHOOK_SECRET: undefined,
+        [`SECRET_${A.code}`]: A.secret,
+        [`SECRET_${B.code}`]: B.secret,
+      },
     });
-    const metrics = createWebMetrics({ queue: [queueA, queueB], defaultMetrics: false });
-    metricsText = () => metrics.registry.metrics();
-    const enqueue = (queue: Queue) =>
-      createEventEnqueuer({ queue, dedupWindowHours: 1, attempts: 3 });
-    app = createApp({
-      config: { WEBHOOK_PATH: '/webhooks', BODY_LIMIT: '1mb' },
-      logger: log.logger,
-      institutions: [
-        { code: A.code, webhookSecret: A.secret, enqueue: enqueue(queueA) },
-        { code: B.code, webhookSecret: B.secret, enqueue: enqueue(queueB) },
-      ],
-      rejected,
-      checkReady: async () => undefined,
-      observer: metrics.observer,
-    });
+    const queueOf = (code: string): Queue => {
+      const name = institutionQueueName(listener.queueName, code);
+      const found = listener.process.queues.find((one) => one.queue.name === name);
+      if (found === undefined) throw new Error(`no queue ${name}`);
+      return found.queue;
+    };
+    queueA = queueOf(A.code);
+    queueB = queueOf(B.code);
+    ({ app, log, rejected } = listener);
+    metricsText = () => listener.process.metrics.registry.metrics();
   });
   afterAll(async () => {
-    await queueA.close();
-    await queueB.close();
-    await closeRedis(connection);
-    await obliterateQueue(queueA.name);
-    await obliterateQueue(queueB.name);
-    await obliterateQueue(base);
+    await listener.close();
+    await rm(dir, { recursive: true, force: true });
   });
 
   const post = (code: string, body: string, secret: string) =>

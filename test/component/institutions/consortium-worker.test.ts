@@ -12,8 +12,8 @@ import { createLogger } from '../../../src/logger';
 import { institutionQueueName } from '../../../src/institutions/institution-queue-name';
 import { closeRedis } from '../../../src/redis/close-redis';
 import { openWorkerConnection } from '../../../src/redis/open-worker-connection';
-import { startWorker } from '../../../src/worker/start-worker';
-import type { StartedWorker } from '../../../src/worker/start-worker';
+import { createWorkerProcess } from '../../../src/processes/worker-process';
+import type { WorkerProcess } from '../../../src/processes/worker-process';
 import { captureLogger } from '../../helpers/capture-logger';
 import { TEST_REDIS_URL, obliterateQueue, uniqueQueueName } from '../../helpers/redis';
 import { startCountingProxy } from '../worker/support/counting-proxy';
@@ -39,7 +39,7 @@ describe('a consortium on one worker: one client, queue and budget per member', 
   const log = captureLogger();
   const connection = openWorkerConnection(TEST_REDIS_URL, log.logger);
   let recordsDir: string;
-  let worker: StartedWorker;
+  let worker: WorkerProcess;
 
   beforeAll(async () => {
     recordsDir = await mkdtemp(join(tmpdir(), 'svc-consortium-'));
@@ -82,7 +82,7 @@ describe('a consortium on one worker: one client, queue and budget per member', 
       RECORDS_DIR: join(recordsDir, 'records'),
       WORKER_CONCURRENCY: '2',
     });
-    worker = startWorker({
+    worker = createWorkerProcess({
       config,
       logger: log.logger,
       connection,

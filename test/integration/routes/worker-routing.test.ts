@@ -8,7 +8,7 @@ import { loadConfig, WorkerConfig } from '../../../src/config';
 import { createEventEnqueuer } from '../../../src/events/enqueue-event';
 import { createLogger } from '../../../src/logger';
 import { routeQueueName } from '../../../src/routes/route-queue-name';
-import { startWorker } from '../../../src/worker/start-worker';
+import { createWorkerProcess } from '../../../src/processes/worker-process';
 import { routeEvent } from '../../component/routes/support/route-events';
 import { TEST_REDIS_URL, obliterateQueue, uniqueQueueName } from '../../helpers/redis';
 import { spawnWorker } from '../worker/support/child-process';
@@ -80,7 +80,7 @@ describe('worker with ROUTES_FILE', () => {
     const logger = createLogger({ level: 'silent', name: 'test' });
     const connection = openWorkerConnection(TEST_REDIS_URL, logger);
     try {
-      expect(() => startWorker({ config, logger, connection, env: {} })).toThrow(
+      expect(() => createWorkerProcess({ config, logger, connection, env: {} })).toThrow(
         'invalid routes file: route "loans": to.amqp.url: environment variable MQ_URL is not set',
       );
     } finally {
@@ -106,7 +106,7 @@ describe('worker with ROUTES_FILE', () => {
       const logger = createLogger({ level: 'silent', name: 'test' });
       const connection = openWorkerConnection(TEST_REDIS_URL, logger);
       try {
-        expect(() => startWorker({ config, logger, connection, env: {} })).toThrow(
+        expect(() => createWorkerProcess({ config, logger, connection, env: {} })).toThrow(
           `invalid routes file: route "archive": to.file.dir: the directory cannot be created or written (${code})`,
         );
         // The untemplated part of the good route's directory was made on the way.

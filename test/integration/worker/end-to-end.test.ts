@@ -10,7 +10,7 @@ import type { RunningSandbox } from '@svcws/sandbox';
 import type { RunningWorker } from '../../../src/worker/create-worker';
 import { closeRedis } from '../../../src/redis/close-redis';
 import { openWorkerConnection } from '../../../src/redis/open-worker-connection';
-import { startWorker } from '../../../src/worker/start-worker';
+import { createWorkerProcess } from '../../../src/processes/worker-process';
 import { captureLogger } from '../../helpers/capture-logger';
 import { listenerUnderTest, TEST_SECRET } from '../../helpers/listener-under-test';
 import type { ListenerUnderTest } from '../../helpers/listener-under-test';
@@ -46,7 +46,7 @@ describe('end to end: platform → listener → queue → worker → records on 
     recordsDir = await mkdtemp(join(tmpdir(), 'svc-records-'));
     const log = captureLogger();
     connection = openWorkerConnection(TEST_REDIS_URL, log.logger);
-    worker = startWorker({
+    worker = createWorkerProcess({
       connection,
       config: WorkerConfig.parse({
         REDIS_URL: TEST_REDIS_URL,
@@ -56,6 +56,7 @@ describe('end to end: platform → listener → queue → worker → records on 
         RECORDS_DIR: recordsDir,
       }),
       logger: log.logger,
+      env: {},
     });
     const admin = (path: string, body: unknown) =>
       fetch(`${running.url}/sandbox${path}`, {

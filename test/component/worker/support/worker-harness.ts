@@ -12,8 +12,9 @@ import type { RunningSandbox, Sandbox, SandboxConfig } from '@svcws/sandbox';
 import type { RunningWorker } from '../../../../src/worker/create-worker';
 import { closeRedis } from '../../../../src/redis/close-redis';
 import { openWorkerConnection } from '../../../../src/redis/open-worker-connection';
-import { startWorker } from '../../../../src/worker/start-worker';
-import type { StartedWorker } from '../../../../src/worker/start-worker';
+import { createWorkerProcess } from '../../../../src/processes/worker-process';
+import type { WorkerProcess } from '../../../../src/processes/worker-process';
+import type { HandlerEntry } from '../../../../src/worker/handler-entry';
 import { captureLogger } from '../../../helpers/capture-logger';
 import type { CapturedLogger } from '../../../helpers/capture-logger';
 import { TEST_REDIS_URL, obliterateQueue, uniqueQueueName } from '../../../helpers/redis';
@@ -32,7 +33,7 @@ export interface WorkerUnderTest {
   readonly log: CapturedLogger;
   readonly config: WorkerConfig;
   /** Starts the worker (not started by default, so a test can arrange the queue first). */
-  startWorker(): StartedWorker;
+  startWorker(): WorkerProcess;
   /** Runs a sandbox job to its end; returns the ended instance's id. */
   runJob(jobId: string, records?: number): Promise<string>;
   /** Starts a sandbox run that ends after `durationMs` (QUEUED, then RUNNING); returns its id. */
@@ -54,6 +55,8 @@ export interface HarnessOptions {
   readonly sandbox?: Partial<SandboxConfig>;
   readonly worker?: Record<string, string>;
   readonly budgetPauseMs?: number;
+  /** The handler list; the one production uses (src/processes/handler-entries.ts) unless given. */
+  readonly handlers?: readonly HandlerEntry[];
 }
 
 /** The sandbox behind a counting proxy, a unique queue, a temp RECORDS_DIR and the real worker. */
@@ -92,11 +95,13 @@ export async function workerUnderTest(options: HarnessOptions = {}): Promise<Wor
     log,
     config,
     startWorker: () => {
-      const worker = startWorker({
+      const worker = createWorkerProcess({
         config,
         logger: log.logger,
         connection,
+        env: {},
         tuning: { budgetPauseMs: options.budgetPauseMs ?? 60_000 },
+        ...(options.handlers === undefined ? {} : { handlers: options.handlers }),
       });
       workers.push(worker);
       return worker;
@@ -151,6 +156,9 @@ export async function workerUnderTest(options: HarnessOptions = {}): Promise<Wor
     },
     close: async () => {
       for (const worker of workers) await worker.close();
+      // A connection no worker used may still be connecting: a disconnect then leaves ioredis's
+      // connect timer running. Once it answers, it is closed with QUIT like any other.
+      await connection.ping();
       await closeRedis(connection);
       await queue.close();
       await obliterateQueue(queueName);

@@ -1,7 +1,7 @@
 import { loadConfig, WorkerConfig } from '../../../../src/config';
 import { createLogger } from '../../../../src/logger';
 import { openWorkerConnection } from '../../../../src/redis/open-worker-connection';
-import { startWorker } from '../../../../src/worker/start-worker';
+import { createWorkerProcess } from '../../../../src/processes/worker-process';
 
 /**
  * The worker as its own process, like bin/worker.ts, with the lock and stall timings short
@@ -9,10 +9,11 @@ import { startWorker } from '../../../../src/worker/start-worker';
  */
 const config = loadConfig(WorkerConfig, process.env);
 const logger = createLogger({ level: 'info', name: 'worker-child' });
-const running = startWorker({
+const running = createWorkerProcess({
   config,
   logger,
   connection: openWorkerConnection(config.REDIS_URL, logger),
+  env: process.env,
   tuning: {
     lockDuration: Number(process.env.TEST_LOCK_MS ?? 3000),
     stalledInterval: Number(process.env.TEST_STALLED_MS ?? 1500),

@@ -1,0 +1,228 @@
+import type { Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { WorkerConfig } from '../config';
+import type { InstitutionEntry } from '../institutions/institutions-file';
+import { institutionQueueName } from '../institutions/institution-queue-name';
+import { loadInstitutionsFile } from '../institutions/load-institutions-file';
+import type { Logger } from '../logger';
+import { observeWorker } from '../metrics/observe-worker';
+import type { WorkerMetrics } from '../metrics/worker-metrics';
+import type { FanOut } from '../routes/create-fan-out';
+import { loadRoutesFile } from '../routes/load-routes-file';
+import { startRouting } from '../routes/start-routing';
+import type { Routing } from '../routes/start-routing';
+import { createSvcClient } from '../svc-client/create-svc-client';
+import type { SvcClient } from '../svc-client/create-svc-client';
+import { createWorker } from '../worker/create-worker';
+import type { CreateWorkerOptions, RunningWorker } from '../worker/create-worker';
+import type { EventStep } from '../worker/event-step';
+import type { HandlerEntry } from '../worker/handler-entry';
+import { createHandlerRegistry } from '../worker/handler-registry';
+import type { Dispatch } from '../worker/handler-registry';
+import { sweepRecordsDir } from '../worker/job-end/sweep-records-dir';
+import { handlerEntries } from './handler-entries';
+
+export interface WorkerProcessOptions {
+  readonly config: WorkerConfig;
+  readonly logger: Logger;
+  /** The worker's Redis connection (openWorkerConnection), opened and closed by the caller. */
+  readonly connection: Redis;
+  /** For `${VAR}` in ROUTES_FILE and INSTITUTIONS_FILE (bin/ passes the process environment). */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /**
+   * The worker's metrics (bin/ serves them on WORKER_METRICS_PORT): every event worker is
+   * observed, every API call and remaining budget counted, and route metrics go to its registry.
+   */
+  readonly metrics?: WorkerMetrics;
+  /** Lock, stall and pause timings (tests make them short). */
+  readonly tuning?: Pick<CreateWorkerOptions, 'lockDuration' | 'stalledInterval' | 'budgetPauseMs'>;
+  /** The handler list; handler-entries.ts unless given. */
+  readonly handlers?: readonly HandlerEntry[];
+}
+
+export interface WorkerProcess extends RunningWorker {
+  /** Every event worker: one per institution with INSTITUTIONS_FILE (`worker` is the first). */
+  readonly workers: readonly Worker[];
+  /** The start-up sweep of stale temporary files in RECORDS_DIR: the paths it removed. */
+  readonly swept: Promise<readonly string[]>;
+}
+
+/**
+ * The worker process from its configuration and opened connection: the event worker of each
+ * queue with its API client and handler list, routing's fan-out as an event step (ROUTES_FILE),
+ * and the start-up sweep of RECORDS_DIR. bin/worker.ts adds the metrics server and signals.
+ *
+ * How often one failing call is sent, at most: (SVC_MAX_RETRIES + 1) × JOB_ATTEMPTS — the client's
+ * own retries inside each BullMQ attempt. The worker's SVC_MAX_RETRIES defaults to 0 and
+ * JOB_ATTEMPTS to 10 (src/config.ts), so 1 × 10 = 10 sends, spread over the jobs' exponential
+ * backoff (5 s doubling: about 21 to 43 minutes in all with its jitter) — long enough to outlast a
+ * key rotation or an instance that is still finishing, where the client's quick retries were not.
+ * Not counted: a 429 spends no attempt (the queue waits Retry-After each time, and the budget pause
+ * holds it when the day's calls are spent), and a run lost with its worker (killed, lock lost)
+ * is taken again up to WORKER_MAX_STALLED_COUNT times without spending one.
+ */
+export function createWorkerProcess(options: WorkerProcessOptions): WorkerProcess {
+  const { config, logger, env } = options;
+  // Both files are read at start-up, so a bad one stops the start naming what is wrong.
+  const members =
+    config.INSTITUTIONS_FILE === undefined
+      ? undefined
+      : loadInstitutionsFile(config.INSTITUTIONS_FILE, env).institutions;
+  // Clients and handlers first: a handler list that cannot be built starts nothing.
+  const queues = (members ?? [undefined]).map((member) => queueOf(options, member));
+  const swept = sweepRecordsDir({
+    recordsDir: config.RECORDS_DIR,
+    idleTimeoutMs: config.SVC_TIMEOUT_MS,
+    logger,
+  });
+  const routing =
+    config.ROUTES_FILE === undefined ? undefined : routingOf(options, config.ROUTES_FILE);
+  const running = queues.map((queue) => startEventWorker(options, queue, routing?.fanOut));
+  const [first] = running;
+  if (first === undefined) throw new Error('no event worker');
+  if (options.metrics !== undefined) {
+    for (const one of running) observeWorker(one.worker, options.metrics);
+  }
+  return {
+    worker: first.worker,
+    workers: running.map((one) => one.worker),
+    swept,
+    close: async () => {
+      await Promise.all(running.map((one) => one.close()));
+      await routing?.close();
+    },
+  };
+}
+
+/** Routing (docs/routing.md): one set of route queues for every institution's events. */
+function routingOf(options: WorkerProcessOptions, routesFile: string): Routing {
+  const { config, logger, connection, env, metrics, tuning = {} } = options;
+  return startRouting({
+    routes: loadRoutesFile(routesFile, env).routes,
+    connection,
+    redisUrl: config.REDIS_URL,
+    queueName: config.QUEUE_NAME,
+    logger,
+    ...(metrics === undefined ? {} : { registry: metrics.registry }),
+    ...(tuning.lockDuration === undefined ? {} : { lockDuration: tuning.lockDuration }),
+    ...(tuning.stalledInterval === undefined ? {} : { stalledInterval: tuning.stalledInterval }),
+  });
+}
+
+/** What one event queue's worker is built from. */
+interface EventQueueParts {
+  readonly member: InstitutionEntry | undefined;
+  readonly logger: Logger;
+  readonly config: WorkerConfig;
+  readonly client: SvcClient;
+  readonly dispatch: Dispatch;
+}
+
+/**
+ * The client and handlers of one queue: the single institution's (QUEUE_NAME, SVC_* keys) or one
+ * member's (its own key, base address, rate limiter and budget).
+ */
+function queueOf(
+  options: WorkerProcessOptions,
+  member: InstitutionEntry | undefined,
+): EventQueueParts {
+  const logger =
+    member === undefined ? options.logger : options.logger.child({ institution: member.code });
+  const config = memberConfig(options.config, member);
+  const client = clientOf(config, logger, remainingOf(options.metrics, member?.code));
+  const dispatch = createHandlerRegistry({
+    logger,
+    handlers: (options.handlers ?? handlerEntries).map((entry) => {
+      const handler = entry.create({ config, client });
+      // The list is read by its actions (docs/worker.md): an entry must build the handler it names.
+      if (handler.action !== entry.action) {
+        throw new RangeError(`handler entry ${entry.action} built a ${handler.action} handler`);
+      }
+      return handler;
+    }),
+  });
+  return { member, logger, config, client, dispatch };
+}
+
+/**
+ * The worker of one queue. A member's 429 or spent budget sets the rate limit of its own queue
+ * only, so the other members' work goes on.
+ */
+function startEventWorker(
+  options: WorkerProcessOptions,
+  { member, logger, config, client, dispatch }: EventQueueParts,
+  fanOut: FanOut | undefined,
+): RunningWorker {
+  const eventSteps: EventStep[] = fanOut === undefined ? [] : [memberFanOut(fanOut, member)];
+  return createWorker({
+    connection: options.connection,
+    queueName:
+      member === undefined
+        ? config.QUEUE_NAME
+        : institutionQueueName(config.QUEUE_NAME, member.code),
+    concurrency: config.WORKER_CONCURRENCY,
+    maxStalledCount: config.WORKER_MAX_STALLED_COUNT,
+    dispatch,
+    eventSteps,
+    logger,
+    remaining: client.remaining,
+    remainingFloor: config.SVC_REMAINING_FLOOR,
+    ...options.tuning,
+  });
+}
+
+/** The configuration of one member's queue: its entry's settings over the worker's own. */
+function memberConfig(config: WorkerConfig, member: InstitutionEntry | undefined): WorkerConfig {
+  if (member === undefined) return config;
+  return {
+    ...config,
+    SVC_BASE_URL: member.baseUrl,
+    SVC_API_KEY: member.apiKey,
+    SVC_RATE_PER_SECOND: member.ratePerSecond ?? config.SVC_RATE_PER_SECOND,
+    SVC_REMAINING_FLOOR: member.remainingFloor ?? config.SVC_REMAINING_FLOOR,
+    DOWNLOAD_FORMAT: member.downloadFormat ?? config.DOWNLOAD_FORMAT,
+  };
+}
+
+/** Every remaining budget a client reads goes to the metrics, with the member's code. */
+function remainingOf(
+  metrics: WorkerMetrics | undefined,
+  code: string | undefined,
+): ((remaining: number) => void) | undefined {
+  if (metrics === undefined) return undefined;
+  return (remaining) => {
+    // Every answer of the service carries the remaining budget: one API call each.
+    metrics.remaining(remaining, code);
+    metrics.apiCall();
+  };
+}
+
+/** The API client of the single institution (SVC_* keys) or of one member (its settings). */
+function clientOf(
+  config: WorkerConfig,
+  logger: Logger,
+  onRemaining: ((remaining: number) => void) | undefined,
+): SvcClient {
+  const { SVC_BASE_URL: baseUrl, SVC_API_KEY: apiKey } = config;
+  // config.ts requires both without INSTITUTIONS_FILE; the file requires both for a member.
+  if (baseUrl === undefined || apiKey === undefined) throw new Error('no API key or base address');
+  return createSvcClient({
+    baseUrl,
+    apiKey,
+    ratePerSecond: config.SVC_RATE_PER_SECOND,
+    timeoutMs: config.SVC_TIMEOUT_MS,
+    maxRetries: config.SVC_MAX_RETRIES,
+    remainingFloor: config.SVC_REMAINING_FLOOR,
+    logger,
+    ...(onRemaining === undefined ? {} : { onRemaining }),
+  });
+}
+
+/**
+ * The route queues are shared by every member, and two members' platforms may use the same event
+ * id: a member's route jobs carry its code, so one member's event never hides another's.
+ */
+function memberFanOut(fanOut: FanOut, member: InstitutionEntry | undefined): EventStep {
+  if (member === undefined) return fanOut;
+  return (event, jobId) => fanOut(event, `${member.code}-${jobId}`);
+}
