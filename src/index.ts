@@ -60,14 +60,7 @@ export * from './svc-client';
 
 // routing (docs/routing.md): the routes file, its validation, and the routing a worker starts
 export { loadRoutesFile, parseRoutesFile } from './routes/load-routes-file';
-export {
-  RoutesFile,
-  Route,
-  RouteMatch,
-  RouteDestination,
-  RouteRetry,
-  DESTINATION_KINDS,
-} from './routes/routes-file';
+export { RoutesFile, Route, RouteMatch, RouteDestination, RouteRetry } from './routes/routes-file';
 export { StartupFileError } from './startup/startup-file-error';
 /** @deprecated The routes and institutions files share one error: use StartupFileError. */
 export { StartupFileError as RoutesFileError } from './startup/startup-file-error';
@@ -80,4 +73,5 @@ export { AmqpDestinationOptions } from './routes/destinations/amqp';
 export { NatsDestinationOptions } from './routes/destinations/nats';
 export { RedisStreamDestinationOptions } from './routes/destinations/redis-stream';
 export { FileDestinationOptions } from './routes/destinations/file';
-export type { DestinationKind } from './routes/destinations/destination';
+export { DESTINATION_KINDS } from './routes/destinations';
+export type { DestinationKind } from './routes/destinations';

@@ -1,24 +1,18 @@
-import { createAmqpDestination } from './destinations/amqp';
+import { DESTINATION_ADAPTERS } from './destinations';
 import type { Destination } from './destinations/destination';
+import type { DestinationAdapterList } from './destinations/destination-adapter';
+import { destinationAdapterOf } from './destinations/destination-adapter-of';
 import type { DestinationContext } from './destinations/destination-context';
-import { createFileDestination } from './destinations/file';
-import { createHttpDestination } from './destinations/http';
-import { createNatsDestination } from './destinations/nats';
-import { createRedisStreamDestination } from './destinations/redis-stream';
-import type { RouteDestination } from './routes-file';
+import type { AnyRoute } from './routes-file';
 
-/** The adapter for a route's `to:`. Connections open lazily, on the first delivery. */
-export function createDestination(to: RouteDestination, context: DestinationContext): Destination {
-  switch (to.kind) {
-    case 'http':
-      return createHttpDestination(to.options, context.route);
-    case 'amqp':
-      return createAmqpDestination(to.options, context);
-    case 'nats':
-      return createNatsDestination(to.options, context);
-    case 'redisStream':
-      return createRedisStreamDestination(to.options, context);
-    case 'file':
-      return createFileDestination(to.options);
-  }
+/**
+ * The adapter for a route's `to:`, from the list the routes file was read with. Connections open
+ * lazily, on the first delivery.
+ */
+export function createDestination(
+  to: AnyRoute['to'],
+  context: DestinationContext,
+  adapters: DestinationAdapterList = DESTINATION_ADAPTERS,
+): Destination {
+  return destinationAdapterOf(adapters, to.kind).create(to.options, context);
 }

@@ -2,13 +2,13 @@ import type { JobsOptions, Queue } from 'bullmq';
 import type { CanonicalEvent } from '../events/canonical-event';
 import { matchesRoute } from './match-route';
 import { ROUTE_BACKOFF } from './route-backoff';
-import type { Route } from './routes-file';
+import type { AnyRoute } from './routes-file';
 
 /** Adds one delivery job per matching route; resolves with the names of the routes it matched. */
 export type FanOut = (event: CanonicalEvent, jobId: string) => Promise<readonly string[]>;
 
 export interface FanOutOptions {
-  readonly routes: readonly { readonly route: Route; readonly queue: Queue }[];
+  readonly routes: readonly { readonly route: AnyRoute; readonly queue: Queue }[];
   /**
    * Delivered jobs are kept this long (as the listener keeps event jobs), so that a fan-out run
    * again for the same event — the event job retried, replayed, or taken over after a crash —
@@ -18,7 +18,7 @@ export interface FanOutOptions {
 }
 
 /** The job options of a route's deliveries: its attempts and backoff, a failed set kept for replay. */
-export function routeJobOptions(route: Route, keepCompletedHours: number): JobsOptions {
+export function routeJobOptions(route: AnyRoute, keepCompletedHours: number): JobsOptions {
   return {
     attempts: route.retry.attempts,
     backoff: { type: ROUTE_BACKOFF, delay: route.retry.backoffMs },

@@ -7,10 +7,10 @@ import { DeliveryError } from './delivery-error';
 import type { Destination } from './destinations/destination';
 import { routeBackoff } from './route-backoff';
 import type { RouteMetrics } from './route-metrics';
-import type { Route } from './routes-file';
+import type { AnyRoute } from './routes-file';
 
 export interface RouteWorkerOptions {
-  readonly route: Route;
+  readonly route: AnyRoute;
   readonly queueName: string;
   /** Shared with the route queues; BullMQ opens its own blocking connection from it. */
   readonly connection: Redis;

@@ -1,29 +1,20 @@
 import type { CanonicalEvent } from '../events/canonical-event';
-import { previewAmqp } from './destinations/amqp';
+import { DESTINATION_ADAPTERS } from './destinations';
 import type { DeliveryPreview } from './destinations/destination';
-import { previewFile } from './destinations/file';
-import { previewHttp } from './destinations/http';
-import { previewNats } from './destinations/nats';
-import { previewRedisStream } from './destinations/redis-stream';
-import type { Route } from './routes-file';
+import type { DestinationAdapterList } from './destinations/destination-adapter';
+import { destinationAdapterOf } from './destinations/destination-adapter-of';
+import type { AnyRoute } from './routes-file';
 
 /** What delivering `event` on `route` would send, computed by the adapters' own message builders. */
 export function previewDelivery(
-  route: Route,
+  route: AnyRoute,
   event: CanonicalEvent,
   redisUrl: string,
+  adapters: DestinationAdapterList = DESTINATION_ADAPTERS,
 ): DeliveryPreview {
-  const to = route.to;
-  switch (to.kind) {
-    case 'http':
-      return previewHttp(to.options, event, route.name);
-    case 'amqp':
-      return previewAmqp(to.options, event, route.name);
-    case 'nats':
-      return previewNats(to.options, event, route.name);
-    case 'redisStream':
-      return previewRedisStream(to.options, event, { redisUrl });
-    case 'file':
-      return previewFile(to.options, event);
-  }
+  const { kind, options } = route.to;
+  return destinationAdapterOf(adapters, kind).preview(options, event, {
+    route: route.name,
+    redisUrl,
+  });
 }

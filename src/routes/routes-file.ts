@@ -1,19 +1,9 @@
 import { z } from 'zod';
-import { AmqpDestinationOptions } from './destinations/amqp';
-import { FileDestinationOptions } from './destinations/file';
-import { HttpDestinationOptions } from './destinations/http';
-import { NatsDestinationOptions } from './destinations/nats';
-import { RedisStreamDestinationOptions } from './destinations/redis-stream';
-
-/** Every destination kind and its options: adding a destination adds a line here (CONVENTIONS layout). */
-const DESTINATIONS = {
-  http: HttpDestinationOptions,
-  amqp: AmqpDestinationOptions,
-  nats: NatsDestinationOptions,
-  redisStream: RedisStreamDestinationOptions,
-  file: FileDestinationOptions,
-} as const;
-export const DESTINATION_KINDS = Object.keys(DESTINATIONS) as (keyof typeof DESTINATIONS)[];
+import { DESTINATION_ADAPTERS } from './destinations';
+import type {
+  DestinationAdapterList,
+  DestinationChoiceOf,
+} from './destinations/destination-adapter';
 
 const codes = z.array(z.string().min(1)).min(1, 'at least one value');
 
@@ -29,31 +19,35 @@ export const RouteMatch = z.strictObject({
 export type RouteMatch = z.infer<typeof RouteMatch>;
 
 /**
- * `to:` — exactly one destination, read into `{ kind, options }` so the code switches on a kind.
- * Unknown keys are refused (a typo or a destination this version does not have).
+ * `to:` — exactly one destination of `adapters`, read into `{ kind, options }` so the code finds
+ * the adapter by its kind. Unknown keys are refused (a typo or a destination this version does
+ * not have).
  */
-export const RouteDestination = z
-  .strictObject({
-    http: HttpDestinationOptions.optional(),
-    amqp: AmqpDestinationOptions.optional(),
-    nats: NatsDestinationOptions.optional(),
-    redisStream: RedisStreamDestinationOptions.optional(),
-    file: FileDestinationOptions.optional(),
-  })
-  .refine((to) => Object.values(to).filter((value) => value !== undefined).length === 1, {
-    message: `exactly one destination (${DESTINATION_KINDS.join(', ')})`,
-    // After an unknown key (reported as an unknown destination), this would only repeat it.
-    when: (payload) => payload.issues.length === 0,
-  })
-  .transform((to) => {
-    if (to.http) return { kind: 'http' as const, options: to.http };
-    if (to.amqp) return { kind: 'amqp' as const, options: to.amqp };
-    if (to.nats) return { kind: 'nats' as const, options: to.nats };
-    if (to.redisStream) return { kind: 'redisStream' as const, options: to.redisStream };
-    if (to.file) return { kind: 'file' as const, options: to.file };
-    // No known destination: the issue is already reported (unknown key, or not exactly one).
-    return z.NEVER;
-  });
+export function routeDestinationSchema<Adapters extends DestinationAdapterList>(
+  adapters: Adapters,
+): z.ZodType<DestinationChoiceOf<Adapters[number]>> {
+  const kinds = adapters.map((adapter) => adapter.kind);
+  return z
+    .strictObject(
+      Object.fromEntries(adapters.map((adapter) => [adapter.kind, adapter.options.optional()])),
+    )
+    .refine((to) => Object.values(to).filter((value) => value !== undefined).length === 1, {
+      message: `exactly one destination (${kinds.join(', ')})`,
+      // After an unknown key (reported as an unknown destination), this would only repeat it.
+      when: (payload) => payload.issues.length === 0,
+    })
+    .transform((to) => {
+      const adapter = adapters.find(({ kind }) => to[kind] !== undefined);
+      // No known destination: the issue is already reported (unknown key, or not exactly one).
+      if (adapter === undefined) return z.NEVER;
+      // The options were read by this adapter's own schema, under its own key.
+      return { kind: adapter.kind, options: to[adapter.kind] } as DestinationChoiceOf<
+        Adapters[number]
+      >;
+    });
+}
+
+export const RouteDestination = routeDestinationSchema(DESTINATION_ADAPTERS);
 export type RouteDestination = z.infer<typeof RouteDestination>;
 
 /** `retry:` — attempts in all (the first included); exponential backoff from `backoffMs`, with jitter. */
@@ -75,20 +69,39 @@ export const Route = z.strictObject({
 });
 export type Route = z.infer<typeof Route>;
 
-/** The routes file (ROUTES_FILE): the public contract documented in docs/routing.md. */
-export const RoutesFile = z
-  .strictObject({ routes: z.array(Route) })
-  .superRefine((file, context) => {
-    const seen = new Set<string>();
-    file.routes.forEach((route, index) => {
-      if (seen.has(route.name)) {
-        context.addIssue({
-          code: 'custom',
-          path: ['routes', index, 'name'],
-          message: 'duplicate route name',
-        });
-      }
-      seen.add(route.name);
-    });
-  });
+/** A route whose `to:` is one of `adapters` (the same fields; `to` keeps its place). */
+export function routeSchema<Adapters extends DestinationAdapterList>(adapters: Adapters) {
+  return Route.extend({ to: routeDestinationSchema(adapters) });
+}
+
+/** A route read with any list of adapters (a test's own): what routing needs of a route. */
+export type AnyRoute = z.infer<ReturnType<typeof routeSchema<DestinationAdapterList>>>;
+
+/** The routes file (ROUTES_FILE) with `adapters`: the public contract documented in docs/routing.md. */
+export function routesFileSchema<Adapters extends DestinationAdapterList>(adapters: Adapters) {
+  return z.strictObject({ routes: z.array(routeSchema(adapters)) }).superRefine(uniqueNames);
+}
+
+export const RoutesFile = routesFileSchema(DESTINATION_ADAPTERS);
 export type RoutesFile = z.infer<typeof RoutesFile>;
+/** The routes file read with `Adapters` (a test's own list). */
+export type RoutesFileOf<Adapters extends DestinationAdapterList> = z.infer<
+  ReturnType<typeof routesFileSchema<Adapters>>
+>;
+
+function uniqueNames(
+  file: { routes: readonly { name: string }[] },
+  context: z.RefinementCtx,
+): void {
+  const seen = new Set<string>();
+  file.routes.forEach((route, index) => {
+    if (seen.has(route.name)) {
+      context.addIssue({
+        code: 'custom',
+        path: ['routes', index, 'name'],
+        message: 'duplicate route name',
+      });
+    }
+    seen.add(route.name);
+  });
+}

@@ -10,11 +10,14 @@ import { createRouteMetrics } from './route-metrics';
 import { createRouteWorker } from './create-route-worker';
 import { prepareDestinations } from './prepare-destinations';
 import type { Destination } from './destinations/destination';
+import type { DestinationAdapterList } from './destinations/destination-adapter';
 import { routeQueueName } from './route-queue-name';
-import type { Route } from './routes-file';
+import type { AnyRoute } from './routes-file';
 
 export interface StartRoutingOptions {
-  readonly routes: readonly Route[];
+  readonly routes: readonly AnyRoute[];
+  /** The destinations the routes were read with (loadRoutesFile); DESTINATION_ADAPTERS unless given. */
+  readonly adapters?: DestinationAdapterList;
   /**
    * The worker's connection (opened in bin/, maxRetriesPerRequest null): the route queues live
    * beside the event queue. Routing does not close it.
@@ -56,7 +59,9 @@ export function startRouting(options: StartRoutingOptions): Routing {
   const { connection } = options;
   const runWorkers = options.runWorkers ?? true;
   // Only a process that delivers needs to reach the destinations (and may create directories).
-  if (runWorkers) prepareDestinations(options.routes);
+  if (runWorkers) {
+    prepareDestinations(options.routes, { logger, redisUrl: options.redisUrl }, options.adapters);
+  }
   const entries = options.routes.map((route) => {
     const queue = new Queue(routeQueueName(options.queueName, route.name), { connection });
     queue.on('error', () => undefined);
@@ -69,11 +74,11 @@ export function startRouting(options: StartRoutingOptions): Routing {
   const workers = new Map<string, Worker>();
   if (runWorkers) {
     for (const { route, queue } of entries) {
-      const destination = createDestination(route.to, {
-        route: route.name,
-        logger,
-        redisUrl: options.redisUrl,
-      });
+      const destination = createDestination(
+        route.to,
+        { route: route.name, logger, redisUrl: options.redisUrl },
+        options.adapters,
+      );
       destinations.push(destination);
       const worker = createRouteWorker({
         route,

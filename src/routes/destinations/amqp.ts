@@ -6,6 +6,7 @@ import { DeliveryError } from '../delivery-error';
 import { redactUrlCredentials } from '../redact-url-credentials';
 import { renderTemplate } from '../render-template';
 import type { DeliveryPreview, Destination } from './destination';
+import type { DestinationAdapter } from './destination-adapter';
 import type { DestinationContext } from './destination-context';
 import { withTimeout } from './with-timeout';
 
@@ -18,6 +19,13 @@ export const AmqpDestinationOptions = z.strictObject({
   timeoutMs: z.number().int().positive().default(10_000),
 });
 export type AmqpDestinationOptions = z.infer<typeof AmqpDestinationOptions>;
+
+export const amqpDestination: DestinationAdapter<AmqpDestinationOptions, 'amqp'> = {
+  kind: 'amqp',
+  options: AmqpDestinationOptions,
+  create: createAmqpDestination,
+  preview: (options, event, context) => previewAmqp(options, event, context.route),
+};
 
 /**
  * The message one event makes: persistent, ids in its properties, the canonical JSON as body, and
@@ -42,7 +50,7 @@ export function amqpMessageOf(
   };
 }
 
-export function previewAmqp(
+function previewAmqp(
   options: AmqpDestinationOptions,
   event: CanonicalEvent,
   route: string,

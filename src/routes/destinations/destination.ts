@@ -1,11 +1,9 @@
 import type { CanonicalEvent } from '../../events/canonical-event';
 
-/** The five kinds a route may deliver to (the keys of `to:` in the routes file). */
-export type DestinationKind = 'http' | 'amqp' | 'nats' | 'redisStream' | 'file';
-
 /** What one delivery would send: for `routes test` and for reading, never with a secret. */
 export interface DeliveryPreview {
-  readonly kind: DestinationKind;
+  /** The adapter's kind (destination-adapter.ts). */
+  readonly kind: string;
   /** Where it goes, credentials redacted: `amqp://app:***@mq:5672 exchange library-events`. */
   readonly target: string;
   /** The rendered routing key, subject, stream or file. */
@@ -16,12 +14,13 @@ export interface DeliveryPreview {
 }
 
 /**
- * One adapter per destination kind (routes/destinations/*.ts), all behind this interface. `deliver`
+ * What an adapter's `create` returns (destination-adapter.ts), one per route. `deliver`
  * resolves only once the destination confirmed (2xx, broker confirm, stream ack, fsync) and
  * rejects with a DeliveryError that says whether a retry may help.
  */
 export interface Destination {
-  readonly kind: DestinationKind;
+  /** The adapter's kind: the `destination` of log lines. */
+  readonly kind: string;
   /** Where deliveries go, credentials redacted: for log lines. */
   readonly target: string;
   deliver(event: CanonicalEvent): Promise<void>;

@@ -6,6 +6,7 @@ import type { CanonicalEvent } from '../../events/canonical-event';
 import { DeliveryError } from '../delivery-error';
 import { renderTemplate } from '../render-template';
 import type { DeliveryPreview, Destination } from './destination';
+import type { DestinationAdapter, DestinationProblem } from './destination-adapter';
 import { makeDirectory, makeDirectorySync } from './make-directory';
 import { withTimeout } from './with-timeout';
 
@@ -17,18 +18,33 @@ export const FileDestinationOptions = z.strictObject({
 });
 export type FileDestinationOptions = z.infer<typeof FileDestinationOptions>;
 
+export const fileDestination: DestinationAdapter<FileDestinationOptions, 'file'> = {
+  kind: 'file',
+  options: FileDestinationOptions,
+  create: createFileDestination,
+  preview: previewFile,
+  prepare: archiveDirProblems,
+};
+
 /**
  * At start-up: the part of `dir` before any `{…}` template is created and must be writable, so a
  * routes file pointing at a directory that can never be written stops the start instead of
- * filling the route's failed set. Throws the errno error (ENOTDIR, EACCES, EROFS, ENOENT, …).
+ * filling the route's failed set. The problem names the errno code (ENOTDIR, EACCES, EROFS,
+ * ENOENT, …), never the path: it may come from a `${VAR}`.
  */
-export function prepareArchiveDirSync(options: Pick<FileDestinationOptions, 'dir'>): void {
+function archiveDirProblems(options: FileDestinationOptions): DestinationProblem[] {
   const parts = options.dir.split(sep);
   const templated = parts.findIndex((part) => /\{(action|event|institution|id)\}/.test(part));
   const fixed = templated === -1 ? options.dir : parts.slice(0, templated).join(sep);
-  if (fixed === '') return;
-  makeDirectorySync(fixed);
-  accessSync(fixed, constants.W_OK | constants.X_OK);
+  if (fixed === '') return [];
+  try {
+    makeDirectorySync(fixed);
+    accessSync(fixed, constants.W_OK | constants.X_OK);
+    return [];
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'unknown error';
+    return [{ field: 'dir', problem: `the directory cannot be created or written (${code})` }];
+  }
 }
 
 /** `<dir>/<YYYY-MM-DD>.jsonl`, the day in UTC at delivery. */
@@ -40,10 +56,7 @@ export function archivePathOf(
   return join(renderTemplate(options.dir, event), `${now.toISOString().slice(0, 10)}.jsonl`);
 }
 
-export function previewFile(
-  options: FileDestinationOptions,
-  event: CanonicalEvent,
-): DeliveryPreview {
+function previewFile(options: FileDestinationOptions, event: CanonicalEvent): DeliveryPreview {
   const path = archivePathOf(options, event);
   return {
     kind: 'file',

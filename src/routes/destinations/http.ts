@@ -4,6 +4,7 @@ import type { CanonicalEvent } from '../../events/canonical-event';
 import { DeliveryError } from '../delivery-error';
 import { redactUrlCredentials } from '../redact-url-credentials';
 import type { DeliveryPreview, Destination } from './destination';
+import type { DestinationAdapter } from './destination-adapter';
 
 /** `to: { http: { url, secret?, headers?, timeoutMs? } }` */
 export const HttpDestinationOptions = z.strictObject({
@@ -14,6 +15,13 @@ export const HttpDestinationOptions = z.strictObject({
   timeoutMs: z.number().int().positive().default(10_000),
 });
 export type HttpDestinationOptions = z.infer<typeof HttpDestinationOptions>;
+
+export const httpDestination: DestinationAdapter<HttpDestinationOptions, 'http'> = {
+  kind: 'http',
+  options: HttpDestinationOptions,
+  create: (options, context) => createHttpDestination(options, context.route),
+  preview: (options, event, context) => previewHttp(options, event, context.route),
+};
 
 /** The request one event makes: exact body bytes, and the headers that carry its ids. */
 export function httpRequestOf(
@@ -36,7 +44,7 @@ export function httpRequestOf(
   return { body, headers };
 }
 
-export function previewHttp(
+function previewHttp(
   options: HttpDestinationOptions,
   event: CanonicalEvent,
   route: string,

@@ -6,6 +6,7 @@ import { DeliveryError } from '../delivery-error';
 import { redactUrlCredentials } from '../redact-url-credentials';
 import { renderTemplate } from '../render-template';
 import type { DeliveryPreview, Destination } from './destination';
+import type { DestinationAdapter } from './destination-adapter';
 import type { DestinationContext } from './destination-context';
 
 /** `to: { nats: { servers, subject } }` */
@@ -17,10 +18,17 @@ export const NatsDestinationOptions = z.strictObject({
 });
 export type NatsDestinationOptions = z.infer<typeof NatsDestinationOptions>;
 
+export const natsDestination: DestinationAdapter<NatsDestinationOptions, 'nats'> = {
+  kind: 'nats',
+  options: NatsDestinationOptions,
+  create: createNatsDestination,
+  preview: (options, event, context) => previewNats(options, event, context.route),
+};
+
 /** JetStream answers a publish to a subject no stream covers with 503 (no responders). */
 const NO_STREAM = '503';
 
-export function previewNats(
+function previewNats(
   options: NatsDestinationOptions,
   event: CanonicalEvent,
   route: string,

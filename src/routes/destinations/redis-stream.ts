@@ -5,6 +5,7 @@ import { DeliveryError } from '../delivery-error';
 import { redactUrlCredentials } from '../redact-url-credentials';
 import { renderTemplate } from '../render-template';
 import type { DeliveryPreview, Destination } from './destination';
+import type { DestinationAdapter } from './destination-adapter';
 import type { DestinationContext } from './destination-context';
 
 /** `to: { redisStream: { stream, url?, maxLen? } }` */
@@ -18,7 +19,17 @@ export const RedisStreamDestinationOptions = z.strictObject({
 });
 export type RedisStreamDestinationOptions = z.infer<typeof RedisStreamDestinationOptions>;
 
-export function previewRedisStream(
+export const redisStreamDestination: DestinationAdapter<
+  RedisStreamDestinationOptions,
+  'redisStream'
+> = {
+  kind: 'redisStream',
+  options: RedisStreamDestinationOptions,
+  create: createRedisStreamDestination,
+  preview: previewRedisStream,
+};
+
+function previewRedisStream(
   options: RedisStreamDestinationOptions,
   event: CanonicalEvent,
   context: Pick<DestinationContext, 'redisUrl'>,
