@@ -23,7 +23,7 @@ export type RouteMatch = z.infer<typeof RouteMatch>;
  * the adapter by its kind. Unknown keys are refused (a typo or a destination this version does
  * not have).
  */
-export function routeDestinationSchema<Adapters extends DestinationAdapterList>(
+function routeDestinationSchema<Adapters extends DestinationAdapterList>(
   adapters: Adapters,
 ): z.ZodType<DestinationChoiceOf<Adapters[number]>> {
   const kinds = adapters.map((adapter) => adapter.kind);

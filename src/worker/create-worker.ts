@@ -54,10 +54,10 @@ export interface RunningWorker {
 }
 
 /** DEFAULT of WORKER_MAX_STALLED_COUNT (src/config.ts). */
-export const DEFAULT_MAX_STALLED_COUNT = 5;
+const DEFAULT_MAX_STALLED_COUNT = 5;
 
 /** The abort reason of a run whose lock could not be renewed. */
-export const LOCK_LOST = 'lock lost: another worker may run this job';
+const LOCK_LOST = 'lock lost: another worker may run this job';
 
 /**
  * A generous ceiling that never limits by itself: BullMQ checks the queue's rate-limit key (set by

@@ -14,8 +14,8 @@ export type FailureDecision =
   | { readonly kind: 'rate-limit'; readonly delayMs: number; readonly reason: string };
 
 /** When a 429 names no wait. */
-export const DEFAULT_RATE_LIMIT_MS = 1000;
-export const MIN_RATE_LIMIT_MS = 100;
+const DEFAULT_RATE_LIMIT_MS = 1000;
+const MIN_RATE_LIMIT_MS = 100;
 
 /**
  * Statuses that can pass on a later attempt although the client calls them final:
@@ -25,7 +25,7 @@ export const MIN_RATE_LIMIT_MS = 100;
  * - 408: the service gave up waiting for the request; nothing was done.
  * Every other 4xx (a 400 with a documented code, 404, …) fails the same way on every attempt.
  */
-export const RETRYABLE_CLIENT_STATUSES: ReadonlySet<number> = new Set([401, 403, 408]);
+const RETRYABLE_CLIENT_STATUSES: ReadonlySet<number> = new Set([401, 403, 408]);
 
 /**
  * Handlers say themselves when an error is permanent: they throw an `UnrecoverableError` (or a
@@ -54,7 +54,7 @@ export function decideFailure(error: unknown): FailureDecision {
  * `getJobInstance: HTTP 400, code 402218 (invalid instance id): Invalid instance id: 9` — the
  * failed reason a person reads in the failed set: operation, status, code and its meaning.
  */
-export function svcReason(error: SvcApiError): string {
+function svcReason(error: SvcApiError): string {
   const parts = [
     error.status !== undefined ? `HTTP ${String(error.status)}` : undefined,
     error.code !== undefined

@@ -31,7 +31,7 @@ export const amqpDestination: DestinationAdapter<AmqpDestinationOptions, 'amqp'>
  * The message one event makes: persistent, ids in its properties, the canonical JSON as body, and
  * `mandatory`, so that the broker returns a message no queue takes instead of dropping it.
  */
-export function amqpMessageOf(
+function amqpMessageOf(
   options: AmqpDestinationOptions,
   event: CanonicalEvent,
   route: string,

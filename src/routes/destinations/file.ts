@@ -48,7 +48,7 @@ function archiveDirProblems(options: FileDestinationOptions): DestinationProblem
 }
 
 /** `<dir>/<YYYY-MM-DD>.jsonl`, the day in UTC at delivery. */
-export function archivePathOf(
+function archivePathOf(
   options: FileDestinationOptions,
   event: CanonicalEvent,
   now = new Date(),

@@ -24,7 +24,7 @@ export const httpDestination: DestinationAdapter<HttpDestinationOptions, 'http'>
 };
 
 /** The request one event makes: exact body bytes, and the headers that carry its ids. */
-export function httpRequestOf(
+function httpRequestOf(
   options: HttpDestinationOptions,
   event: CanonicalEvent,
   route: string,

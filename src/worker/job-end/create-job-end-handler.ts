@@ -29,7 +29,7 @@ export interface JobEndHandlerOptions {
 }
 
 /** The folder name of events that carry no institution code. */
-export const UNKNOWN_INSTITUTION = 'unknown-institution';
+const UNKNOWN_INSTITUTION = 'unknown-institution';
 
 export interface StoredFile {
   readonly lineType: string;

@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 export type DownloadFormat = 'XML' | 'BINARY';
 
 /** XML is a MARCXML collection, BINARY is ISO 2709 records back to back. */
-export const EXTENSION: Readonly<Record<DownloadFormat, string>> = { XML: 'xml', BINARY: 'mrc' };
+const EXTENSION: Readonly<Record<DownloadFormat, string>> = { XML: 'xml', BINARY: 'mrc' };
 
 export interface RecordsPathParts {
   readonly institution: string;

@@ -6,7 +6,7 @@ import type { ImportJobMatcher } from './import-job-matcher';
  * ("Completed with Errors" still loads the records that passed; its counters say how many).
  * COMPLETED_NO_BULKS loaded nothing; FAILED and the aborted ones stopped before the end.
  */
-export const LOADED_STATUSES: ReadonlySet<string> = new Set([
+const LOADED_STATUSES: ReadonlySet<string> = new Set([
   'COMPLETED_SUCCESS',
   'COMPLETED_WARNINGS',
   'COMPLETED_FAILED',
@@ -17,7 +17,7 @@ export const LOADED_STATUSES: ReadonlySet<string> = new Set([
  * job_end can reach the worker before the instance reads as ended (the event and the read are two
  * paths on the platform side): such an instance is read again later, never taken as "nothing".
  */
-export const UNFINISHED_STATUSES: ReadonlySet<string> = new Set([
+const UNFINISHED_STATUSES: ReadonlySet<string> = new Set([
   'QUEUED',
   'PENDING',
   'INITIALIZING',

@@ -30,7 +30,7 @@ export type StoreRecordsResult =
   | { readonly stored: false; readonly reason: 'already stored' };
 
 /** No data for `idleTimeoutMs` in the middle of a body. */
-export class DownloadStalledError extends Error {
+class DownloadStalledError extends Error {
   constructor(idleTimeoutMs: number) {
     super(`download stalled: no data for ${String(idleTimeoutMs)} ms`);
     this.name = 'DownloadStalledError';

@@ -21,7 +21,7 @@ import { TEST_REDIS_URL, obliterateQueue, uniqueQueueName } from '../../../helpe
 import { startCountingProxy } from './counting-proxy';
 import type { CountingProxy } from './counting-proxy';
 
-export const SANDBOX_KEY = 'sandbox-key';
+const SANDBOX_KEY = 'sandbox-key';
 
 export interface WorkerUnderTest {
   readonly sandbox: Sandbox;
