@@ -47,6 +47,16 @@ describe('deploy/prometheus alert rules', () => {
     expect(run.code).toBe(0);
   });
 
+  it('load from the compose Prometheus config (promtool check config)', async () => {
+    const run = await runPromtool([
+      'check',
+      'config',
+      join(ROOT, 'deploy/prometheus/prometheus.yml'),
+    ]);
+    expect(run.output).toContain('SUCCESS');
+    expect(run.code).toBe(0);
+  });
+
   it('pass their unit tests (promtool test rules)', async () => {
     const run = await runPromtool(['test', 'rules', RULE_TESTS]);
     expect(run.output).toContain('SUCCESS');
