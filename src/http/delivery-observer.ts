@@ -8,4 +8,6 @@ export type DeliveryObserver = (delivery: {
   rejected?: { reason: string; kept: boolean };
   /** The institution code of the path (INSTITUTIONS_FILE only; a configured code, never a guess). */
   institution?: string;
+  /** The event's own `institution.value` (spec §6.2), when it was parsed and carries one. */
+  eventInstitution?: string;
 }) => void;

@@ -58,6 +58,8 @@ interface Delivery {
   rejected?: { reason: string; kept: boolean };
   /** The institution code of the path (INSTITUTIONS_FILE only). */
   institution?: string;
+  /** The event's `institution.value` once parsed (metrics only: silence per institution). */
+  eventInstitution?: string | undefined;
 }
 
 /**
@@ -203,6 +205,7 @@ async function ingest(
       delivery,
     );
     delivery.jobId = outcome.jobId;
+    delivery.eventInstitution = outcome.event.institution?.value;
     delivery.outcome = outcome.duplicate ? 'duplicate' : 'queued';
     answerOk(res, delivery.outcome, outcome.event.id);
     return;
@@ -343,5 +346,8 @@ function logDelivery(
     action: delivery.action,
     ...(delivery.rejected === undefined ? {} : { rejected: delivery.rejected }),
     ...(delivery.institution === undefined ? {} : { institution: delivery.institution }),
+    ...(delivery.eventInstitution === undefined
+      ? {}
+      : { eventInstitution: delivery.eventInstitution }),
   });
 }

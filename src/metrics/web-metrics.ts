@@ -94,6 +94,20 @@ function createFamilies(registry: Registry) {
       labelNames: ['reason', 'kept', 'institution'] as const,
       registers,
     }),
+    // Silence detection (deploy/prometheus/alerts.yml): a platform that stops sending shows as
+    // an age, not as a rate of zero that no single scrape can tell from a quiet minute.
+    lastEvent: new Gauge({
+      name: 'svcws_webhook_last_event_timestamp_seconds',
+      help: 'Unix time of the last event accepted (queued or duplicate), by institution (the path code with INSTITUTIONS_FILE, else the event institution value) and action',
+      labelNames: ['institution', 'action'] as const,
+      registers,
+    }),
+    queueOldest: new Gauge({
+      name: 'svcws_queue_oldest_waiting_seconds',
+      help: 'Age of the oldest event waiting in the event queue (0 when none), by queue; read on scrape',
+      labelNames: ['queue'] as const,
+      registers,
+    }),
     queueScrape: new Gauge({
       name: 'svcws_queue_metrics_up',
       help: '1 when the last scrape could read the queue counts from Redis, else 0',
@@ -102,9 +116,15 @@ function createFamilies(registry: Registry) {
   };
 }
 
-/** Counts every delivery by outcome and status, and its duration by outcome. */
+/** The institution label of an event that names none, on a listener without INSTITUTIONS_FILE. */
+const UNKNOWN_INSTITUTION = 'unknown';
+
+/**
+ * Counts every delivery by outcome and status, and its duration by outcome; an accepted event
+ * also stamps the time of the last event of its institution and action.
+ */
 function createObserver(families: Families): DeliveryObserver {
-  const { deliveries, rejections, signatureFailures, deliveryDuration } = families;
+  const { deliveries, rejections, signatureFailures, deliveryDuration, lastEvent } = families;
   // Label sets are few (outcome × status × institution); their children are looked up once, not
   // hashed per delivery.
   const deliveriesBy = memo((key: string) => {
@@ -114,8 +134,12 @@ function createObserver(families: Families): DeliveryObserver {
     );
   });
   const durationBy = memo((outcome: string) => deliveryDuration.labels(outcome));
-  return ({ outcome, status, durationMs, rejected, institution }) => {
+  return ({ outcome, status, durationMs, rejected, institution, action, eventInstitution }) => {
     const of = institution === undefined ? {} : { institution };
+    if ((outcome === 'queued' || outcome === 'duplicate') && action !== undefined) {
+      const who = institution ?? eventInstitution ?? UNKNOWN_INSTITUTION;
+      lastEvent.set({ institution: who, action }, Date.now() / 1000);
+    }
     const key = `${outcome}\u0000${String(status)}`;
     deliveriesBy(institution === undefined ? key : `${key}\u0000${institution}`).inc();
     if (rejected) rejections.inc({ reason: rejected.reason, kept: String(rejected.kept), ...of });
@@ -169,12 +193,19 @@ function createMetricsRouter(options: MetricsRouterOptions): Router {
   }
   router.get(path, async (_req, res) => {
     let queueText = '';
+    const { queueScrape, queueOldest } = options.families;
     try {
-      queueText = await withTimeout(exportQueues(options.queue), options.queueTimeoutMs);
-      options.families.queueScrape.set(1);
+      const [text, oldest] = await withTimeout(
+        Promise.all([exportQueues(options.queue), oldestWaiting(options.queue)]),
+        options.queueTimeoutMs,
+      );
+      queueText = text;
+      for (const [queue, seconds] of oldest) queueOldest.set({ queue }, seconds);
+      queueScrape.set(1);
     } catch {
       // Redis away: the process metrics still matter (they say why), so answer 200 without them.
-      options.families.queueScrape.set(0);
+      queueScrape.set(0);
+      queueOldest.reset();
     }
     const own = await registry.metrics();
     res.setHeader('Content-Type', registry.contentType);
@@ -216,9 +247,27 @@ async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   }
 }
 
+function queuesOf(queue: Queue | readonly Queue[]): readonly Queue[] {
+  return Array.isArray(queue) ? queue : [queue as Queue];
+}
+
+/**
+ * Seconds since the oldest waiting job of each queue was added. BullMQ 6 LPUSHes new jobs and
+ * takes from the tail, so `asc` reads the oldest first (as src/routes/route-metrics.ts does).
+ */
+async function oldestWaiting(queue: Queue | readonly Queue[]): Promise<[string, number][]> {
+  const now = Date.now();
+  return Promise.all(
+    queuesOf(queue).map(async (one): Promise<[string, number]> => {
+      const [oldest] = await one.getJobs('wait', 0, 0, true);
+      return [one.name, oldest === undefined ? 0 : Math.max(0, now - oldest.timestamp) / 1000];
+    }),
+  );
+}
+
 /** BullMQ's export of each queue, as one metric family: HELP and TYPE once, then every queue's rows. */
 async function exportQueues(queue: Queue | readonly Queue[]): Promise<string> {
-  const queues: readonly Queue[] = Array.isArray(queue) ? queue : [queue as Queue];
+  const queues = queuesOf(queue);
   const texts = await Promise.all(queues.map((one) => one.exportPrometheusMetrics()));
   return texts
     .map((text, index) =>

@@ -165,5 +165,10 @@ describe('a consortium on one listener: WEBHOOK_PATH/{code}, each member with it
     expect(text).toMatch(
       new RegExp(`svcws_webhook_rejected_total\\{[^}]*institution="${A.code}"[^}]*\\} 1`),
     );
+    expect(text).toMatch(
+      new RegExp(
+        `svcws_webhook_last_event_timestamp_seconds\\{institution="${B.code}",action="loan"\\} \\d`,
+      ),
+    );
   });
 });

@@ -113,6 +113,37 @@ describe('GET /metrics on the listener', () => {
     expect(after.text).toContain(`bullmq_job_count{queue="${queueName}", state="failed"} 0`);
     expect(after.text).toContain('svcws_queue_metrics_up 1');
   });
+
+  it('stamps the time of the last accepted event by institution and action, not of a refused one', async () => {
+    const before = Date.now() / 1000;
+    const loan = fixture('loan-created.json');
+    await deliver(app, loan, signWebhookBody(SECRET, loan));
+    const jobEnd = fixture('job-end.json');
+    await deliver(app, jobEnd, signWebhookBody('not-the-secret', jobEnd));
+    const res = await request(app).get('/metrics');
+
+    const stamps = [
+      ...res.text.matchAll(/^svcws_webhook_last_event_timestamp_seconds\{(.*)\} (\S+)$/gm),
+    ].map(([, labels, value]) => ({ labels, value: Number(value) }));
+    expect(stamps.map((stamp) => stamp.labels)).toEqual(['institution="01SVC_INST",action="loan"']);
+    expect(stamps[0]?.value).toBeGreaterThanOrEqual(Math.floor(before));
+    expect(stamps[0]?.value).toBeLessThanOrEqual(Date.now() / 1000);
+  });
+
+  it('exports the age of the oldest waiting event of the queue at scrape time', async () => {
+    const empty = await request(app).get('/metrics');
+    const body = fixture('loan-created.json');
+    await deliver(app, body, signWebhookBody(SECRET, body));
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const after = await request(app).get('/metrics');
+
+    expect(empty.text).toContain(`svcws_queue_oldest_waiting_seconds{queue="${queueName}"} 0\n`);
+    const age = new RegExp(
+      `svcws_queue_oldest_waiting_seconds\\{queue="${queueName}"\\} (\\S+)`,
+    ).exec(after.text)?.[1];
+    expect(Number(age)).toBeGreaterThanOrEqual(1);
+    expect(Number(age)).toBeLessThan(30);
+  });
 });
 
 describe('GET /metrics while Redis does not answer', () => {
@@ -124,6 +155,7 @@ describe('GET /metrics while Redis does not answer', () => {
       expect(res.status).toBe(200);
       expect(res.text).toContain('svcws_queue_metrics_up 0');
       expect(res.text).not.toContain('bullmq_job_count');
+      expect(res.text).not.toMatch(/^svcws_queue_oldest_waiting_seconds\{/m);
     } finally {
       await events.close();
       await closeRedis(events.connection);
