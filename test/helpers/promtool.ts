@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 const CANDIDATES = ['/usr/bin/promtool', '/usr/local/bin/promtool'];
 
 /** The promtool binary, or a failure that says how to get one (never a skipped test). */
-export function promtoolPath(): string {
+function promtoolPath(): string {
   const found = CANDIDATES.find((candidate) => existsSync(candidate));
   if (found === undefined) {
     throw new Error(

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
-import { signWebhookBody } from '../../../src/http/webhook-signature';
+import { signWebhookBody } from '../../../src/signature/sign-webhook-body';
 import { routeQueueName } from '../../../src/routes/route-queue-name';
 import { loanEventJson } from '../../helpers/loan-event';
 import { exportedMetricNames, promqlMetricNames } from '../../helpers/promql-metric-names';
