@@ -21,7 +21,7 @@ import { createWorkerMetrics } from '../src/metrics/worker-metrics';
 import { observeWorker } from '../src/metrics/observe-worker';
 import { createSandbox } from '@svcws/sandbox';
 import { routeQueueName } from '../src/routes/route-queue-name';
-import { createSvcClient } from '../src/svc-client/create-svc-client';
+import { createSvcClient } from '@svcws/client';
 import { startWorker } from '../src/worker/start-worker';
 import { demoRedis, NoRedisError } from './demo/demo-redis';
 import { createDemoNarrator, kb, ms } from './demo/demo-narrator';

@@ -6,7 +6,7 @@ export type { Logger } from 'pino';
 /**
  * Paths pino blanks before a line is written. Secrets must never reach a log line (CONVENTIONS 7):
  * the signature header, the webhook secrets, the API key in any object that carries one. URLs that
- * carry `apikey=` are redacted where they are built (svc-client/redact-url.ts), since pino's redact
+ * carry `apikey=` are redacted where they are built (packages/client/src/redact-url.ts), since pino's redact
  * works on paths, not on string contents.
  */
 export const REDACT_PATHS = [

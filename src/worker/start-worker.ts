@@ -1,8 +1,8 @@
 import type { Redis } from 'ioredis';
 import type { WorkerConfig } from '../config';
 import type { Logger } from '../logger';
-import { createSvcClient } from '../svc-client/create-svc-client';
-import type { SvcClient } from '../svc-client/create-svc-client';
+import { createSvcClient } from '@svcws/client';
+import type { SvcClient } from '@svcws/client';
 import { createWorker } from './create-worker';
 import type { CreateWorkerOptions, RunningWorker } from './create-worker';
 import { createHandlerRegistry, defineHandler } from './handler-registry';

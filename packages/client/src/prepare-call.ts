@@ -4,7 +4,7 @@ import { redactUrl } from './redact-url';
 import { SvcApiError } from './svc-api-error';
 import { SvcParamError } from './svc-param-error';
 import { validateQuery } from './validate-query';
-import { isRecord } from '../is-record';
+import { isRecord } from './is-record';
 
 /** A call checked against its row and ready to send. */
 export interface PreparedCall {

@@ -1,4 +1,4 @@
-import type { Logger } from 'pino';
+import type { ClientLogger } from './client-logger';
 
 /** The header every successful response carries (spec §1.3, §8 "Governance threshold"). */
 export const REMAINING_HEADER = 'x-svc-api-remaining';
@@ -11,7 +11,7 @@ export interface Governance {
 }
 
 export interface GovernanceOptions {
-  logger: Logger | undefined;
+  logger: ClientLogger | undefined;
   /** Warn when the remaining calls fall under this (SVC_REMAINING_FLOOR). */
   floor: number | undefined;
   onRemaining: ((remaining: number) => void) | undefined;
