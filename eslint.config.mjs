@@ -5,7 +5,7 @@ import prettier from 'eslint-config-prettier';
 export default tseslint.config(
   {
     ignores: [
-      'dist/',
+      '**/dist/',
       'node_modules/',
       'coverage/',
       'records/',
@@ -41,7 +41,8 @@ export default tseslint.config(
     },
   },
   {
-    // The product ships without the sandbox (packages/sandbox): it may never import it.
+    // The product ships without the sandbox (packages/sandbox): it may never import it. It uses
+    // the API client (packages/client) by its package name only, never its files.
     files: ['src/**/*.ts'],
     rules: {
       'no-restricted-imports': [
@@ -50,7 +51,7 @@ export default tseslint.config(
           patterns: [
             {
               group: ['@svcws/sandbox', '**/packages/**'],
-              message: 'src/ never imports the sandbox.',
+              message: "src/ never imports the sandbox; the client only as '@svcws/client'.",
             },
           ],
         },
@@ -66,6 +67,37 @@ export default tseslint.config(
         {
           patterns: [
             { group: ['**/src/**'], message: "import the product from 'svcws-listener'." },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The API client installs alone (packages/client/README.md): it may import neither the product,
+    // nor the sandbox, nor a server-side library.
+    files: ['packages/client/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['svcws-listener', '@svcws/sandbox', '**/packages/**', '../../**'],
+              message: 'the client imports only its own files and its dependencies.',
+            },
+            {
+              group: [
+                'express',
+                'bullmq',
+                'ioredis',
+                'pino',
+                'nats',
+                'rabbitmq-client',
+                'prom-client',
+              ],
+              message:
+                'the client depends on no server-side library (packages/client/package.json).',
+            },
           ],
         },
       ],

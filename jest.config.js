@@ -10,12 +10,13 @@ const product = {
   moduleNameMapper: {
     '^svcws-listener$': '<rootDir>/src/index.ts',
     '^@svcws/sandbox$': '<rootDir>/packages/sandbox/src/index.ts',
+    '^@svcws/client$': '<rootDir>/packages/client/src/index.ts',
   },
 };
 
 /** @type {import('jest').Config} */
 module.exports = {
-  projects: [product, '<rootDir>/packages/sandbox'],
+  projects: [product, '<rootDir>/packages/sandbox', '<rootDir>/packages/client'],
   testTimeout: 30000,
   // Two cores on the CI machine; Redis-backed suites each use their own queue names.
   maxWorkers: 2,

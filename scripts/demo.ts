@@ -15,7 +15,7 @@ import { createLogger } from '../src/logger';
 import { createWorkerMetrics } from '../src/metrics/worker-metrics';
 import { createSandbox } from '@svcws/sandbox';
 import { routeQueueName } from '../src/routes/route-queue-name';
-import { createSvcClient } from '../src/svc-client/create-svc-client';
+import { createSvcClient } from '@svcws/client';
 import { createListenerProcess } from '../src/processes/listener-process';
 import { createWorkerProcess } from '../src/processes/worker-process';
 import { demoRedis, NoRedisError } from './demo/demo-redis';

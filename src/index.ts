@@ -56,7 +56,7 @@ export { pluralOf } from './platform-xml/plural-of';
 export { checkChallenge } from './cli/check-challenge';
 
 // API client (the 94 operations of spec §4)
-export * from './svc-client';
+export * from '@svcws/client';
 
 // routing (docs/routing.md): the routes file, its validation, and the routing a worker starts
 export { loadRoutesFile, parseRoutesFile } from './routes/load-routes-file';

@@ -1,4 +1,2 @@
-/** A JSON object (not null, not an array): what parsed input must be before its fields are read. */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+// One reading of "a JSON object" for the product and the API client: the client package owns it.
+export { isRecord } from '@svcws/client';

@@ -7,7 +7,7 @@ export type { Logger } from 'pino';
  * Paths pino blanks before a line is written. Secrets must never reach a log line (logs are
  * shipped and kept where secrets must not be): the signature header, the webhook secrets, the API
  * key in any object that carries one. URLs that carry `apikey=` are redacted where they are built
- * (svc-client/redact-url.ts), since pino's redact works on paths, not on string contents.
+ * (packages/client/src/redact-url.ts), since pino's redact works on paths, not on string contents.
  */
 const REDACT_PATHS = [
   'req.headers["x-svc-signature"]',

@@ -7,6 +7,9 @@ module.exports = {
   testMatch: ['**/*.test.ts'],
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }] },
   // Same name as tsconfig.json's `paths`: the product's public entry, from source.
-  moduleNameMapper: { '^svcws-listener$': '<rootDir>/../../src/index.ts' },
+  moduleNameMapper: {
+    '^svcws-listener$': '<rootDir>/../../src/index.ts',
+    '^@svcws/client$': '<rootDir>/../client/src/index.ts',
+  },
   testTimeout: 30000,
 };

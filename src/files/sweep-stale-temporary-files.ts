@@ -1,6 +1,6 @@
 import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { TEMPORARY_FILE_PATTERN } from './temporary-file-name';
+import { TEMPORARY_FILE_PATTERN } from '@svcws/client';
 
 /**
  * Removes temporary files (openAtomicFile's `.part`) under `root` not written to for `staleAfterMs`:

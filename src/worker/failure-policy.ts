@@ -1,5 +1,5 @@
 import { UnrecoverableError } from 'bullmq';
-import { SvcApiError } from '../svc-client/svc-api-error';
+import { SvcApiError } from '@svcws/client';
 
 /**
  * What the worker does with an error a handler threw. The client classifies (SvcApiError's

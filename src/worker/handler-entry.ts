@@ -1,5 +1,5 @@
 import type { WorkerConfig } from '../config';
-import type { SvcClient } from '../svc-client/create-svc-client';
+import type { SvcClient } from '@svcws/client';
 import type { RegisteredHandler } from './handler-registry';
 
 /** What a kind room's handler is built from: the configuration and client of one event queue. */

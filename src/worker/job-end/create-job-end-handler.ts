@@ -1,7 +1,7 @@
 import type { Job } from 'bullmq';
 import type { Logger } from '../../logger';
-import type { SvcClient } from '../../svc-client/create-svc-client';
-import type { JobInstance } from '../../svc-client/job-instance';
+import type { SvcClient } from '@svcws/client';
+import type { JobInstance } from '@svcws/client';
 import type { EventHandler } from '../handler-registry';
 import type { ImportJobMatcher } from './import-job-matcher';
 import { InstanceNotFinishedError } from './instance-not-finished-error';

@@ -1,4 +1,4 @@
-import type { JobInstance } from '../../svc-client/job-instance';
+import type { JobInstance } from '@svcws/client';
 
 /** The fields IMPORT_JOB_MATCH can test, read from the instance's `job_info`. */
 const FIELDS = ['category', 'type', 'name'] as const;

@@ -1,4 +1,4 @@
-import type { JobInstance } from '../../svc-client/job-instance';
+import type { JobInstance } from '@svcws/client';
 import type { ImportJobMatcher } from './import-job-matcher';
 
 /**

@@ -1,9 +1,9 @@
 import { mkdir, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { Transform } from 'node:stream';
-import type { SvcClient } from '../../svc-client/create-svc-client';
-import type { DownloadParams } from '../../svc-client/client-types';
-import { streamTo } from '../../svc-client/download';
+import type { SvcClient } from '@svcws/client';
+import type { DownloadParams } from '@svcws/client';
+import { pipeCountingBytes } from '@svcws/client';
 import { createMarcRecordCounter } from './count-marc-records';
 import type { DownloadFormat } from './records-path';
 import { safeSegment } from './records-path';
@@ -78,7 +78,7 @@ export async function storeRecords(options: StoreRecordsOptions): Promise<StoreR
     idle = setTimeout(() => {
       counting.destroy(new DownloadStalledError(options.idleTimeoutMs));
     }, options.idleTimeoutMs);
-    const bytes = await streamTo(body, file, {
+    const bytes = await pipeCountingBytes(body, file, {
       signal: options.signal,
       through: [counting],
       temporaryTag: safeSegment(options.tempTag),

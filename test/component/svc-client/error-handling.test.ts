@@ -1,7 +1,7 @@
 import { inspect } from 'node:util';
-import { createSvcClient } from '../../../src/svc-client/create-svc-client';
-import { nodeHttpTransport } from '../../../src/svc-client/http-transport';
-import type { HttpTransport } from '../../../src/svc-client/http-transport';
+import { createSvcClient } from '@svcws/client';
+import { nodeHttpTransport } from '@svcws/client';
+import type { HttpTransport } from '@svcws/client';
 import { captureLogger, errorBody, failureOf, sendJson, startServer } from './recording-server';
 import type { RecordingServer } from './recording-server';
 

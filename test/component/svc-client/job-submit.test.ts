@@ -1,4 +1,4 @@
-import { createSvcClient } from '../../../src/svc-client/create-svc-client';
+import { createSvcClient } from '@svcws/client';
 import { errorBody, failureOf, sendJson, startServer } from './recording-server';
 import type { RecordingServer } from './recording-server';
 

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import type { Logger } from 'pino';
-import { SvcApiError } from '../../../src/svc-client/svc-api-error';
+import { SvcApiError } from '@svcws/client';
 
 /** What the server saw of one request. */
 export interface Recorded {

@@ -1,6 +1,6 @@
-import { createSvcClient } from '../../../src/svc-client/create-svc-client';
-import { SvcApiError } from '../../../src/svc-client/svc-api-error';
-import { SvcParamError } from '../../../src/svc-client/svc-param-error';
+import { createSvcClient } from '@svcws/client';
+import { SvcApiError } from '@svcws/client';
+import { SvcParamError } from '@svcws/client';
 import { sendJson, startServer } from './recording-server';
 import type { RecordingServer } from './recording-server';
 

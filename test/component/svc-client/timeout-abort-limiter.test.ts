@@ -1,5 +1,5 @@
-import { createSvcClient } from '../../../src/svc-client/create-svc-client';
-import type { SvcClientOptions } from '../../../src/svc-client/create-svc-client';
+import { createSvcClient } from '@svcws/client';
+import type { SvcClientOptions } from '@svcws/client';
 import { captureLogger, failureOf, sendJson, startServer } from './recording-server';
 import type { RecordingServer } from './recording-server';
 

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import { createMarcStream } from '@svcws/sandbox';
-import { JobInstance } from '../../../src/svc-client/job-instance';
+import { JobInstance } from '@svcws/client';
 import {
   createMarcRecordCounter,
   MalformedMarcError,

@@ -1,4 +1,4 @@
-import { SvcParamError } from '../../../src/svc-client';
+import { SvcParamError } from '@svcws/client';
 import {
   apiError,
   clientAgainstSandbox,

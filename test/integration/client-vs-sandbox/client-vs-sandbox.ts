@@ -1,12 +1,12 @@
-import { createSvcClient, endpoints, SvcApiError } from '../../../src/svc-client';
+import { createSvcClient, endpoints, SvcApiError } from '@svcws/client';
 import type {
   DownloadParams,
   DownloadResult,
   DownloadTarget,
   LooseParams,
   SvcClient,
-} from '../../../src/svc-client';
-import type { SvcRequest } from '../../../src/svc-client/client-types';
+} from '@svcws/client';
+import type { SvcRequest } from '../../../packages/client/src/client-types';
 import { platformAreas, startSandbox, TEST_API_KEY } from '@svcws/sandbox';
 import type { SandboxConfig, SandboxUnderTest } from '@svcws/sandbox';
 

@@ -1,4 +1,4 @@
-import { createSvcClient, SvcApiError, SvcParamError } from '../../../src/svc-client';
+import { createSvcClient, SvcApiError, SvcParamError } from '@svcws/client';
 import {
   apiError,
   clientAgainstSandbox,

@@ -2,8 +2,8 @@ import { createReadStream } from 'node:fs';
 import { mkdtemp, open, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createSvcClient } from '../../../src/svc-client';
-import type { SvcClient } from '../../../src/svc-client';
+import { createSvcClient } from '@svcws/client';
+import type { SvcClient } from '@svcws/client';
 import { startSandboxProcess } from '@svcws/sandbox';
 import type { SandboxProcess } from '@svcws/sandbox';
 

@@ -1,5 +1,5 @@
-import { createSvcClient, nodeHttpTransport } from '../../../src/svc-client';
-import type { HttpTransport } from '../../../src/svc-client';
+import { createSvcClient, nodeHttpTransport } from '@svcws/client';
+import type { HttpTransport } from '@svcws/client';
 import { startSandbox, TEST_API_KEY } from '@svcws/sandbox';
 import type { SandboxUnderTest } from '@svcws/sandbox';
 

@@ -1,4 +1,4 @@
-import { SvcParamError } from '../../../src/svc-client';
+import { SvcParamError } from '@svcws/client';
 import { clientAgainstSandbox, isoDay, items, obj, total } from './client-vs-sandbox';
 import type { ClientAgainstSandbox } from './client-vs-sandbox';
 

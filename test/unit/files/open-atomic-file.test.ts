@@ -2,9 +2,9 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { streamTo } from '../../../src/svc-client/download';
+import { pipeCountingBytes } from '@svcws/client';
 
-describe('atomic file writes (streamTo to a path)', () => {
+describe('atomic file writes (pipeCountingBytes to a path)', () => {
   let dir: string;
   beforeEach(async () => {
     dir = await mkdtemp(join(tmpdir(), 'atomic-'));
@@ -19,8 +19,8 @@ describe('atomic file writes (streamTo to a path)', () => {
     const second = new PassThrough();
     // Same tag, as two runs of one BullMQ job after a lost lock.
     const runs = [
-      streamTo(first, target, { temporaryTag: 'job-1' }),
-      streamTo(second, target, { temporaryTag: 'job-1' }),
+      pipeCountingBytes(first, target, { temporaryTag: 'job-1' }),
+      pipeCountingBytes(second, target, { temporaryTag: 'job-1' }),
     ];
     first.write('A'.repeat(1000));
     second.write('B'.repeat(1000));
@@ -43,7 +43,7 @@ describe('atomic file writes (streamTo to a path)', () => {
   it('removes its temporary file and leaves no target when the source fails', async () => {
     const target = join(dir, 'TOTAL.xml');
     const source = new PassThrough();
-    const run = streamTo(source, target);
+    const run = pipeCountingBytes(source, target);
     source.write('partial');
     await new Promise((resolve) => setTimeout(resolve, 20));
     source.destroy(new Error('cut off'));

@@ -1,11 +1,7 @@
 import { z } from 'zod';
-import { defineArea, type Endpoint } from '../../../src/svc-client/endpoint';
-import {
-  endpointByOperation,
-  endpoints,
-  type EndpointRoute,
-} from '../../../src/svc-client/endpoints';
-import { validateQuery } from '../../../src/svc-client/validate-query';
+import { defineArea, type Endpoint } from '@svcws/client';
+import { endpointByOperation, endpoints, type EndpointRoute } from '@svcws/client';
+import { validateQuery } from '../../../packages/client/src/validate-query';
 import type { SpecOperations } from '../../../scripts/extract-spec-operations';
 import fixture from '../../fixtures/spec/operations.json';
 

@@ -1,5 +1,5 @@
 import { UnrecoverableError } from 'bullmq';
-import { SvcApiError } from '../../../src/svc-client/svc-api-error';
+import { SvcApiError } from '@svcws/client';
 import { decideFailure } from '../../../src/worker/failure-policy';
 import { MalformedMarcError } from '../../../src/worker/job-end/count-marc-records';
 import { InstanceNotFinishedError } from '../../../src/worker/job-end/instance-not-finished-error';

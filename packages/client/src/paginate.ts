@@ -1,7 +1,7 @@
 import type { Page } from './client-types';
 
 /** Spec §2, §8: the largest page a list operation serves. */
-export const PAGE_SIZE = 100;
+const PAGE_SIZE = 100;
 
 /** Fetches one page of a list operation, read into its items and total. */
 export type FetchPage = (offset: number, limit: number) => Promise<Page>;

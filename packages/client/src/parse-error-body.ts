@@ -1,5 +1,5 @@
 import { XMLParser } from 'fast-xml-parser';
-import { isRecord } from '../is-record';
+import { isRecord } from './is-record';
 
 /** One entry of the platform's `errorList` (docs/platform-shapes.md, "Error body"). */
 export interface PlatformError {

@@ -1,4 +1,4 @@
-import { parseErrorBody } from '../../../src/svc-client/parse-error-body';
+import { parseErrorBody } from '../src/parse-error-body';
 
 describe('parseErrorBody', () => {
   it('reads several errors in order and numeric codes as strings', () => {

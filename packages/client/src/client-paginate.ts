@@ -1,6 +1,6 @@
 import type { EndpointTable, LooseParams, Page, SvcPaginate } from './client-types';
 import type { Endpoint } from './endpoint';
-import { isRecord } from '../is-record';
+import { isRecord } from './is-record';
 import { paginateItems, paginatePages, readPage } from './paginate';
 import type { PreparedCall } from './prepare-call';
 import { answerReader, invalidResponse } from './read-answer';

@@ -36,3 +36,8 @@ export { createRateLimiter } from './rate-limiter';
 export type { RateLimiter, Release, Sleep } from './rate-limiter';
 export { nodeHttpTransport } from './http-transport';
 export type { HttpTransport, TransportRequest, TransportResponse } from './http-transport';
+export type { ClientLogger } from './client-logger';
+export { pipeCountingBytes } from './pipe-counting-bytes';
+export type { PipeCountingBytesOptions } from './pipe-counting-bytes';
+export { TEMPORARY_FILE_PATTERN } from './temporary-file-name';
+export { isRecord } from './is-record';

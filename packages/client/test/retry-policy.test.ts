@@ -1,4 +1,4 @@
-import { createRetryPolicy, parseRetryAfter } from '../../../src/svc-client/retry-policy';
+import { createRetryPolicy, parseRetryAfter } from '../src/retry-policy';
 
 const policy = createRetryPolicy({
   maxRetries: 3,

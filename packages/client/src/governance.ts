@@ -1,7 +1,7 @@
-import type { Logger } from 'pino';
+import type { ClientLogger } from './client-logger';
 
 /** The header every successful response carries (spec §1.3, §8 "Governance threshold"). */
-export const REMAINING_HEADER = 'x-svc-api-remaining';
+const REMAINING_HEADER = 'x-svc-api-remaining';
 
 export interface Governance {
   /** Reads the header of a response (any status); ignores a missing or non-integer value. */
@@ -11,7 +11,7 @@ export interface Governance {
 }
 
 export interface GovernanceOptions {
-  logger: Logger | undefined;
+  logger: ClientLogger | undefined;
   /** Warn when the remaining calls fall under this (SVC_REMAINING_FLOOR). */
   floor: number | undefined;
   onRemaining: ((remaining: number) => void) | undefined;

@@ -30,7 +30,7 @@ export interface RateLimiterOptions {
   sleep?: Sleep;
 }
 
-export const monotonicClock: Clock = { now: () => performance.now() };
+const monotonicClock: Clock = { now: () => performance.now() };
 
 export const realSleep: Sleep = (ms, signal) =>
   new Promise<void>((resolve, reject) => {

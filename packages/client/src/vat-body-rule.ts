@@ -1,5 +1,5 @@
 import { XMLParser } from 'fast-xml-parser';
-import { isRecord } from '../is-record';
+import { isRecord } from './is-record';
 
 /**
  * Body rule of invoice and invoice-line create/update (spec §4.11 codes 60252): a vat percentage

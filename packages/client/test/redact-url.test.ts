@@ -1,4 +1,4 @@
-import { redactText, redactUrl } from '../../../src/svc-client/redact-url';
+import { redactText, redactUrl } from '../src/redact-url';
 
 describe('redactUrl', () => {
   it.each([

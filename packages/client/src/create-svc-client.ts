@@ -1,4 +1,4 @@
-import type { Logger } from 'pino';
+import type { ClientLogger } from './client-logger';
 import { createDownloads } from './client-download';
 import { createPaginate } from './client-paginate';
 import type {
@@ -35,7 +35,7 @@ export interface SvcClientOptions<T extends EndpointTable = typeof defaultEndpoi
   /** SVC_API_KEY: sent as the `apikey` query parameter (spec §5), never logged. */
   apiKey: string;
   /** Receives one debug line per call and the governance warning. */
-  logger?: Logger | undefined;
+  logger?: ClientLogger | undefined;
   /**
    * SVC_RATE_PER_SECOND: at most this many calls arrive at the service in any second. A call holds
    * one of this many slots from its start until a second after its answer (rate-limiter.ts).

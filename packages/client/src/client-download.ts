@@ -6,7 +6,7 @@ import type {
   DownloadTarget,
   LooseParams,
 } from './client-types';
-import { streamTo } from './download';
+import { pipeCountingBytes } from './pipe-counting-bytes';
 import type { Endpoint } from './endpoint';
 import type { PreparedCall } from './prepare-call';
 import { sanitizedCause } from './sanitized-cause';
@@ -34,7 +34,7 @@ export function createDownloads({ transport, row, prepare }: DownloadDeps) {
   async function download(params: DownloadParams, target: DownloadTarget): Promise<DownloadResult> {
     const { call, body, contentType } = await open(params, target);
     try {
-      const bytes = await streamTo(body, target.to, { signal: target.signal });
+      const bytes = await pipeCountingBytes(body, target.to, { signal: target.signal });
       return { bytes, contentType };
     } catch (error) {
       body.destroy();

@@ -1,5 +1,5 @@
-import { createRateLimiter } from '../../../src/svc-client/rate-limiter';
-import type { Release } from '../../../src/svc-client/rate-limiter';
+import { createRateLimiter } from '../src';
+import type { Release } from '../src';
 
 /**
  * Jest's fake timers drive both the injected clock and the limiter's sleep, so a test can place

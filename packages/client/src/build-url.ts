@@ -1,5 +1,5 @@
 /** The version prefix every path sits under (spec §9 rule 1). */
-export const API_PREFIX = '/svcws/v1';
+const API_PREFIX = '/svcws/v1';
 
 /**
  * `{base}/svcws/v1{path}` with `{name}` placeholders filled URL-encoded, the query appended and

@@ -1,4 +1,4 @@
-import type { Logger } from 'pino';
+import type { ClientLogger } from './client-logger';
 import type { HttpTransport, TransportResponse } from './http-transport';
 import type { PreparedCall } from './prepare-call';
 import type { Governance } from './governance';
@@ -17,7 +17,7 @@ export interface Transport {
   readonly retryPolicy: RetryPolicy;
   readonly governance: Governance;
   readonly sleep: Sleep;
-  readonly logger: Logger | undefined;
+  readonly logger: ClientLogger | undefined;
   readonly timeoutMs: number;
   /** Strings that must never leave the client: the API key. */
   readonly secrets: readonly string[];

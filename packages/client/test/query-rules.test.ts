@@ -1,7 +1,7 @@
-import { endpoints, type EndpointRoute } from '../../../src/svc-client/endpoints';
-import { openHoursQuery } from '../../../src/svc-client/open-hours-query';
-import { SvcParamError } from '../../../src/svc-client/svc-param-error';
-import { validateQuery, type QueryViolation } from '../../../src/svc-client/validate-query';
+import { endpoints, type EndpointRoute } from '../src';
+import { openHoursQuery } from '../src/open-hours-query';
+import { SvcParamError } from '../src';
+import { validateQuery, type QueryViolation } from '../src/validate-query';
 
 function check(route: EndpointRoute, query: unknown) {
   return validateQuery(endpoints[route], query);

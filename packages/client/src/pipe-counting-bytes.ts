@@ -1,9 +1,9 @@
 import { Transform } from 'node:stream';
 import type { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { openAtomicFile } from '../files/open-atomic-file';
+import { openAtomicFile } from './open-atomic-file';
 
-export interface StreamToOptions {
+export interface PipeCountingBytesOptions {
   signal?: AbortSignal | undefined;
   /** Stages between the source and the target (e.g. a record counter), in order. */
   through?: readonly Transform[];
@@ -20,10 +20,10 @@ export interface StreamToOptions {
  * own beside the target, renamed when the last byte is written; no reader ever sees a partial file,
  * two writers never share one, and a failure removes it. An existing target is replaced whole.
  */
-export async function streamTo(
+export async function pipeCountingBytes(
   source: Readable,
   to: Writable | string,
-  { signal, through = [], temporaryTag }: StreamToOptions = {},
+  { signal, through = [], temporaryTag }: PipeCountingBytesOptions = {},
 ): Promise<number> {
   let bytes = 0;
   const counter = new Transform({

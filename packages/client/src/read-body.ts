@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 
 /** Error bodies are read up to this many bytes: enough for any platform error list. */
-export const ERROR_BODY_CAP = 64 * 1024;
+const ERROR_BODY_CAP = 64 * 1024;
 
 /**
  * Reads at most `cap` bytes of a body as UTF-8 and drops the rest (the stream is destroyed), so a

@@ -4,7 +4,7 @@
  * log lines see their output, never the input (CONVENTIONS 7).
  */
 
-export const REDACTED = '[redacted]';
+const REDACTED = '[redacted]';
 
 /** `apikey=…` in any letter case, up to the next `&`, `#`, quote, whitespace or end. */
 const APIKEY_IN_TEXT = /(apikey=)[^&#\s"'<>]*/gi;

@@ -4,7 +4,7 @@ import { redactUrl } from './redact-url';
 import { SvcApiError } from './svc-api-error';
 import { SvcParamError } from './svc-param-error';
 import { validateQuery } from './validate-query';
-import { isRecord } from '../is-record';
+import { isRecord } from './is-record';
 
 /** A call checked against its row and ready to send. */
 export interface PreparedCall {
@@ -34,7 +34,7 @@ const MEDIA_TYPE: Readonly<Record<BodyFormat, string>> = {
 };
 
 /** spec §7 rule 5: the letter update refuses JSON with this code. */
-export const JSON_NOT_SUPPORTED = '60105';
+const JSON_NOT_SUPPORTED = '60105';
 
 /**
  * Checks a call against its row before any network use: path placeholders, the query schema

@@ -9,14 +9,14 @@ import { parseCalendarDate, type DateFormat } from './calendar-date';
  */
 
 /** Page size, spec §2 and §8: integer 0 to 100 (server default 10). */
-export const limit = z
+const limit = z
   .int('must be an integer from 0 to 100')
   .min(0, 'must be an integer from 0 to 100')
   .max(100, 'must be an integer from 0 to 100')
   .optional();
 
 /** Spec §2 and §8: integer, 0 returns from the first result (server default 0). */
-export const offset = z
+const offset = z
   .int('must be an integer of 0 or more')
   .min(0, 'must be an integer of 0 or more')
   .optional();
