@@ -24,7 +24,7 @@ export interface PromtoolRun {
 export function runPromtool(args: readonly string[], cwd?: string): Promise<PromtoolRun> {
   const binary = promtoolPath();
   return new Promise((resolve) => {
-    execFile(binary, [...args], { cwd, timeout: 60_000 }, (error, stdout, stderr) => {
+    execFile(binary, [...args], { cwd, timeout: 110_000 }, (error, stdout, stderr) => {
       const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1;
       resolve({ code, output: `${stdout}${stderr}` });
     });
