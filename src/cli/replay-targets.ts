@@ -2,7 +2,7 @@ import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { createEventEnqueuer } from '../events/enqueue-event';
 import type { EnqueueEvent } from '../events/enqueue-event';
-import { enqueueForInstitution } from '../institutions/enqueue-for-institution';
+import { enqueueForInstitution } from '../events/enqueue-for-institution';
 import { institutionQueueName } from '../institutions/institution-queue-name';
 
 /** Where `rejected replay` queues one kept delivery, or why it cannot (the entry stays kept). */

@@ -13,7 +13,7 @@ import { sendError } from './send-error';
 import { createEventIntake } from '../events/event-intake';
 import { parseByteSize } from './parse-byte-size';
 import type { WebhookIngress } from './webhook-routes';
-import { enqueueForInstitution } from '../institutions/enqueue-for-institution';
+import { enqueueForInstitution } from '../events/enqueue-for-institution';
 
 /** One member of a consortium (INSTITUTIONS_FILE), as the listener needs it. */
 export interface AppInstitution {

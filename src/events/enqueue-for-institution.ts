@@ -1,5 +1,5 @@
-import type { EnqueueEvent } from '../events/enqueue-event';
-import { RefusedDeliveryError } from '../events/refused-delivery-error';
+import type { EnqueueEvent } from './enqueue-event';
+import { RefusedDeliveryError } from './refused-delivery-error';
 
 /**
  * The enqueue of one institution's path. A body that names another institution was signed with
