@@ -4,6 +4,7 @@ import { FileDestinationOptions } from './destinations/file';
 import { HttpDestinationOptions } from './destinations/http';
 import { NatsDestinationOptions } from './destinations/nats';
 import { RedisStreamDestinationOptions } from './destinations/redis-stream';
+import { RouteWhere } from './match-where';
 
 /** Every destination kind and its options: adding a destination adds a line here (CONVENTIONS layout). */
 const DESTINATIONS = {
@@ -25,6 +26,8 @@ export const RouteMatch = z.strictObject({
   event: codes.optional(),
   /** `institution.value`, e.g. 01ABC_INST. */
   institution: codes.optional(),
+  /** Conditions on any path of the canonical event (match-where.ts); every one must hold. */
+  where: RouteWhere.optional(),
 });
 export type RouteMatch = z.infer<typeof RouteMatch>;
 
