@@ -8,6 +8,7 @@ import type { Destination } from './destinations/destination';
 import { routeBackoff } from './route-backoff';
 import type { RouteMetrics } from './route-metrics';
 import type { Route } from './routes-file';
+import { createSendShaper } from './send-shaper';
 
 export interface RouteWorkerOptions {
   readonly route: Route;
@@ -30,6 +31,9 @@ export interface RouteWorkerOptions {
  */
 export function createRouteWorker(options: RouteWorkerOptions): Worker {
   const { route, destination, logger, metrics } = options;
+  // Shaped here, per attempt, not at fan-out: the job keeps the canonical event for replay and
+  // for a routes file changed since (a new `send:` applies to deliveries still waiting).
+  const shape = createSendShaper(route.send);
   const processor = async (job: Job<CanonicalEvent>): Promise<void> => {
     const event = job.data;
     const attempt = job.attemptsMade + 1;
@@ -42,7 +46,7 @@ export function createRouteWorker(options: RouteWorkerOptions): Worker {
     };
     const started = performance.now();
     try {
-      await destination.deliver(event);
+      await destination.deliver(event, await shape(event));
     } catch (error) {
       const durationMs = Math.round(performance.now() - started);
       const retryable = !(error instanceof DeliveryError) || error.retryable;

@@ -12,18 +12,20 @@ export function previewDelivery(
   route: Route,
   event: CanonicalEvent,
   redisUrl: string,
+  /** The body `send:` shaped (send-shaper.ts); the canonical event when absent. */
+  body?: string,
 ): DeliveryPreview {
   const to = route.to;
   switch (to.kind) {
     case 'http':
-      return previewHttp(to.options, event, route.name);
+      return previewHttp(to.options, event, route.name, body);
     case 'amqp':
-      return previewAmqp(to.options, event, route.name);
+      return previewAmqp(to.options, event, route.name, body);
     case 'nats':
-      return previewNats(to.options, event, route.name);
+      return previewNats(to.options, event, route.name, body);
     case 'redisStream':
-      return previewRedisStream(to.options, event, { redisUrl });
+      return previewRedisStream(to.options, event, { redisUrl }, body);
     case 'file':
-      return previewFile(to.options, event);
+      return previewFile(to.options, event, body);
   }
 }

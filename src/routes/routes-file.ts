@@ -5,6 +5,7 @@ import { HttpDestinationOptions } from './destinations/http';
 import { NatsDestinationOptions } from './destinations/nats';
 import { RedisStreamDestinationOptions } from './destinations/redis-stream';
 import { RouteWhere } from './match-where';
+import { RouteSend } from './route-send';
 
 /** Every destination kind and its options: adding a destination adds a line here (CONVENTIONS layout). */
 const DESTINATIONS = {
@@ -69,6 +70,8 @@ export type RouteRetry = z.infer<typeof RouteRetry>;
 export const Route = z.strictObject({
   name: z.string().regex(/^[a-z0-9-]{1,64}$/, 'lower-case letters, digits and - only (at most 64)'),
   match: RouteMatch.default({}),
+  /** What is sent of each event (route-send.ts); absent: the canonical event. */
+  send: RouteSend.optional(),
   to: RouteDestination,
   retry: RouteRetry.default({ attempts: 10, backoffMs: 5000 }),
   /** Deliveries per second at most, across every worker process (BullMQ's queue rate limit). */

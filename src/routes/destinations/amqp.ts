@@ -27,6 +27,7 @@ export function amqpMessageOf(
   options: AmqpDestinationOptions,
   event: CanonicalEvent,
   route: string,
+  shaped?: string,
 ): { envelope: Envelope; body: Buffer } {
   return {
     envelope: {
@@ -38,7 +39,7 @@ export function amqpMessageOf(
       mandatory: true,
       headers: { 'x-svc-event-action': event.action, 'x-svc-route': route },
     },
-    body: Buffer.from(JSON.stringify(event)),
+    body: Buffer.from(shaped ?? JSON.stringify(event)),
   };
 }
 
@@ -46,8 +47,9 @@ export function previewAmqp(
   options: AmqpDestinationOptions,
   event: CanonicalEvent,
   route: string,
+  shaped?: string,
 ): DeliveryPreview {
-  const { envelope, body } = amqpMessageOf(options, event, route);
+  const { envelope, body } = amqpMessageOf(options, event, route, shaped);
   return {
     kind: 'amqp',
     target: targetOf(options),
@@ -83,8 +85,8 @@ export function createAmqpDestination(
   return {
     kind: 'amqp',
     target,
-    deliver: async (event) => {
-      const { envelope, body } = amqpMessageOf(options, event, context.route);
+    deliver: async (event, shaped) => {
+      const { envelope, body } = amqpMessageOf(options, event, context.route, shaped);
       returned.delete(event.id);
       try {
         await withTimeout(exchange.ready(), options.timeoutMs, target);

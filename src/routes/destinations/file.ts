@@ -43,6 +43,7 @@ export function archivePathOf(
 export function previewFile(
   options: FileDestinationOptions,
   event: CanonicalEvent,
+  shaped?: string,
 ): DeliveryPreview {
   const path = archivePathOf(options, event);
   return {
@@ -50,7 +51,7 @@ export function previewFile(
     target: `file ${options.dir}`,
     address: `append to ${path}`,
     headers: {},
-    body: JSON.stringify(event),
+    body: shaped ?? JSON.stringify(event),
   };
 }
 
@@ -72,9 +73,9 @@ export function createFileDestination(options: FileDestinationOptions): Destinat
   return {
     kind: 'file',
     target: `file ${options.dir}`,
-    deliver: async (event) => {
+    deliver: async (event, shaped) => {
       const path = archivePathOf(options, event);
-      const written = lines.append(path, `${JSON.stringify(event)}\n`);
+      const written = lines.append(path, `${shaped ?? JSON.stringify(event)}\n`);
       try {
         await withTimeout(written, options.timeoutMs, `file ${path}`, 'line written and fsynced');
       } catch (error) {

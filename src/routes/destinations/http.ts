@@ -20,8 +20,9 @@ export function httpRequestOf(
   options: HttpDestinationOptions,
   event: CanonicalEvent,
   route: string,
+  shaped?: string,
 ): { body: string; headers: Record<string, string> } {
-  const body = JSON.stringify(event);
+  const body = shaped ?? JSON.stringify(event);
   const headers: Record<string, string> = {
     ...options.headers,
     'content-type': 'application/json',
@@ -40,8 +41,9 @@ export function previewHttp(
   options: HttpDestinationOptions,
   event: CanonicalEvent,
   route: string,
+  shaped?: string,
 ): DeliveryPreview {
-  const { body, headers } = httpRequestOf(options, event, route);
+  const { body, headers } = httpRequestOf(options, event, route, shaped);
   if (headers['x-svc-signature'] !== undefined)
     headers['x-svc-signature'] = '(HMAC-SHA256 of the body)';
   const target = `POST ${redactUrlCredentials(options.url)}`;
@@ -58,8 +60,8 @@ export function createHttpDestination(options: HttpDestinationOptions, route: st
   return {
     kind: 'http',
     target,
-    deliver: async (event) => {
-      const { body, headers } = httpRequestOf(options, event, route);
+    deliver: async (event, shaped) => {
+      const { body, headers } = httpRequestOf(options, event, route, shaped);
       let response: Response;
       try {
         response = await fetch(options.url, {
