@@ -13,13 +13,18 @@ export const TRANSFORM_MAX_LENGTH = 10_000;
 
 /**
  * `send:` — what a route sends of each event, applied in this order: `shape`, `fields` (keep
- * only), `drop`, `transform` (JSONata, last). Absent: the canonical event, as before.
+ * only), `drop`, `mask`, `transform` (JSONata, last). Absent: the canonical event, as before.
  */
 export const RouteSend = z.strictObject({
   /** `full`: the canonical event; `ids`: its envelope and its subject's identifiers. */
   shape: z.enum(['full', 'ids']).default('full'),
   fields: paths.optional(),
   drop: paths.optional(),
+  /**
+   * `patron`: no field that names or reaches a person, and no string embedding such a value
+   * (src/events/personal-fields.ts: the one list the history uses as well).
+   */
+  mask: z.enum(['patron']).optional(),
   transform: z
     .string()
     .min(1)

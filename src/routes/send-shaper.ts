@@ -1,5 +1,6 @@
 import jsonata from 'jsonata';
 import type { CanonicalEvent } from '../events/canonical-event';
+import { withoutPersonalData } from '../events/personal-fields';
 import { isRecord } from '../is-record';
 import { DeliveryError } from './delivery-error';
 import { dropPaths, pickPaths } from './event-paths';
@@ -39,11 +40,15 @@ export function createSendShaper(
   limits: TransformLimits = DEFAULT_TRANSFORM_LIMITS,
 ): SendShaper {
   if (send === undefined) return () => Promise.resolve(undefined);
-  const { shape, fields, drop } = send;
+  const { shape, fields, drop, mask } = send;
   const transform = send.transform === undefined ? undefined : compile(send.transform, limits);
-  const unchanged = shape === 'full' && !fields && !drop && !transform;
+  const unchanged = shape === 'full' && !fields && !drop && !mask && !transform;
   if (unchanged) return () => Promise.resolve(undefined);
-  return async (event) => {
+  return async (original) => {
+    // The mask is applied to the whole event first: the same result as after `shape`, `fields`
+    // and `drop` (they only keep or remove), but a personal value is known even where its field
+    // is not kept, so a link embedding it is masked all the same.
+    const event = mask === 'patron' ? withoutPersonalData(original) : original;
     let body: unknown = shape === 'ids' ? idsOf(event) : withoutMeta(event);
     if (fields) body = pickPaths(body, fields) ?? {};
     if (drop) body = dropPaths(body, drop);
