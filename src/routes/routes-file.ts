@@ -6,6 +6,8 @@ import { NatsDestinationOptions } from './destinations/nats';
 import { RedisStreamDestinationOptions } from './destinations/redis-stream';
 import { RouteWhere } from './match-where';
 import { RouteSend } from './route-send';
+import { isPersonalPath } from './is-personal-path';
+import { templatePathsOf } from './render-field-template';
 
 /** Every destination kind and its options: adding a destination adds a line here (CONVENTIONS layout). */
 const DESTINATIONS = {
@@ -67,18 +69,39 @@ export const RouteRetry = z.strictObject({
 });
 export type RouteRetry = z.infer<typeof RouteRetry>;
 
-export const Route = z.strictObject({
-  name: z.string().regex(/^[a-z0-9-]{1,64}$/, 'lower-case letters, digits and - only (at most 64)'),
-  match: RouteMatch.default({}),
-  /** What is sent of each event (route-send.ts); absent: the canonical event. */
-  send: RouteSend.optional(),
-  to: RouteDestination,
-  retry: RouteRetry.default({ attempts: 10, backoffMs: 5000 }),
-  /** Deliveries per second at most, across every worker process (BullMQ's queue rate limit). */
-  ratePerSecond: z.number().positive().optional(),
-  /** Deliveries in flight at once per worker process. */
-  concurrency: z.number().int().min(1).max(1000).default(16),
-});
+export const Route = z
+  .strictObject({
+    name: z
+      .string()
+      .regex(/^[a-z0-9-]{1,64}$/, 'lower-case letters, digits and - only (at most 64)'),
+    match: RouteMatch.default({}),
+    /** What is sent of each event (route-send.ts); absent: the canonical event. */
+    send: RouteSend.optional(),
+    to: RouteDestination,
+    retry: RouteRetry.default({ attempts: 10, backoffMs: 5000 }),
+    /** Deliveries per second at most, across every worker process (BullMQ's queue rate limit). */
+    ratePerSecond: z.number().positive().optional(),
+    /** Deliveries in flight at once per worker process. */
+    concurrency: z.number().int().min(1).max(1000).default(16),
+  })
+  .superRefine((route, context) => {
+    if (route.send?.mask !== 'patron' || route.to.kind !== 'http') return;
+    // A masked route must not put a personal value back in its URL or headers.
+    const { url, headers = {} } = route.to.options;
+    const templates: [readonly string[], string][] = [
+      [['to', 'http', 'url'], url],
+      ...Object.entries(headers).map(([name, value]): [readonly string[], string] => [
+        ['to', 'http', 'headers', name],
+        value,
+      ]),
+    ];
+    for (const [path, template] of templates) {
+      for (const field of templatePathsOf(template).filter(isPersonalPath)) {
+        const message = `uses the personal field ${field} while send.mask is patron`;
+        context.addIssue({ code: 'custom', path: [...path], message });
+      }
+    }
+  });
 export type Route = z.infer<typeof Route>;
 
 /** The routes file (ROUTES_FILE): the public contract documented in docs/routing.md. */

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { CanonicalEvent } from '../../events/canonical-event';
 import { DeliveryError } from '../delivery-error';
 import { redactUrlCredentials } from '../redact-url-credentials';
+import { renderFieldTemplate } from '../render-field-template';
 import type { DeliveryPreview, Destination } from './destination';
 
 /** A Standard Webhooks secret: base64 key bytes, optionally prefixed `whsec_` (their spec). */
@@ -31,6 +32,11 @@ export const HttpDestinationOptions = z
     timeoutMs: z.number().int().positive().default(10_000),
   })
   .superRefine((options, context) => {
+    // A template may choose the path, never the host the event goes to.
+    if (/^https?:\/\/[^/?#]*\{/.test(options.url)) {
+      const message = 'templates ({field}) only in the path, not in the host';
+      context.addIssue({ code: 'custom', path: ['url'], message });
+    }
     if (options.signing !== 'standard-webhooks') return;
     const key = options.secret?.startsWith(WHSEC_PREFIX)
       ? options.secret.slice(WHSEC_PREFIX.length)
@@ -51,7 +57,7 @@ export function httpRequestOf(
 ): { body: string; headers: Record<string, string> } {
   const body = shaped ?? JSON.stringify(event);
   const headers: Record<string, string> = {
-    ...options.headers,
+    ...renderedHeaders(options.headers, event),
     'content-type': 'application/json',
     'idempotency-key': event.id,
     'x-svc-event-id': event.id,
@@ -77,6 +83,21 @@ export function httpRequestOf(
   return { body, headers };
 }
 
+function renderedHeaders(
+  templates: Readonly<Record<string, string>> | undefined,
+  event: CanonicalEvent,
+): Record<string, string> {
+  if (templates === undefined) return {};
+  return Object.fromEntries(
+    Object.entries(templates).map(([name, value]) => [name, renderFieldTemplate(value, event)]),
+  );
+}
+
+/** The URL of one event: `{field}` templates in its path filled (render-field-template.ts). */
+export function httpUrlOf(options: HttpDestinationOptions, event: CanonicalEvent): string {
+  return renderFieldTemplate(options.url, event);
+}
+
 export function previewHttp(
   options: HttpDestinationOptions,
   event: CanonicalEvent,
@@ -89,7 +110,8 @@ export function previewHttp(
   if (headers['webhook-signature'] !== undefined)
     headers['webhook-signature'] = 'v1,(HMAC-SHA256 of id.timestamp.body)';
   const target = `POST ${redactUrlCredentials(options.url)}`;
-  return { kind: 'http', target, address: target, headers, body };
+  const address = `POST ${redactUrlCredentials(httpUrlOf(options, event))}`;
+  return { kind: 'http', target, address, headers, body };
 }
 
 /**
@@ -106,7 +128,7 @@ export function createHttpDestination(options: HttpDestinationOptions, route: st
       const { body, headers } = httpRequestOf(options, event, route, shaped);
       let response: Response;
       try {
-        response = await fetch(options.url, {
+        response = await fetch(httpUrlOf(options, event), {
           method: 'POST',
           headers,
           body,
