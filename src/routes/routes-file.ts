@@ -6,6 +6,7 @@ import { NatsDestinationOptions } from './destinations/nats';
 import { RedisStreamDestinationOptions } from './destinations/redis-stream';
 import { RouteWhere } from './match-where';
 import { RouteSend } from './route-send';
+import { RouteCircuit } from './route-circuit';
 import { isPersonalPath } from './is-personal-path';
 import { templatePathsOf } from './render-field-template';
 
@@ -83,6 +84,8 @@ export const Route = z
     ratePerSecond: z.number().positive().optional(),
     /** Deliveries in flight at once per worker process. */
     concurrency: z.number().int().min(1).max(1000).default(16),
+    /** The route's circuit breaker (route-circuit.ts); `off` for routes that must never pause. */
+    circuit: RouteCircuit,
   })
   .superRefine((route, context) => {
     if (route.send?.mask !== 'patron' || route.to.kind !== 'http') return;

@@ -84,7 +84,10 @@ function compile(expression: string, limits: TransformLimits): (input: unknown) 
     try {
       output = await compiled.evaluate(input);
     } catch (error) {
-      throw new DeliveryError(`transform failed: ${reasonOf(error)}`, { retryable: false });
+      throw new DeliveryError(`transform failed: ${reasonOf(error)}`, {
+        retryable: false,
+        shaping: true,
+      });
     }
     return jsonTextOf(output, limits.maxOutputLength);
   };
@@ -108,6 +111,7 @@ function jsonTextOf(output: unknown, maxLength: number): string {
   if (output === undefined) {
     throw new DeliveryError('transform failed: the expression produced nothing', {
       retryable: false,
+      shaping: true,
     });
   }
   let text: string | undefined;
@@ -120,17 +124,19 @@ function jsonTextOf(output: unknown, maxLength: number): string {
     if (error instanceof FunctionOutput) {
       throw new DeliveryError('transform failed: the output is a function, not JSON', {
         retryable: false,
+        shaping: true,
       });
     }
     const reason = error instanceof Error ? error.message : String(error);
     throw new DeliveryError(`transform failed: the output is not JSON (${reason})`, {
       retryable: false,
+      shaping: true,
     });
   }
   if (text.length > maxLength) {
     throw new DeliveryError(
       `transform failed: the output is ${String(text.length)} characters, over the limit of ${String(maxLength)}`,
-      { retryable: false },
+      { retryable: false, shaping: true },
     );
   }
   return text;
