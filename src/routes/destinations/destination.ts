@@ -1,7 +1,8 @@
 import type { CanonicalEvent } from '../../events/canonical-event';
 
-/** The five kinds a route may deliver to (the keys of `to:` in the routes file). */
-export type DestinationKind = 'http' | 'amqp' | 'nats' | 'redisStream' | 'file';
+/** The kinds a route may deliver to (the keys of `to:` in the routes file). */
+export type DestinationKind =
+  'http' | 'amqp' | 'nats' | 'redisStream' | 'file' | 'postgres' | 'mqtt';
 
 /** What one delivery would send: for `routes test` and for reading, never with a secret. */
 export interface DeliveryPreview {
