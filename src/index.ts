@@ -77,4 +77,6 @@ export { AmqpDestinationOptions } from './routes/destinations/amqp';
 export { NatsDestinationOptions } from './routes/destinations/nats';
 export { RedisStreamDestinationOptions } from './routes/destinations/redis-stream';
 export { FileDestinationOptions } from './routes/destinations/file';
+export { PostgresDestinationOptions } from './routes/destinations/postgres';
+export { MqttDestinationOptions } from './routes/destinations/mqtt';
 export type { DestinationKind } from './routes/destinations/destination';

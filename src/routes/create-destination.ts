@@ -3,7 +3,9 @@ import type { Destination } from './destinations/destination';
 import type { DestinationContext } from './destinations/destination-context';
 import { createFileDestination } from './destinations/file';
 import { createHttpDestination } from './destinations/http';
+import { createMqttDestination } from './destinations/mqtt';
 import { createNatsDestination } from './destinations/nats';
+import { createPostgresDestination } from './destinations/postgres';
 import { createRedisStreamDestination } from './destinations/redis-stream';
 import type { RouteDestination } from './routes-file';
 
@@ -20,5 +22,9 @@ export function createDestination(to: RouteDestination, context: DestinationCont
       return createRedisStreamDestination(to.options, context);
     case 'file':
       return createFileDestination(to.options);
+    case 'postgres':
+      return createPostgresDestination(to.options);
+    case 'mqtt':
+      return createMqttDestination(to.options, context);
   }
 }

@@ -3,7 +3,9 @@ import { previewAmqp } from './destinations/amqp';
 import type { DeliveryPreview } from './destinations/destination';
 import { previewFile } from './destinations/file';
 import { previewHttp } from './destinations/http';
+import { previewMqtt } from './destinations/mqtt';
 import { previewNats } from './destinations/nats';
+import { previewPostgres } from './destinations/postgres';
 import { previewRedisStream } from './destinations/redis-stream';
 import type { Route } from './routes-file';
 
@@ -27,5 +29,9 @@ export function previewDelivery(
       return previewRedisStream(to.options, event, { redisUrl }, body);
     case 'file':
       return previewFile(to.options, event, body);
+    case 'postgres':
+      return previewPostgres(to.options, event, body);
+    case 'mqtt':
+      return previewMqtt(to.options, event, body);
   }
 }

@@ -2,7 +2,9 @@ import { z } from 'zod';
 import { AmqpDestinationOptions } from './destinations/amqp';
 import { FileDestinationOptions } from './destinations/file';
 import { HttpDestinationOptions } from './destinations/http';
+import { MqttDestinationOptions } from './destinations/mqtt';
 import { NatsDestinationOptions } from './destinations/nats';
+import { PostgresDestinationOptions } from './destinations/postgres';
 import { RedisStreamDestinationOptions } from './destinations/redis-stream';
 import { RouteWhere } from './match-where';
 import { RouteSend } from './route-send';
@@ -17,6 +19,8 @@ const DESTINATIONS = {
   nats: NatsDestinationOptions,
   redisStream: RedisStreamDestinationOptions,
   file: FileDestinationOptions,
+  postgres: PostgresDestinationOptions,
+  mqtt: MqttDestinationOptions,
 } as const;
 export const DESTINATION_KINDS = Object.keys(DESTINATIONS) as (keyof typeof DESTINATIONS)[];
 
@@ -46,6 +50,8 @@ export const RouteDestination = z
     nats: NatsDestinationOptions.optional(),
     redisStream: RedisStreamDestinationOptions.optional(),
     file: FileDestinationOptions.optional(),
+    postgres: PostgresDestinationOptions.optional(),
+    mqtt: MqttDestinationOptions.optional(),
   })
   .refine((to) => Object.values(to).filter((value) => value !== undefined).length === 1, {
     message: `exactly one destination (${DESTINATION_KINDS.join(', ')})`,
@@ -58,6 +64,8 @@ export const RouteDestination = z
     if (to.nats) return { kind: 'nats' as const, options: to.nats };
     if (to.redisStream) return { kind: 'redisStream' as const, options: to.redisStream };
     if (to.file) return { kind: 'file' as const, options: to.file };
+    if (to.postgres) return { kind: 'postgres' as const, options: to.postgres };
+    if (to.mqtt) return { kind: 'mqtt' as const, options: to.mqtt };
     // No known destination: the issue is already reported (unknown key, or not exactly one).
     return z.NEVER;
   });

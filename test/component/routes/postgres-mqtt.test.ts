@@ -2,7 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { connectAsync } from 'mqtt';
 import type { MqttClient } from 'mqtt';
 import type { Client } from 'pg';
+import { jobIdForEvent } from '../../../src/events/job-id-for-event';
+import { closeRedis } from '../../../src/redis/close-redis';
+import { openWorkerConnection } from '../../../src/redis/open-worker-connection';
 import { DeliveryError } from '../../../src/routes/delivery-error';
+import { parseRoutesFile } from '../../../src/routes/load-routes-file';
+import { startRouting } from '../../../src/routes/start-routing';
+import { TEST_REDIS_URL, obliterateQueue, uniqueQueueName } from '../../helpers/redis';
 import {
   createMqttDestination,
   MqttDestinationOptions,
@@ -154,6 +160,57 @@ describe('mqtt destination (real Mosquitto)', () => {
       expect(error.retryable).toBe(true);
     } finally {
       await destination.close();
+    }
+  });
+});
+
+describe('postgres and mqtt routes in the routes file', () => {
+  it('deliver once per event id even when the event is fanned out again', async () => {
+    const schema = await createTestSchema('routes_pg');
+    const prefix = `svcws-test/${randomBytes(6).toString('hex')}`;
+    const subscriber = await connectAsync(MQTT_URL, { protocolVersion: 5 });
+    const topics: string[] = [];
+    subscriber.on('message', (topic) => topics.push(topic));
+    await subscriber.subscribeAsync(`${prefix}/#`, { qos: 1 });
+    const connection = openWorkerConnection(TEST_REDIS_URL, silentLogger);
+    const file = `routes:
+  - name: reporting
+    to: { postgres: { url: "${TEST_POSTGRES_URL}", table: ${schema.schema}.events } }
+  - name: display
+    send: { mask: patron }
+    to: { mqtt: { url: "${MQTT_URL}", topic: "${prefix}/{action}" } }
+`;
+    const routing = startRouting({
+      connection,
+      routes: parseRoutesFile(file, {}).routes,
+      redisUrl: TEST_REDIS_URL,
+      queueName: uniqueQueueName('pg-mqtt'),
+      logger: silentLogger,
+    });
+    try {
+      const event = routeEvent();
+      await routing.fanOut(event, jobIdForEvent(event.id));
+      await routing.fanOut(event, jobIdForEvent(event.id));
+      const reporting = routing.queues.get('reporting');
+      const display = routing.queues.get('display');
+      await eventually(
+        async () =>
+          (await reporting?.getCompletedCount()) === 1 &&
+          (await display?.getCompletedCount()) === 1,
+        'both deliveries',
+      );
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const { rows } = await schema.client.query<{ n: string }>(
+        `SELECT count(*) AS n FROM ${schema.schema}.events`,
+      );
+      expect(rows[0]?.n).toBe('1');
+      expect(topics).toEqual([`${prefix}/loan`]);
+    } finally {
+      await routing.close();
+      for (const queue of routing.queues.values()) await obliterateQueue(queue.name);
+      await closeRedis(connection);
+      await subscriber.endAsync();
+      await schema.drop();
     }
   });
 });
