@@ -34,6 +34,18 @@ const print = (line: string): void => {
  * process on the path spent per event (listener, worker, Redis, RabbitMQ, this load generator).
  */
 export async function run(): Promise<void> {
+  // The same run measures both: shaping's cost is read beside the unshaped figure, not across runs.
+  for (const shaped of [false, true]) {
+    print(
+      shaped
+        ? '--- shaped: RabbitMQ route with a where filter, send: { mask: patron } and a small JSONata transform'
+        : '--- unshaped: the canonical event on both routes',
+    );
+    await runCase(shaped);
+  }
+}
+
+async function runCase(shaped: boolean): Promise<void> {
   const names = { queue: `bench-routing-${randomUUID().slice(0, 8)}` };
   const dir = await mkdtemp(path.join(tmpdir(), 'bench-routing-'));
   const exchange = `bench-routing-${randomUUID().slice(0, 8)}`;
@@ -52,7 +64,7 @@ export async function run(): Promise<void> {
       'bench/servers/routing-worker.ts',
     ],
     /ready/,
-    workerEnv(names.queue, await writeRoutesFile(dir, exchange)),
+    workerEnv(names.queue, await writeRoutesFile(dir, exchange, shaped)),
   ).catch(async (error: unknown) => {
     await stopChild(listener.child);
     throw error;
@@ -77,14 +89,20 @@ export async function run(): Promise<void> {
   }
 }
 
-/** One route to RabbitMQ (LOAN events), one archiving every event. */
-async function writeRoutesFile(dir: string, exchange: string): Promise<string> {
+/** A `where` every bench event passes, the patron mask and a small transform (docs/routing.md). */
+const SHAPING =
+  `match: { action: [loan], where: { item_loan.loan_status: [ACTIVE] } }, ` +
+  `send: { mask: patron, transform: '{ "id": id, "loan": item_loan.loan_id, "title": item_loan.title }' }`;
+
+/** One route to RabbitMQ (LOAN events; shaped or not), one archiving every event. */
+async function writeRoutesFile(dir: string, exchange: string, shaped: boolean): Promise<string> {
   const routesFile = path.join(dir, 'routes.yaml');
+  const match = shaped ? SHAPING : 'match: { action: [loan] }';
   await writeFile(
     routesFile,
     [
       'routes:',
-      `  - { name: loans, match: { action: [loan] }, to: { amqp: { url: "${AMQP_URL}", exchange: ${exchange}, routingKey: "{action}.{event}" } }, concurrency: 64 }`,
+      `  - { name: loans, ${match}, to: { amqp: { url: "${AMQP_URL}", exchange: ${exchange}, routingKey: "{action}.{event}" } }, concurrency: 64 }`,
       `  - { name: archive, to: { file: { dir: "${path.join(dir, 'archive')}" } }, concurrency: 64 }`,
       '',
     ].join('\n'),

@@ -37,6 +37,10 @@ export {
   ItemSubject,
   UserSubject,
   NotificationSubject,
+  // Personal data, one list (events/kinds/*: `personal`): what mask: patron and the history use.
+  isPatronEvent,
+  personalValuesOf,
+  withoutPersonalData,
 } from './events';
 export type { EnqueueEvent, EnqueueResult, EventEnqueuerOptions, EventKind } from './events';
 export { createEventQueue } from './events/create-event-queue';
@@ -73,5 +77,7 @@ export { AmqpDestinationOptions } from './routes/destinations/amqp';
 export { NatsDestinationOptions } from './routes/destinations/nats';
 export { RedisStreamDestinationOptions } from './routes/destinations/redis-stream';
 export { FileDestinationOptions } from './routes/destinations/file';
+export { PostgresDestinationOptions } from './routes/destinations/postgres';
+export { MqttDestinationOptions } from './routes/destinations/mqtt';
 export { DESTINATION_KINDS } from './routes/destinations';
 export type { DestinationKind } from './routes/destinations';

@@ -1,3 +1,4 @@
+import type { Redis } from 'ioredis';
 import { Queue } from 'bullmq';
 import { z } from 'zod';
 import { EnvSchema, loadConfig } from '../config';
@@ -42,6 +43,8 @@ export interface CliRouteQueues {
   readonly routes: readonly Route[];
   /** Route name → its queue. */
   readonly queues: ReadonlyMap<string, Queue>;
+  /** The queues' connection, for state kept beside them (a route's circuit). */
+  readonly connection: Redis;
   close(): Promise<void>;
 }
 
@@ -61,6 +64,7 @@ export async function openRouteQueues(env: CliIo['env']): Promise<CliRouteQueues
   return {
     routes,
     queues,
+    connection: redis.connection,
     close: async () => {
       for (const queue of queues.values()) await queue.close();
       await redis.close();

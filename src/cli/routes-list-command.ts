@@ -2,6 +2,7 @@ import type { CliIo } from './cli-io';
 import { CliUsageError } from './cli-usage-error';
 import { openRouteQueues } from './open-route-queues';
 import { parseCommandArgs } from './parse-command-args';
+import { isCircuitOpen } from '../routes/circuit-breaker';
 import { previewDelivery } from '../routes/preview-delivery';
 
 /**
@@ -37,6 +38,12 @@ export async function routesListCommand(args: string[], io: CliIo): Promise<numb
         failed: counts.failed ?? 0,
         delivered: counts.completed ?? 0,
         paused: await queue.isPaused(),
+        circuit:
+          route.circuit === 'off'
+            ? 'off'
+            : (await isCircuitOpen(cli.connection, queue))
+              ? 'open'
+              : 'closed',
       });
     }
     if (values.json === true) {
@@ -46,7 +53,7 @@ export async function routesListCommand(args: string[], io: CliIo): Promise<numb
     if (rows.length === 0) io.out('No routes in ROUTES_FILE.');
     for (const row of rows) {
       io.out(
-        `${row.route}  ${row.destination}  ${row.target}${row.paused ? '  PAUSED' : ''}\n` +
+        `${row.route}  ${row.destination}  ${row.target}${row.paused ? '  PAUSED' : ''}${row.circuit === 'open' ? '  CIRCUIT OPEN' : ''}\n` +
           `  waiting ${String(row.waiting)}  active ${String(row.active)}  delayed ${String(row.delayed)}  failed ${String(row.failed)}  delivered ${String(row.delivered)}`,
       );
     }

@@ -5,6 +5,7 @@ import { parseXmlEvent } from '../events/parse-xml-event';
 import type { CanonicalEvent, EventMeta } from '../events/canonical-event';
 import { matchesRoute } from '../routes/match-route';
 import { previewDelivery } from '../routes/preview-delivery';
+import { createSendShaper } from '../routes/send-shaper';
 import type { CliIo } from './cli-io';
 import { CliUsageError } from './cli-usage-error';
 import { cliRoutes, routeNamed } from './open-route-queues';
@@ -39,8 +40,15 @@ export async function routesTestCommand(args: string[], io: CliIo): Promise<numb
     );
     return 1;
   }
-  const preview = previewDelivery(route, event, config.REDIS_URL);
   io.out(`✓ event ${event.id} (${event.action}) matches route ${route.name}`);
+  let body: string | undefined;
+  try {
+    body = await createSendShaper(route.send)(event);
+  } catch (error) {
+    io.out(`✗ send: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  }
+  const preview = previewDelivery(route, event, config.REDIS_URL, undefined, body);
   io.out(`destination: ${preview.kind}  ${preview.target}`);
   io.out(`address: ${preview.address}`);
   for (const [name, value] of Object.entries(preview.headers)) io.out(`  ${name}: ${value}`);

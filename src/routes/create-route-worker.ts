@@ -4,10 +4,12 @@ import type { Redis } from 'ioredis';
 import type { CanonicalEvent } from '../events/canonical-event';
 import type { Logger } from '../logger';
 import { DeliveryError } from './delivery-error';
+import type { Admission, CircuitBreaker } from './circuit-breaker';
 import type { Destination } from './destinations/destination';
 import { routeBackoff } from './route-backoff';
 import type { RouteMetrics } from './route-metrics';
 import type { AnyRoute } from './routes-file';
+import { createSendShaper } from './send-shaper';
 
 export interface RouteWorkerOptions {
   readonly route: AnyRoute;
@@ -17,6 +19,8 @@ export interface RouteWorkerOptions {
   readonly destination: Destination;
   readonly logger: Logger;
   readonly metrics?: RouteMetrics;
+  /** The route's circuit breaker; none with `circuit: off`. */
+  readonly circuit?: CircuitBreaker;
   readonly lockDuration?: number;
   readonly stalledInterval?: number;
   readonly autorun?: boolean;
@@ -29,7 +33,10 @@ export interface RouteWorkerOptions {
  * The route's `ratePerSecond` is BullMQ's limiter, which holds across every worker process.
  */
 export function createRouteWorker(options: RouteWorkerOptions): Worker {
-  const { route, destination, logger, metrics } = options;
+  const { route, destination, logger, metrics, circuit } = options;
+  // Shaped here, per attempt, not at fan-out: the job keeps the canonical event for replay and
+  // for a routes file changed since (a new `send:` applies to deliveries still waiting).
+  const shape = createSendShaper(route.send);
   const processor = async (job: Job<CanonicalEvent>): Promise<void> => {
     const event = job.data;
     const attempt = job.attemptsMade + 1;
@@ -40,10 +47,16 @@ export function createRouteWorker(options: RouteWorkerOptions): Worker {
       target: destination.target,
       attempt,
     };
+    const admission: Admission = circuit ? await circuit.admit() : { kind: 'pass' };
+    // Open circuit: back to wait, no attempt spent (the queue is held until the next probe).
+    if (admission.kind === 'wait') throw Worker.RateLimitError();
     const started = performance.now();
     try {
-      await destination.deliver(event);
+      await destination.deliver(event, await shape(event));
     } catch (error) {
+      // A failure of the event itself (a transform) says nothing about the destination.
+      const destinationFailed = !(error instanceof DeliveryError && error.shaping);
+      if (circuit && destinationFailed) await circuit.failed(admission);
       const durationMs = Math.round(performance.now() - started);
       const retryable = !(error instanceof DeliveryError) || error.retryable;
       const reason = error instanceof Error ? error.message : String(error);
@@ -62,6 +75,7 @@ export function createRouteWorker(options: RouteWorkerOptions): Worker {
       throw error;
     }
     const durationMs = Math.round(performance.now() - started);
+    if (circuit) await circuit.succeeded(admission);
     const receivedAt =
       event.meta?.receivedAt === undefined ? Number.NaN : Date.parse(event.meta.receivedAt);
     metrics?.delivered(

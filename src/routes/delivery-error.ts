@@ -8,13 +8,16 @@ export class DeliveryError extends Error {
   readonly retryable: boolean;
   /** The destination said when to come back (HTTP `Retry-After`): the next attempt waits this long. */
   readonly retryAfterMs: number | undefined;
+  /** The route's `send:` could not shape this event: no fault of the destination (circuit). */
+  readonly shaping: boolean;
   constructor(
     message: string,
-    options: { retryable: boolean; retryAfterMs?: number; cause?: unknown },
+    options: { retryable: boolean; retryAfterMs?: number; cause?: unknown; shaping?: boolean },
   ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'DeliveryError';
     this.retryable = options.retryable;
     this.retryAfterMs = options.retryAfterMs;
+    this.shaping = options.shaping ?? false;
   }
 }

@@ -1,10 +1,12 @@
 import type { CanonicalEvent } from '../events/canonical-event';
+import { matchesWhere } from './match-where';
 import type { RouteMatch } from './routes-file';
 
 /**
  * Every condition given must hold; `{}` takes every event. Actions compare in their canonical
  * lower case (the file may say `LOAN`); event and institution codes compare exactly. An event that
- * lacks a field a condition names does not match.
+ * lacks a field a condition names does not match. `where:` conditions are tested last: the codes
+ * above are cheaper and rule most events out.
  */
 export function matchesRoute(match: RouteMatch, event: CanonicalEvent): boolean {
   if (match.action !== undefined && !match.action.includes(event.action)) return false;
@@ -14,6 +16,7 @@ export function matchesRoute(match: RouteMatch, event: CanonicalEvent): boolean 
     !includesValue(match.institution, event.institution?.value)
   )
     return false;
+  if (match.where !== undefined && !matchesWhere(match.where, event)) return false;
   return true;
 }
 

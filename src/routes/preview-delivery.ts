@@ -11,10 +11,14 @@ export function previewDelivery(
   event: CanonicalEvent,
   redisUrl: string,
   adapters: DestinationAdapterList = DESTINATION_ADAPTERS,
+  /** The body `send:` shaped (send-shaper.ts); the canonical event when absent. */
+  body?: string,
 ): DeliveryPreview {
   const { kind, options } = route.to;
-  return destinationAdapterOf(adapters, kind).preview(options, event, {
-    route: route.name,
-    redisUrl,
-  });
+  return destinationAdapterOf(adapters, kind).preview(
+    options,
+    event,
+    { route: route.name, redisUrl },
+    body,
+  );
 }

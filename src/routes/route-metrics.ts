@@ -1,4 +1,6 @@
 import type { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { isCircuitOpen } from './circuit-breaker';
 import { Counter, Gauge, Histogram } from 'prom-client';
 import type { Registry } from 'prom-client';
 
@@ -26,6 +28,8 @@ const LATENCY_BUCKETS = [
 export function createRouteMetrics(
   registry: Registry,
   queues: ReadonlyMap<string, Queue>,
+  /** The queues' connection: with it, the circuit gauge (`svcws_route_circuit_open`). */
+  connection?: Redis,
 ): RouteMetrics {
   const labelNames = ROUTE_LABEL;
   const registers = [registry];
@@ -55,6 +59,7 @@ export function createRouteMetrics(
     registers,
   });
   registerQueueGauges(registry, queues);
+  if (connection !== undefined) registerCircuitGauge(registry, queues, connection);
   return {
     delivered: (route, latencySeconds) => {
       delivered.inc({ route });
@@ -63,6 +68,25 @@ export function createRouteMetrics(
     retried: (route) => retried.inc({ route }),
     failed: (route) => failed.inc({ route }),
   };
+}
+
+/** 1 while a route's circuit is open (its deliveries wait), read from Redis at scrape time. */
+function registerCircuitGauge(
+  registry: Registry,
+  queues: ReadonlyMap<string, Queue>,
+  connection: Redis,
+): void {
+  new Gauge({
+    name: 'svcws_route_circuit_open',
+    help: 'Whether the route circuit is open (1): deliveries wait until a probe succeeds, by route',
+    labelNames: ROUTE_LABEL,
+    registers: [registry],
+    async collect() {
+      for (const [route, queue] of queues) {
+        this.set({ route }, (await isCircuitOpen(connection, queue)) ? 1 : 0);
+      }
+    },
+  });
 }
 
 /**

@@ -4,6 +4,12 @@ import type {
   DestinationAdapterList,
   DestinationChoiceOf,
 } from './destinations/destination-adapter';
+import type { HttpDestinationOptions } from './destinations/http';
+import { RouteWhere } from './match-where';
+import { RouteSend } from './route-send';
+import { RouteCircuit } from './route-circuit';
+import { isPersonalPath } from './is-personal-path';
+import { templatePathsOf } from './render-field-template';
 
 const codes = z.array(z.string().min(1)).min(1, 'at least one value');
 
@@ -15,6 +21,8 @@ export const RouteMatch = z.strictObject({
   event: codes.optional(),
   /** `institution.value`, e.g. 01ABC_INST. */
   institution: codes.optional(),
+  /** Conditions on any path of the canonical event (match-where.ts); every one must hold. */
+  where: RouteWhere.optional(),
 });
 export type RouteMatch = z.infer<typeof RouteMatch>;
 
@@ -57,21 +65,53 @@ export const RouteRetry = z.strictObject({
 });
 export type RouteRetry = z.infer<typeof RouteRetry>;
 
-export const Route = z.strictObject({
+/** A route's fields; `to:` is one of the adapters' (routeSchema). */
+const RouteFields = z.strictObject({
   name: z.string().regex(/^[a-z0-9-]{1,64}$/, 'lower-case letters, digits and - only (at most 64)'),
   match: RouteMatch.default({}),
+  /** What is sent of each event (route-send.ts); absent: the canonical event. */
+  send: RouteSend.optional(),
   to: RouteDestination,
   retry: RouteRetry.default({ attempts: 10, backoffMs: 5000 }),
   /** Deliveries per second at most, across every worker process (BullMQ's queue rate limit). */
   ratePerSecond: z.number().positive().optional(),
   /** Deliveries in flight at once per worker process. */
   concurrency: z.number().int().min(1).max(1000).default(16),
+  /** The route's circuit breaker (route-circuit.ts); `off` for routes that must never pause. */
+  circuit: RouteCircuit,
 });
+
+/** A masked route must not put a personal value back in its URL or headers. */
+function refuseMaskedTemplates(
+  route: { send?: RouteSend | undefined; to: { kind: string; options: unknown } },
+  context: z.RefinementCtx,
+): void {
+  if (route.send?.mask !== 'patron' || route.to.kind !== 'http') return;
+  // Read by the http adapter's own schema under `to.http` (routeDestinationSchema).
+  const { url, headers = {} } = route.to.options as HttpDestinationOptions;
+  const templates: [readonly string[], string][] = [
+    [['to', 'http', 'url'], url],
+    ...Object.entries(headers).map(([name, value]): [readonly string[], string] => [
+      ['to', 'http', 'headers', name],
+      value,
+    ]),
+  ];
+  for (const [path, template] of templates) {
+    for (const field of templatePathsOf(template).filter(isPersonalPath)) {
+      const message = `uses the personal field ${field} while send.mask is patron`;
+      context.addIssue({ code: 'custom', path: [...path], message });
+    }
+  }
+}
+
+export const Route = RouteFields.superRefine(refuseMaskedTemplates);
 export type Route = z.infer<typeof Route>;
 
 /** A route whose `to:` is one of `adapters` (the same fields; `to` keeps its place). */
 export function routeSchema<Adapters extends DestinationAdapterList>(adapters: Adapters) {
-  return Route.extend({ to: routeDestinationSchema(adapters) });
+  return RouteFields.extend({ to: routeDestinationSchema(adapters) }).superRefine(
+    refuseMaskedTemplates,
+  );
 }
 
 /** A route read with any list of adapters (a test's own): what routing needs of a route. */

@@ -7,6 +7,7 @@ import { createDestination } from './create-destination';
 import { createFanOut } from './create-fan-out';
 import type { FanOut } from './create-fan-out';
 import { createRouteMetrics } from './route-metrics';
+import { createCircuitBreaker } from './circuit-breaker';
 import { createRouteWorker } from './create-route-worker';
 import { prepareDestinations } from './prepare-destinations';
 import type { Destination } from './destinations/destination';
@@ -69,7 +70,9 @@ export function startRouting(options: StartRoutingOptions): Routing {
   });
   const queues = new Map(entries.map(({ route, queue }) => [route.name, queue]));
   const metrics =
-    options.registry === undefined ? undefined : createRouteMetrics(options.registry, queues);
+    options.registry === undefined
+      ? undefined
+      : createRouteMetrics(options.registry, queues, connection);
   const destinations: Destination[] = [];
   const workers = new Map<string, Worker>();
   if (runWorkers) {
@@ -80,8 +83,19 @@ export function startRouting(options: StartRoutingOptions): Routing {
         options.adapters,
       );
       destinations.push(destination);
+      const circuit =
+        route.circuit === 'off'
+          ? undefined
+          : createCircuitBreaker({
+              route: route.name,
+              settings: route.circuit,
+              queue,
+              connection,
+              logger,
+            });
       const worker = createRouteWorker({
         route,
+        ...(circuit === undefined ? {} : { circuit }),
         queueName: queue.name,
         connection,
         destination,

@@ -24,7 +24,7 @@ export const amqpDestination: DestinationAdapter<AmqpDestinationOptions, 'amqp'>
   kind: 'amqp',
   options: AmqpDestinationOptions,
   create: createAmqpDestination,
-  preview: (options, event, context) => previewAmqp(options, event, context.route),
+  preview: (options, event, context, body) => previewAmqp(options, event, context.route, body),
 };
 
 /**
@@ -35,6 +35,7 @@ function amqpMessageOf(
   options: AmqpDestinationOptions,
   event: CanonicalEvent,
   route: string,
+  shaped?: string,
 ): { envelope: Envelope; body: Buffer } {
   return {
     envelope: {
@@ -46,7 +47,7 @@ function amqpMessageOf(
       mandatory: true,
       headers: { 'x-svc-event-action': event.action, 'x-svc-route': route },
     },
-    body: Buffer.from(JSON.stringify(event)),
+    body: Buffer.from(shaped ?? JSON.stringify(event)),
   };
 }
 
@@ -54,8 +55,9 @@ function previewAmqp(
   options: AmqpDestinationOptions,
   event: CanonicalEvent,
   route: string,
+  shaped?: string,
 ): DeliveryPreview {
-  const { envelope, body } = amqpMessageOf(options, event, route);
+  const { envelope, body } = amqpMessageOf(options, event, route, shaped);
   return {
     kind: 'amqp',
     target: targetOf(options),
@@ -91,8 +93,8 @@ export function createAmqpDestination(
   return {
     kind: 'amqp',
     target,
-    deliver: async (event) => {
-      const { envelope, body } = amqpMessageOf(options, event, context.route);
+    deliver: async (event, shaped) => {
+      const { envelope, body } = amqpMessageOf(options, event, context.route, shaped);
       returned.delete(event.id);
       try {
         await withTimeout(exchange.ready(), options.timeoutMs, target);

@@ -33,6 +33,8 @@ export interface DestinationAdapter<Options, Kind extends string = string> {
     options: Options,
     event: CanonicalEvent,
     context: Omit<DestinationContext, 'logger'>,
+    /** What the route's `send:` made of the event (send-shaper.ts); the event itself when absent. */
+    body?: string,
   ): DeliveryPreview;
   /**
    * The start-up check of a process that delivers, without reaching a broker (a directory that

@@ -23,7 +23,11 @@ export interface Destination {
   readonly kind: string;
   /** Where deliveries go, credentials redacted: for log lines. */
   readonly target: string;
-  deliver(event: CanonicalEvent): Promise<void>;
+  /**
+   * `body` is what the route's `send:` made of the event (JSON text, send-shaper.ts); without it
+   * the canonical event is sent. Ids, keys and templates always come from `event` itself.
+   */
+  deliver(event: CanonicalEvent, body?: string): Promise<void>;
   /** Closes connections and files; deliveries in flight finish first where the client allows. */
   close(): Promise<void>;
 }

@@ -22,7 +22,7 @@ export const fileDestination: DestinationAdapter<FileDestinationOptions, 'file'>
   kind: 'file',
   options: FileDestinationOptions,
   create: createFileDestination,
-  preview: previewFile,
+  preview: (options, event, _context, body) => previewFile(options, event, body),
   prepare: archiveDirProblems,
 };
 
@@ -56,14 +56,18 @@ function archivePathOf(
   return join(renderTemplate(options.dir, event), `${now.toISOString().slice(0, 10)}.jsonl`);
 }
 
-function previewFile(options: FileDestinationOptions, event: CanonicalEvent): DeliveryPreview {
+function previewFile(
+  options: FileDestinationOptions,
+  event: CanonicalEvent,
+  shaped?: string,
+): DeliveryPreview {
   const path = archivePathOf(options, event);
   return {
     kind: 'file',
     target: `file ${options.dir}`,
     address: `append to ${path}`,
     headers: {},
-    body: JSON.stringify(event),
+    body: shaped ?? JSON.stringify(event),
   };
 }
 
@@ -85,9 +89,9 @@ export function createFileDestination(options: FileDestinationOptions): Destinat
   return {
     kind: 'file',
     target: `file ${options.dir}`,
-    deliver: async (event) => {
+    deliver: async (event, shaped) => {
       const path = archivePathOf(options, event);
-      const written = lines.append(path, `${JSON.stringify(event)}\n`);
+      const written = lines.append(path, `${shaped ?? JSON.stringify(event)}\n`);
       try {
         await withTimeout(written, options.timeoutMs, `file ${path}`, 'line written and fsynced');
       } catch (error) {

@@ -3,24 +3,57 @@ import { z } from 'zod';
 import type { CanonicalEvent } from '../../events/canonical-event';
 import { DeliveryError } from '../delivery-error';
 import { redactUrlCredentials } from '../redact-url-credentials';
+import { renderFieldTemplate } from '../render-field-template';
 import type { DeliveryPreview, Destination } from './destination';
 import type { DestinationAdapter } from './destination-adapter';
 
-/** `to: { http: { url, secret?, headers?, timeoutMs? } }` */
-export const HttpDestinationOptions = z.strictObject({
-  url: z.url({ protocol: /^https?$/ }),
-  /** Signs each body like the platform does (spec §6.2 rule 1): receivers reuse one verifier. */
-  secret: z.string().min(1).optional(),
-  headers: z.record(z.string(), z.string()).optional(),
-  timeoutMs: z.number().int().positive().default(10_000),
-});
+/** A Standard Webhooks secret: base64 key bytes, optionally prefixed `whsec_` (their spec). */
+const WHSEC_PREFIX = 'whsec_';
+const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
+
+/** `to: { http: { url, secret?, signing?, signatureHeader?, headers?, timeoutMs? } }` */
+export const HttpDestinationOptions = z
+  .strictObject({
+    url: z.url({ protocol: /^https?$/ }),
+    /** Signs each body: see `signing`. */
+    secret: z.string().min(1).optional(),
+    /**
+     * `svc`: like the platform signs (spec §6.2 rule 1), so receivers reuse one verifier;
+     * `standard-webhooks`: as the Standard Webhooks specification (webhook-id, -timestamp,
+     * -signature `v1,<base64>`), for receivers using that ecosystem's verifiers.
+     */
+    signing: z.enum(['svc', 'standard-webhooks']).default('svc'),
+    /** The header of an `svc` signature. */
+    signatureHeader: z
+      .string()
+      .regex(/^[A-Za-z0-9-]{1,64}$/, 'a header name (letters, digits and -)')
+      .transform((name) => name.toLowerCase())
+      .default('x-svc-signature'),
+    headers: z.record(z.string(), z.string()).optional(),
+    timeoutMs: z.number().int().positive().default(10_000),
+  })
+  .superRefine((options, context) => {
+    // A template may choose the path, never the host the event goes to.
+    if (/^https?:\/\/[^/?#]*\{/.test(options.url)) {
+      const message = 'templates ({field}) only in the path, not in the host';
+      context.addIssue({ code: 'custom', path: ['url'], message });
+    }
+    if (options.signing !== 'standard-webhooks') return;
+    const key = options.secret?.startsWith(WHSEC_PREFIX)
+      ? options.secret.slice(WHSEC_PREFIX.length)
+      : options.secret;
+    if (key === undefined || !BASE64.test(key)) {
+      const message = 'signing standard-webhooks needs a secret of base64 key bytes (whsec_…)';
+      context.addIssue({ code: 'custom', path: ['secret'], message });
+    }
+  });
 export type HttpDestinationOptions = z.infer<typeof HttpDestinationOptions>;
 
 export const httpDestination: DestinationAdapter<HttpDestinationOptions, 'http'> = {
   kind: 'http',
   options: HttpDestinationOptions,
   create: (options, context) => createHttpDestination(options, context.route),
-  preview: (options, event, context) => previewHttp(options, event, context.route),
+  preview: (options, event, context, body) => previewHttp(options, event, context.route, body),
 };
 
 /** The request one event makes: exact body bytes, and the headers that carry its ids. */
@@ -28,32 +61,65 @@ function httpRequestOf(
   options: HttpDestinationOptions,
   event: CanonicalEvent,
   route: string,
+  shaped?: string,
 ): { body: string; headers: Record<string, string> } {
-  const body = JSON.stringify(event);
+  const body = shaped ?? JSON.stringify(event);
   const headers: Record<string, string> = {
-    ...options.headers,
+    ...renderedHeaders(options.headers, event),
     'content-type': 'application/json',
     'idempotency-key': event.id,
     'x-svc-event-id': event.id,
     'x-svc-event-action': event.action,
     'x-svc-route': route,
   };
-  if (options.secret !== undefined) {
-    headers['x-svc-signature'] = createHmac('sha256', options.secret).update(body).digest('base64');
+  if (options.secret === undefined) return { body, headers };
+  if (options.signing === 'standard-webhooks') {
+    // Standard Webhooks: HMAC-SHA256 over `<id>.<timestamp>.<body>` with the decoded key; the
+    // timestamp is of this attempt, so a retry is not refused as a replay by the receiver.
+    const timestamp = String(Math.floor(Date.now() / 1000));
+    const key = Buffer.from(options.secret.replace(WHSEC_PREFIX, ''), 'base64');
+    const signed = `${event.id}.${timestamp}.${body}`;
+    headers['webhook-id'] = event.id;
+    headers['webhook-timestamp'] = timestamp;
+    headers['webhook-signature'] =
+      `v1,${createHmac('sha256', key).update(signed).digest('base64')}`;
+  } else {
+    headers[options.signatureHeader] = createHmac('sha256', options.secret)
+      .update(body)
+      .digest('base64');
   }
   return { body, headers };
+}
+
+function renderedHeaders(
+  templates: Readonly<Record<string, string>> | undefined,
+  event: CanonicalEvent,
+): Record<string, string> {
+  if (templates === undefined) return {};
+  return Object.fromEntries(
+    Object.entries(templates).map(([name, value]) => [name, renderFieldTemplate(value, event)]),
+  );
+}
+
+/** The URL of one event: `{field}` templates in its path filled (render-field-template.ts). */
+function httpUrlOf(options: HttpDestinationOptions, event: CanonicalEvent): string {
+  return renderFieldTemplate(options.url, event);
 }
 
 function previewHttp(
   options: HttpDestinationOptions,
   event: CanonicalEvent,
   route: string,
+  shaped?: string,
 ): DeliveryPreview {
-  const { body, headers } = httpRequestOf(options, event, route);
-  if (headers['x-svc-signature'] !== undefined)
-    headers['x-svc-signature'] = '(HMAC-SHA256 of the body)';
+  const { body, headers } = httpRequestOf(options, event, route, shaped);
+  if (headers[options.signatureHeader] !== undefined)
+    headers[options.signatureHeader] = '(HMAC-SHA256 of the body)';
+  if (headers['webhook-signature'] !== undefined)
+    headers['webhook-signature'] = 'v1,(HMAC-SHA256 of id.timestamp.body)';
   const target = `POST ${redactUrlCredentials(options.url)}`;
-  return { kind: 'http', target, address: target, headers, body };
+  const address = `POST ${redactUrlCredentials(httpUrlOf(options, event))}`;
+  return { kind: 'http', target, address, headers, body };
 }
 
 /**
@@ -66,11 +132,11 @@ export function createHttpDestination(options: HttpDestinationOptions, route: st
   return {
     kind: 'http',
     target,
-    deliver: async (event) => {
-      const { body, headers } = httpRequestOf(options, event, route);
+    deliver: async (event, shaped) => {
+      const { body, headers } = httpRequestOf(options, event, route, shaped);
       let response: Response;
       try {
-        response = await fetch(options.url, {
+        response = await fetch(httpUrlOf(options, event), {
           method: 'POST',
           headers,
           body,

@@ -1,7 +1,9 @@
 import { amqpDestination } from './amqp';
 import { fileDestination } from './file';
 import { httpDestination } from './http';
+import { mqttDestination } from './mqtt';
 import { natsDestination } from './nats';
+import { postgresDestination } from './postgres';
 import { redisStreamDestination } from './redis-stream';
 
 /**
@@ -15,6 +17,8 @@ export const DESTINATION_ADAPTERS = [
   natsDestination,
   redisStreamDestination,
   fileDestination,
+  postgresDestination,
+  mqttDestination,
 ] as const;
 
 /** The keys of `to:` in the routes file. */

@@ -22,7 +22,7 @@ export const natsDestination: DestinationAdapter<NatsDestinationOptions, 'nats'>
   kind: 'nats',
   options: NatsDestinationOptions,
   create: createNatsDestination,
-  preview: (options, event, context) => previewNats(options, event, context.route),
+  preview: (options, event, context, body) => previewNats(options, event, context.route, body),
 };
 
 /** JetStream answers a publish to a subject no stream covers with 503 (no responders). */
@@ -32,13 +32,14 @@ function previewNats(
   options: NatsDestinationOptions,
   event: CanonicalEvent,
   route: string,
+  shaped?: string,
 ): DeliveryPreview {
   return {
     kind: 'nats',
     target: targetOf(options),
     address: `subject ${renderTemplate(options.subject, event)}`,
     headers: { 'Nats-Msg-Id': event.id, 'X-Svc-Event-Action': event.action, 'X-Svc-Route': route },
-    body: JSON.stringify(event),
+    body: shaped ?? JSON.stringify(event),
   };
 }
 
@@ -70,14 +71,14 @@ export function createNatsDestination(
   return {
     kind: 'nats',
     target,
-    deliver: async (event) => {
+    deliver: async (event, shaped) => {
       const subject = renderTemplate(options.subject, event);
       const headers = natsHeaders();
       headers.set('X-Svc-Event-Action', event.action);
       headers.set('X-Svc-Route', context.route);
       try {
         const nc = await open();
-        await nc.jetstream().publish(subject, JSON.stringify(event), {
+        await nc.jetstream().publish(subject, shaped ?? JSON.stringify(event), {
           msgID: event.id,
           headers,
           timeout: options.timeoutMs,

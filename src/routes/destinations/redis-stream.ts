@@ -33,6 +33,7 @@ function previewRedisStream(
   options: RedisStreamDestinationOptions,
   event: CanonicalEvent,
   context: Pick<DestinationContext, 'redisUrl'>,
+  shaped?: string,
 ): DeliveryPreview {
   const stream = renderTemplate(options.stream, event);
   return {
@@ -40,7 +41,7 @@ function previewRedisStream(
     target: targetOf(options, context.redisUrl),
     address: `XADD ${stream}${options.maxLen === undefined ? '' : ` MAXLEN ~ ${String(options.maxLen)}`} *`,
     headers: { id: event.id, action: event.action },
-    body: JSON.stringify(event),
+    body: shaped ?? JSON.stringify(event),
   };
 }
 
@@ -76,7 +77,7 @@ export function createRedisStreamDestination(
   return {
     kind: 'redisStream',
     target,
-    deliver: async (event) => {
+    deliver: async (event, shaped) => {
       const stream = renderTemplate(options.stream, event);
       const trim = options.maxLen === undefined ? [] : ['MAXLEN', '~', String(options.maxLen)];
       try {
@@ -90,7 +91,7 @@ export function createRedisStreamDestination(
           'action',
           event.action,
           'event',
-          JSON.stringify(event),
+          shaped ?? JSON.stringify(event),
         );
       } catch (error) {
         const text = error instanceof Error ? error.message : String(error);

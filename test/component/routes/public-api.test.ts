@@ -29,7 +29,15 @@ describe('the package entry exports routing', () => {
     ).toBe(true);
     expect(api.RedisStreamDestinationOptions.safeParse({ stream: 's' }).success).toBe(true);
     expect(api.FileDestinationOptions.safeParse({ dir: '/d' }).success).toBe(true);
-    expect(api.DESTINATION_KINDS).toEqual(['http', 'amqp', 'nats', 'redisStream', 'file']);
+    expect(api.DESTINATION_KINDS).toEqual([
+      'http',
+      'amqp',
+      'nats',
+      'redisStream',
+      'file',
+      'postgres',
+      'mqtt',
+    ]);
     expect(api.routeQueueName('svcws-events', 'loans')).toBe('svcws-events-route-loans');
     expect(typeof api.startRouting).toBe('function');
     expect(typeof api.loadRoutesFile).toBe('function');

@@ -74,7 +74,7 @@ describe('routes file', () => {
   it('refuses an unknown destination, naming the route', () => {
     const problems = problemsOf('routes:\n  - name: loans\n    to: { kafka: { topic: t } }\n');
     expect(problems).toEqual([
-      'route "loans": to: unknown destination kafka (one of http, amqp, nats, redisStream, file)',
+      'route "loans": to: unknown destination kafka (one of http, amqp, nats, redisStream, file, postgres, mqtt)',
     ]);
   });
 
@@ -96,7 +96,7 @@ routes:
     to: { file: { dir: x } }
 `);
     expect(problems).toEqual([
-      'route "two": to: exactly one destination (http, amqp, nats, redisStream, file)',
+      'route "two": to: exactly one destination (http, amqp, nats, redisStream, file, postgres, mqtt)',
       'route "bad-url": to.amqp.url: a valid url',
       'route #3 (routes[2]): name: lower-case letters, digits and - only (at most 64)',
     ]);

@@ -1,0 +1,138 @@
+import type { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Logger } from '../logger';
+import type { RouteCircuit } from './route-circuit';
+
+/** Whether a delivery may go now: as usual, as the one probe of an open circuit, or not yet. */
+export type Admission =
+  | { readonly kind: 'pass' }
+  | { readonly kind: 'probe' }
+  | { readonly kind: 'wait'; readonly ms: number };
+
+export interface CircuitBreaker {
+  /** Asked before each delivery; on `wait` the route queue is held (queue.rateLimit) for `ms`. */
+  admit(): Promise<Admission>;
+  succeeded(admission: Admission): Promise<void>;
+  failed(admission: Admission): Promise<void>;
+}
+
+export interface CircuitBreakerOptions {
+  readonly route: string;
+  readonly settings: Exclude<RouteCircuit, 'off'>;
+  /** The route's queue: its Redis and key prefix hold the state, its rate limit holds the jobs. */
+  readonly queue: Queue;
+  readonly connection: Redis;
+  readonly logger: Logger;
+  /** How long a read of the shared state is trusted before reading it again. */
+  readonly cacheMs?: number;
+}
+
+// A failed attempt: counted; at the threshold the circuit opens; a failed probe doubles the wait.
+const FAILED = `
+local failures = redis.call('HINCRBY', KEYS[1], 'failures', 1)
+local now = tonumber(ARGV[1])
+if redis.call('HGET', KEYS[1], 'state') == 'open' then
+  if ARGV[4] ~= '1' then return {'open', 0} end
+  local delay = math.min(tonumber(redis.call('HGET', KEYS[1], 'delayMs') or ARGV[2]) * 2, tonumber(ARGV[3]))
+  redis.call('HSET', KEYS[1], 'delayMs', delay, 'probeAt', now + delay)
+  redis.call('DEL', KEYS[2])
+  return {'probe-failed', delay}
+end
+if failures >= tonumber(ARGV[5]) then
+  redis.call('HSET', KEYS[1], 'state', 'open', 'delayMs', ARGV[2], 'probeAt', now + tonumber(ARGV[2]))
+  return {'opened', tonumber(ARGV[2])}
+end
+return {'counted', failures}
+`;
+
+// A success: the count starts again; an open circuit closes.
+const SUCCEEDED = `
+local state = redis.call('HGET', KEYS[1], 'state')
+redis.call('DEL', KEYS[1], KEYS[2])
+if state == 'open' then return 'closed' end
+return 'reset'
+`;
+
+/**
+ * A route's circuit breaker, its state in Redis so every worker process sees one circuit. Open:
+ * deliveries are not attempted but put back to wait (BullMQ's manual rate limit on the route
+ * queue, which holds every worker process): none fails, none is lost. One probe at a time,
+ * claimed with SET NX; the state is read at most every `cacheMs` on the hot path.
+ */
+export function createCircuitBreaker(options: CircuitBreakerOptions): CircuitBreaker {
+  const { route, settings, queue, connection, logger } = options;
+  const key = circuitKeyOf(queue);
+  const probeKey = `${key}:probe`;
+  const cacheMs = options.cacheMs ?? 250;
+  const probeMs = Math.round(settings.probeSeconds * 1000);
+  const maxProbeMs = Math.max(probeMs, Math.round(settings.maxProbeSeconds * 1000));
+  let cached = { readAt: 0, open: false, probeAt: 0, failures: 0 };
+
+  const read = async (): Promise<typeof cached> => {
+    const now = Date.now();
+    if (now - cached.readAt < cacheMs) return cached;
+    const [state, probeAt, failures] = await connection.hmget(key, 'state', 'probeAt', 'failures');
+    cached = {
+      readAt: now,
+      open: state === 'open',
+      probeAt: Number(probeAt ?? 0),
+      failures: Number(failures ?? 0),
+    };
+    return cached;
+  };
+  const hold = async (ms: number): Promise<Admission> => {
+    await queue.rateLimit(ms);
+    return { kind: 'wait', ms };
+  };
+
+  return {
+    admit: async () => {
+      const state = await read();
+      if (!state.open) return { kind: 'pass' };
+      const now = Date.now();
+      if (now < state.probeAt) return hold(state.probeAt - now);
+      const claimed = await connection.set(probeKey, '1', 'PX', maxProbeMs, 'NX');
+      return claimed === 'OK' ? { kind: 'probe' } : hold(Math.min(1000, probeMs));
+    },
+    succeeded: async (admission) => {
+      if (admission.kind !== 'probe' && !cached.open && cached.failures === 0) return;
+      const outcome = await connection.eval(SUCCEEDED, 2, key, probeKey);
+      cached = { readAt: Date.now(), open: false, probeAt: 0, failures: 0 };
+      if (outcome === 'closed') logger.info({ route }, 'route circuit closed');
+    },
+    failed: async (admission) => {
+      const now = Date.now();
+      const probe = admission.kind === 'probe' ? '1' : '0';
+      const [outcome, value] = (await connection.eval(
+        FAILED,
+        2,
+        key,
+        probeKey,
+        String(now),
+        String(probeMs),
+        String(maxProbeMs),
+        probe,
+        String(settings.failures),
+      )) as [string, number];
+      cached.readAt = 0;
+      if (outcome === 'opened') {
+        logger.warn(
+          { route, failures: settings.failures, probeSeconds: value / 1000 },
+          'route circuit opened: deliveries wait',
+        );
+      } else if (outcome === 'probe-failed') {
+        logger.warn({ route, nextProbeSeconds: value / 1000 }, 'route circuit probe failed');
+      }
+    },
+  };
+}
+
+/** Whether a route's circuit is open, for the metrics gauge and the CLI. */
+export async function isCircuitOpen(connection: Redis, queue: Queue): Promise<boolean> {
+  return (await connection.hget(circuitKeyOf(queue), 'state')) === 'open';
+}
+
+/** The Redis hash of a route's circuit, beside its BullMQ queue (an obliterate removes it too). */
+function circuitKeyOf(queue: Queue): string {
+  return queue.toKey('circuit');
+}
