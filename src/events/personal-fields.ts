@@ -142,3 +142,9 @@ export function withoutPersonalData(event: CanonicalEvent): CanonicalEvent {
   const pattern = maskPattern(values);
   return pattern === undefined ? copy : (maskStrings(copy, pattern) as CanonicalEvent);
 }
+
+/** `text` with the event's personal values replaced by `[masked]` (a destination's answer, say). */
+export function maskPersonalValues(text: string, event: CanonicalEvent): string {
+  const pattern = maskPattern(personalValuesOf(event));
+  return pattern === undefined ? text : text.replace(pattern, MASK);
+}

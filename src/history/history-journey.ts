@@ -66,12 +66,19 @@ export async function historyJourney(
     `SELECT ${SUMMARY_COLUMNS} FROM events e WHERE e.event_id = $1${sameInstitution}`,
     params,
   );
-  const attempts = await context.db.query<AttemptRow>(
-    `SELECT a.route, a.attempt, a.outcome, a.status, a.error, a.duration_ms AS "durationMs",
-            a.started_at AS "startedAt", a.ended_at AS "endedAt", a.job_id AS "jobId"
-       FROM attempts a WHERE a.event_id = $1${sameInstitution.replace('e.', 'a.')}`,
-    params,
-  );
+  // Each event's attempts are read from its own day partition only (pruned at plan time).
+  const attemptRows: AttemptRow[] = [];
+  for (const event of events.rows) {
+    const attempts = await context.db.query<AttemptRow>(
+      `SELECT a.route, a.attempt, a.outcome, a.status, a.error, a.duration_ms AS "durationMs",
+              a.started_at AS "startedAt", a.ended_at AS "endedAt", a.job_id AS "jobId"
+         FROM attempts a
+        WHERE a.patron = $1 AND a.event_received_at = $2::timestamptz
+          AND a.event_id = $3 AND a.institution = $4`,
+      [event.patron, new Date(event.receivedAt).toISOString(), eventId, event.institution],
+    );
+    attemptRows.push(...attempts.rows);
+  }
   const outcomes = await context.db.query<OutcomeRow>(
     `SELECT o.outcome, o.job_instance_id AS "jobInstanceId", o.counters, o.files, o.error,
             o.recorded_at AS "recordedAt"
@@ -83,7 +90,7 @@ export async function historyJourney(
       const event = summaryOf(row);
       return { at: event.receivedAt, kind: 'received', event };
     }),
-    ...attempts.rows.map((row): JourneyStep => ({
+    ...attemptRows.map((row): JourneyStep => ({
       at: iso(row.endedAt),
       kind: 'attempt',
       route: row.route,

@@ -7,6 +7,7 @@ import { parseJsonEvent } from '../../../src/events/parse-json-event';
 import { parseXmlEvent } from '../../../src/events/parse-xml-event';
 import {
   isPatronEvent,
+  maskPersonalValues,
   personalIdsOf,
   personalValuesOf,
   withoutPersonalData,
@@ -141,5 +142,14 @@ describe('personal fields of each kind', () => {
     ]);
     expect(personalIdsOf(eventOf('request-created.json'))).toEqual(['S1004217']);
     expect(personalIdsOf(eventOf('bib-updated.json'))).toEqual([]);
+  });
+
+  it('masks the event’s personal values inside a destination’s answer', () => {
+    expect(
+      maskPersonalValues(
+        'POST https://circ.example.org/users/s1004217/loans: 404',
+        eventOf('loan-returned.json'),
+      ),
+    ).toBe('POST https://circ.example.org/users/[masked]/loans: 404');
   });
 });
