@@ -116,6 +116,21 @@ export const EnvSchema = z.object({
    * address per member. Unset: one institution from WEBHOOK_SECRET, SVC_API_KEY and SVC_BASE_URL.
    */
   INSTITUTIONS_FILE: z.string().min(1).optional(),
+
+  // event history (docs/history.md, docs/privacy.md): unset DATABASE_URL, no history.
+  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+  /** Keys the user-id hashes and the patron bodies' encryption; required with DATABASE_URL. */
+  HISTORY_KEY: optionalSecret.pipe(z.string().min(32, 'at least 32 characters').optional()),
+  HISTORY_SCHEMA: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'a lower-case SQL name')
+    .default('svcws_history'),
+  /** Which events' bodies are kept: every one, those of non-patron events, or none. */
+  HISTORY_BODIES: z.enum(['all', 'non-patron', 'none']).default('all'),
+  HISTORY_RETENTION_DAYS: positiveInt.max(3650).default(90),
+  HISTORY_PATRON_RETENTION_DAYS: positiveInt.max(3650).default(7),
+  /** Records waiting in Redis for PostgreSQL at most; beyond it new ones are dropped and counted. */
+  HISTORY_BACKLOG_MAX: positiveInt.default(1_000_000),
 });
 export type EnvSchema = z.infer<typeof EnvSchema>;
 
@@ -218,6 +233,29 @@ export const WorkerConfig = ClientConfig.extend({
   .superRefine(requiredWithoutInstitutionsFile(['SVC_BASE_URL', 'SVC_API_KEY']), ALWAYS)
   .superRefine(sentinelKeysTogether);
 export type WorkerConfig = z.infer<typeof WorkerConfig>;
+
+/** The history's keys, picked together by every process that records or reads history. */
+export const historyKeys = {
+  DATABASE_URL: true,
+  HISTORY_KEY: true,
+  HISTORY_SCHEMA: true,
+  HISTORY_BODIES: true,
+  HISTORY_RETENTION_DAYS: true,
+  HISTORY_PATRON_RETENTION_DAYS: true,
+  HISTORY_BACKLOG_MAX: true,
+} as const;
+
+/** With DATABASE_URL the history is on, and it cannot hash or encrypt without HISTORY_KEY. */
+export function historyKeyWithDatabase(
+  config: { DATABASE_URL?: unknown; HISTORY_KEY?: unknown },
+  ctx: z.RefinementCtx,
+): void {
+  if (config.DATABASE_URL === undefined || config.HISTORY_KEY !== undefined) return;
+  ctx.addIssue({ code: 'custom', path: ['HISTORY_KEY'], message: 'required with DATABASE_URL' });
+}
+
+export const HistoryConfig = EnvSchema.pick(historyKeys).superRefine(historyKeyWithDatabase);
+export type HistoryConfig = z.infer<typeof HistoryConfig>;
 
 /** Thrown at start-up; names the offending keys and the rule, never a value. */
 export class ConfigError extends Error {

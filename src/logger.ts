@@ -25,6 +25,8 @@ const REDACT_PATHS = [
   'WEBHOOK_SECRET_PREVIOUS',
   'SVC_API_KEY',
   'ADMIN_TOKEN',
+  'HISTORY_KEY',
+  'DATABASE_URL',
 ];
 
 /** No line is longer than this: a payload that slips into one cannot flood. */

@@ -3,6 +3,7 @@ import type { CliIo } from './cli-io';
 import { CliUsageError } from './cli-usage-error';
 import { failedCommand } from './failed-command';
 import { forInstitution } from './for-institution';
+import { historyCommand } from './history-command';
 import { messageOf } from './message-of';
 import { rejectedCommand } from './rejected-command';
 import { replayCommand } from './replay-command';
@@ -21,6 +22,7 @@ const COMMANDS: Record<string, Command> = {
   'send-test-event': sendTestEventCommand,
   challenge: challengeCommand,
   routes: routesCommand,
+  history: historyCommand,
 };
 
 /**

@@ -29,6 +29,24 @@ Routes (reads ROUTES_FILE, REDIS_URL and QUEUE_NAME; docs/routing.md):
                                    does the event match? what would be sent? (nothing is sent;
                                    exit 1 when it does not match)
 
+Event history (reads DATABASE_URL, HISTORY_KEY, HISTORY_SCHEMA; docs/history.md; without
+DATABASE_URL: "history is off"):
+  history search [--id <event id>] [--user <id>] [--barcode <b>] [--mms <id>] [--loan <id>]
+                 [--request <id>] [--job-instance <id>] [--institution <code>] [--action <a>]
+                 [--event <code>] [--since <ISO time>] [--until <ISO time>]
+                 [--route <name> --outcome delivered|failed|pending|skipped] [--limit N]
+                 [--after <cursor>] [--json]
+                                   events newest first (a person by the keyed hash of the id)
+  history show <event id> [--institution <code>] [--json]
+                                   the event's journey: received, each attempt, job_end files
+  history replay --route <name> [search filters] [--dry-run] [--rate N] [--json]
+                                   deliver the matching events to the route again (new job ids;
+                                   also reads ROUTES_FILE, REDIS_URL, QUEUE_NAME)
+  history forget --user <id> [--json]
+                                   remove a person from the history and from what Redis holds
+  history migrate | history prune [--json]
+                                   bring the schema up to date | retention now
+
 Checking a deployment:
   send-test-event --url <listener> [--secret <s>] (--file <body.json|.xml> | --sample <kind>)
                   [--format json|xml] [--timeout MS]

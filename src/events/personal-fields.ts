@@ -3,7 +3,7 @@ import type { EventKind } from './kinds/event-kind';
 import { eventKinds } from './kinds/event-kinds';
 
 /** What stands where a personal value was embedded in another string. */
-const MASK = '[masked]';
+export const MASK = '[masked]';
 
 /** Kinds whose every event is about a patron, whatever it carries (a deleted user has `user: {}`). */
 const PATRON_KINDS: ReadonlySet<string> = new Set(['loan', 'request', 'user', 'notification']);
@@ -48,30 +48,50 @@ function forEachAtPath(
     return;
   }
   const [head, ...rest] = path;
-  if (!isObject(value) || head === undefined || !(head in value)) return;
+  if (!isObject(value) || head === undefined || !Object.hasOwn(value, head)) return;
   if (rest.length === 0) visit(value, head);
   else forEachAtPath(value[head], rest, visit);
 }
 
-/** Every (parent, key) of a personal field: the kinds' paths, and user keys at any depth. */
+/**
+ * Every (parent, key) of a personal field, with its path: the kinds' paths, and user keys at any
+ * depth (their path is the key alone).
+ */
 function forEachPersonalField(
   event: CanonicalEvent,
-  visit: (parent: Record<string, Json>, key: string) => unknown,
+  visit: (parent: Record<string, Json>, key: string, path: string) => unknown,
 ): void {
   const root = event as Record<string, Json>;
   for (const kind of kindsOf(event)) {
-    for (const path of kind.personal) forEachAtPath(root[kind.subject], path.split('.'), visit);
+    for (const path of kind.personal) {
+      forEachAtPath(root[kind.subject], path.split('.'), (parent, key) => visit(parent, key, path));
+    }
   }
   const walk = (value: Json): void => {
     if (Array.isArray(value)) value.forEach(walk);
     else if (isObject(value)) {
       for (const [key, child] of Object.entries(value)) {
-        if (USER_KEYS.has(key)) visit(value, key);
+        if (USER_KEYS.has(key)) visit(value, key, key);
         else walk(child);
       }
     }
   };
   walk(root);
+}
+
+/** Paths of personal fields that identify the person (ids, card numbers, e-mail addresses). */
+const IDENTIFYING_PATH = /(?:^|[._])(?:\w+_)?id$|(?:^|\.)user_identifier\.value$|email_address$/;
+
+/**
+ * The values that identify the person the event is about: its user ids, library card numbers
+ * and e-mail addresses. The history keeps them as keyed hashes only (docs/privacy.md).
+ */
+export function personalIdsOf(event: CanonicalEvent): readonly string[] {
+  const values = new Set<string>();
+  forEachPersonalField(event, (parent, key, path) => {
+    if (IDENTIFYING_PATH.test(path)) collectStrings(parent[key], values);
+  });
+  return [...values];
 }
 
 /** Every non-empty string at a personal path of the event (also inside lists), each once. */
@@ -121,4 +141,10 @@ export function withoutPersonalData(event: CanonicalEvent): CanonicalEvent {
   forEachPersonalField(copy, (parent, key) => Reflect.deleteProperty(parent, key));
   const pattern = maskPattern(values);
   return pattern === undefined ? copy : (maskStrings(copy, pattern) as CanonicalEvent);
+}
+
+/** `text` with the event's personal values replaced by `[masked]` (a destination's answer, say). */
+export function maskPersonalValues(text: string, event: CanonicalEvent): string {
+  const pattern = maskPattern(personalValuesOf(event));
+  return pattern === undefined ? text : text.replace(pattern, MASK);
 }

@@ -7,6 +7,8 @@ import { parseJsonEvent } from '../../../src/events/parse-json-event';
 import { parseXmlEvent } from '../../../src/events/parse-xml-event';
 import {
   isPatronEvent,
+  maskPersonalValues,
+  personalIdsOf,
   personalValuesOf,
   withoutPersonalData,
 } from '../../../src/events/personal-fields';
@@ -130,5 +132,24 @@ describe('personal fields of each kind', () => {
     } as CanonicalEvent;
     expect(isPatronEvent(event)).toBe(true);
     expect(JSON.stringify(withoutPersonalData(event))).not.toContain('u-9');
+  });
+
+  it('names the identifying values only (ids, card numbers, e-mails), not names', () => {
+    expect([...personalIdsOf(eventOf('user-updated.json'))].sort()).toEqual([
+      '2100042',
+      'S1004217',
+      'amara@example.org',
+    ]);
+    expect(personalIdsOf(eventOf('request-created.json'))).toEqual(['S1004217']);
+    expect(personalIdsOf(eventOf('bib-updated.json'))).toEqual([]);
+  });
+
+  it('masks the event’s personal values inside a destination’s answer', () => {
+    expect(
+      maskPersonalValues(
+        'POST https://circ.example.org/users/s1004217/loans: 404',
+        eventOf('loan-returned.json'),
+      ),
+    ).toBe('POST https://circ.example.org/users/[masked]/loans: 404');
   });
 });

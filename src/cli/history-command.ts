@@ -1,0 +1,27 @@
+import type { CliIo } from './cli-io';
+import { CliUsageError } from './cli-usage-error';
+import { historyForgetCommand } from './history-forget-command';
+import { historyMaintenanceCommand } from './history-maintenance-command';
+import { historyReplayCommand } from './history-replay-command';
+import { historySearchCommand } from './history-search-command';
+import { historyShowCommand } from './history-show-command';
+
+/** `history search|show|replay|forget|migrate|prune …` (docs/history.md): one CLI entry. */
+export async function historyCommand(args: string[], io: CliIo): Promise<number> {
+  const [sub, ...rest] = args;
+  switch (sub) {
+    case 'search':
+      return historySearchCommand(rest, io);
+    case 'show':
+      return historyShowCommand(rest, io);
+    case 'replay':
+      return historyReplayCommand(rest, io);
+    case 'forget':
+      return historyForgetCommand(rest, io);
+    case 'migrate':
+    case 'prune':
+      return historyMaintenanceCommand(sub, rest, io);
+    default:
+      throw new CliUsageError('history: search, show, replay, forget, migrate or prune');
+  }
+}

@@ -1,0 +1,49 @@
+import { historyJourney } from '../history/history-journey';
+import type { JourneyStep } from '../history/history-journey';
+import type { CliIo } from './cli-io';
+import { CliUsageError } from './cli-usage-error';
+import { eventLine } from './history-search-command';
+import { openCliHistory } from './open-cli-history';
+import { parseCommandArgs } from './parse-command-args';
+
+function stepLine(step: JourneyStep): string {
+  switch (step.kind) {
+    case 'received':
+      return `${step.at}  received  ${eventLine(step.event)}`;
+    case 'attempt': {
+      const answer = [step.status === null ? '' : `status ${String(step.status)}`, step.error ?? '']
+        .filter((part) => part !== '')
+        .join(' ');
+      return `${step.at}  route ${step.route}  attempt ${String(step.attempt)}  ${step.outcome}  ${String(step.durationMs)} ms  ${answer}`;
+    }
+    case 'job_end':
+      return `${step.at}  job_end  ${step.outcome}  ${JSON.stringify(step.files ?? [])}${step.error === null ? '' : `  ${step.error}`}`;
+  }
+}
+
+/** `history show <event id> [--institution <code>] [--json]`: the event's journey. */
+export async function historyShowCommand(args: string[], io: CliIo): Promise<number> {
+  const command = 'history show';
+  const { values, positionals } = parseCommandArgs(command, args, {
+    institution: { type: 'string' },
+    json: { type: 'boolean' },
+  });
+  const [eventId, ...rest] = positionals;
+  if (eventId === undefined || rest.length > 0) {
+    throw new CliUsageError(`${command}: give one event id`);
+  }
+  const history = await openCliHistory(io);
+  if (history === undefined) return 1;
+  try {
+    const steps = await historyJourney(history, eventId, values.institution);
+    if (values.json === true) io.out(JSON.stringify(steps));
+    else for (const step of steps) io.out(stepLine(step));
+    if (steps.length === 0) {
+      io.err(`No event ${eventId} in the history.`);
+      return 1;
+    }
+    return 0;
+  } finally {
+    await history.db.close();
+  }
+}

@@ -1,0 +1,35 @@
+import { HistoryConfig, loadConfig } from '../config';
+import { deriveHistoryKeys } from '../history/history-keys';
+import { openHistoryDatabase } from '../history/open-history-database';
+import type { SqlExecutor } from '../history/sql-executor';
+import type { HistoryContext } from '../history/search-history';
+import type { CliIo } from './cli-io';
+
+export interface CliHistory extends HistoryContext {
+  readonly db: SqlExecutor;
+  readonly config: HistoryConfig;
+}
+
+/** The message of every history command when DATABASE_URL is unset. */
+export const HISTORY_OFF =
+  'History is off: DATABASE_URL is not set (docs/history.md says how to turn it on).';
+
+/**
+ * The history's database for one command (DATABASE_URL, HISTORY_SCHEMA), not migrated (that is
+ * `history migrate`'s, and every process's at start-up). Undefined, with the message said, when
+ * history is off.
+ */
+export async function openCliHistory(io: CliIo): Promise<CliHistory | undefined> {
+  const config = loadConfig(HistoryConfig, io.env);
+  if (config.DATABASE_URL === undefined || config.HISTORY_KEY === undefined) {
+    io.err(HISTORY_OFF);
+    return undefined;
+  }
+  const db = await openHistoryDatabase({
+    url: config.DATABASE_URL,
+    schema: config.HISTORY_SCHEMA,
+    migrate: false,
+  });
+  if (db === undefined) return undefined;
+  return { db, config, keys: deriveHistoryKeys(config.HISTORY_KEY) };
+}

@@ -1,0 +1,163 @@
+import type { Redis } from 'ioredis';
+import type { CanonicalEvent } from '../events/canonical-event';
+import { isPatronEvent, maskPersonalValues } from '../events/personal-fields';
+import type { Logger } from '../logger';
+import { eventRecordOf, institutionOf, receivedAtOf } from './event-record-of';
+import type { HistoryBodies } from './history-bodies';
+import { deriveHistoryKeys } from './history-keys';
+import type { AttemptOutcome, AuditRecord, HistoryRecord, JobEndRecord } from './history-record';
+
+export interface HistoryRecorderOptions {
+  /** The worker's own connection (commands are queued while it reconnects; never blocking). */
+  readonly redis: Redis;
+  /** The outbox stream the history writer drains (historyStreamKey). */
+  readonly streamKey: string;
+  /** HISTORY_KEY: user ids are hashed and patron bodies sealed before they reach Redis. */
+  readonly historyKey: string;
+  readonly bodies: HistoryBodies;
+  /** HISTORY_BACKLOG_MAX: records waiting at most; a record past it is dropped and counted. */
+  readonly maxBacklog: number;
+  readonly logger?: Logger;
+}
+
+/** One delivery attempt of one route, as the route worker saw it. */
+export interface AttemptInput {
+  /** The event delivered (the route job's data): its id, institution, time and personal values. */
+  readonly event: CanonicalEvent;
+  readonly route: string;
+  readonly jobId?: string;
+  readonly attempt: number;
+  readonly startedAt: Date;
+  readonly endedAt: Date;
+  readonly outcome: AttemptOutcome;
+  readonly status?: number;
+  readonly error?: string;
+  readonly durationMs: number;
+}
+
+export interface JobEndInput {
+  readonly event: CanonicalEvent;
+  readonly outcome: string;
+  readonly counters?: Record<string, unknown>;
+  readonly files?: readonly { path: string; bytes: number; records?: number }[];
+  readonly error?: string;
+}
+
+export interface AuditInput {
+  readonly actor: string;
+  readonly action: string;
+  readonly target?: string;
+  readonly details?: Record<string, unknown>;
+  readonly count?: number;
+}
+
+/**
+ * What the worker calls. Each call is one XADD to the outbox and resolves true once Redis has the
+ * record, false when it was dropped (backlog full, Redis unreachable): it never throws and never
+ * waits for PostgreSQL, so history cannot delay or fail a delivery.
+ */
+export interface HistoryRecorder {
+  event: (event: CanonicalEvent, receivedAt?: Date | string) => Promise<boolean>;
+  attempt: (input: AttemptInput) => Promise<boolean>;
+  jobEnd: (input: JobEndInput) => Promise<boolean>;
+  audit: (input: AuditInput) => Promise<boolean>;
+  /** Records dropped by this recorder since it was made. */
+  dropped: () => number;
+}
+
+/** XADD unless the stream already holds `max` records: a full outbox drops the newest, counted. */
+const BOUNDED_XADD = `
+if redis.call('XLEN', KEYS[1]) >= tonumber(ARGV[1]) then return false end
+return redis.call('XADD', KEYS[1], '*', 'r', ARGV[2])
+`;
+
+export function createHistoryRecorder(options: HistoryRecorderOptions): HistoryRecorder {
+  const { redis, streamKey, maxBacklog, bodies, logger } = options;
+  const keys = deriveHistoryKeys(options.historyKey);
+  let dropped = 0;
+  const append = async (record: HistoryRecord, eventId?: string): Promise<boolean> => {
+    try {
+      const id = await redis.eval(BOUNDED_XADD, 1, streamKey, maxBacklog, JSON.stringify(record));
+      if (id !== null) return true;
+      logger?.warn({ eventId, type: record.type }, 'history backlog full: record dropped');
+    } catch (error) {
+      logger?.warn(
+        { eventId, type: record.type, err: error instanceof Error ? error.message : String(error) },
+        'history record not kept',
+      );
+    }
+    dropped += 1;
+    return false;
+  };
+  return {
+    event: async (event, receivedAt) => {
+      try {
+        const record = eventRecordOf(event, receivedAtOf(event, receivedAt), keys, bodies);
+        return await append(record, event.id);
+      } catch {
+        dropped += 1;
+        return false;
+      }
+    },
+    attempt: (input) => append(attemptRecordOf(input), input.event.id),
+    jobEnd: (input) => append(jobEndRecordOf(input), input.event.id),
+    audit: (input) => append(auditRecordOf(input)),
+    dropped: () => dropped,
+  };
+}
+
+/** Masks the event's personal values in a destination's answer (a URL may carry a user id). */
+function masked(text: string | undefined, event: CanonicalEvent): string | undefined {
+  return text === undefined ? undefined : maskPersonalValues(text, event).slice(0, 2000);
+}
+
+function attemptRecordOf(input: AttemptInput): HistoryRecord {
+  const { event } = input;
+  const error = masked(input.error, event);
+  return {
+    type: 'attempt',
+    patron: isPatronEvent(event),
+    eventReceivedAt: receivedAtOf(event, input.startedAt).toISOString(),
+    institution: institutionOf(event),
+    eventId: event.id,
+    route: input.route,
+    ...(input.jobId === undefined ? {} : { jobId: input.jobId }),
+    attempt: input.attempt,
+    startedAt: input.startedAt.toISOString(),
+    endedAt: input.endedAt.toISOString(),
+    outcome: input.outcome,
+    ...(input.status === undefined ? {} : { status: input.status }),
+    ...(error === undefined ? {} : { error }),
+    durationMs: Math.max(0, Math.round(input.durationMs)),
+  };
+}
+
+function jobEndRecordOf(input: JobEndInput): JobEndRecord {
+  const { event } = input;
+  const instance = event.job_instance as { id?: unknown; name?: unknown } | undefined;
+  return {
+    type: 'job_end',
+    eventReceivedAt: receivedAtOf(event, undefined).toISOString(),
+    institution: institutionOf(event),
+    eventId: event.id,
+    ...(typeof instance?.id === 'string' ? { jobInstanceId: instance.id } : {}),
+    ...(typeof instance?.name === 'string' ? { jobName: instance.name } : {}),
+    outcome: input.outcome,
+    ...(input.counters === undefined ? {} : { counters: input.counters }),
+    ...(input.files === undefined ? {} : { files: [...input.files] }),
+    ...(input.error === undefined ? {} : { error: input.error.slice(0, 2000) }),
+    recordedAt: new Date().toISOString(),
+  };
+}
+
+function auditRecordOf(input: AuditInput): AuditRecord {
+  return {
+    type: 'audit',
+    at: new Date().toISOString(),
+    actor: input.actor,
+    action: input.action,
+    ...(input.target === undefined ? {} : { target: input.target }),
+    details: input.details ?? {},
+    ...(input.count === undefined ? {} : { count: input.count }),
+  };
+}

@@ -1,0 +1,148 @@
+import type { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { CanonicalEvent } from '../events/canonical-event';
+import type { RejectedStore } from '../events/rejected-store';
+import { personalIdsOf } from '../events/personal-fields';
+import type { HistoryKeys } from './history-keys';
+import { HistoryRecord } from './history-record';
+import type { SqlExecutor } from './sql-executor';
+
+export interface ForgetOptions {
+  /** The history's database; absent when history is off (Redis is still searched). */
+  readonly db?: SqlExecutor;
+  readonly keys: HistoryKeys;
+  /** The history outbox, to drop records of the person not yet written. */
+  readonly redis?: Redis;
+  readonly streamKey?: string;
+  /** Event and route queues whose completed and failed jobs are searched. */
+  readonly queues?: readonly Queue[];
+  readonly rejected?: RejectedStore;
+  /** Who asked (CLI user, console identity): kept in the audit with the person's hash only. */
+  readonly actor: string;
+}
+
+/** What was removed where. */
+export interface ForgetReport {
+  readonly personHash: string;
+  readonly historyEvents: number;
+  readonly historyAttempts: number;
+  readonly outboxRecords: number;
+  readonly queueJobs: Record<string, number>;
+  readonly rejected: number;
+}
+
+/**
+ * Removes a person from everything this service holds: history rows whose identifiers match
+ * (their sealed bodies go with the row), their attempts, records still in the outbox, completed
+ * and failed jobs of the queues whose event names them, and rejected deliveries that carry the
+ * id. Destinations (the institution's own systems) are out of its reach (docs/privacy.md).
+ */
+export async function forgetPerson(options: ForgetOptions, person: string): Promise<ForgetReport> {
+  const personHash = options.keys.hashPerson(person);
+  const fromHistory =
+    options.db === undefined
+      ? { events: 0, attempts: 0 }
+      : await forgetInHistory(options.db, personHash);
+  const outboxRecords = await forgetInOutbox(options, personHash);
+  const queueJobs: Record<string, number> = {};
+  for (const queue of options.queues ?? []) {
+    queueJobs[queue.name] = await forgetInQueue(queue, options.keys, personHash);
+  }
+  const rejected = await forgetInRejected(options.rejected, person);
+  const report: ForgetReport = {
+    personHash,
+    historyEvents: fromHistory.events,
+    historyAttempts: fromHistory.attempts,
+    outboxRecords,
+    queueJobs,
+    rejected,
+  };
+  if (options.db !== undefined) {
+    await options.db.query(
+      `INSERT INTO audit (record_id, at, actor, action, target, details, count)
+       VALUES (gen_random_uuid()::text, now(), $1, 'forget', $2, $3::jsonb, $4)`,
+      [options.actor, personHash, JSON.stringify(report), fromHistory.events],
+    );
+  }
+  return report;
+}
+
+async function forgetInHistory(
+  db: SqlExecutor,
+  personHash: string,
+): Promise<{ events: number; attempts: number }> {
+  return db.transaction(async (tx) => {
+    const attempts = await tx.query(
+      `DELETE FROM attempts a USING events e
+        WHERE e.user_keys @> ARRAY[$1::text] AND a.patron = e.patron
+          AND a.event_received_at = e.received_at AND a.event_id = e.event_id
+          AND a.institution = e.institution`,
+      [personHash],
+    );
+    const events = await tx.query('DELETE FROM events WHERE user_keys @> ARRAY[$1::text]', [
+      personHash,
+    ]);
+    return { events: events.rowCount, attempts: attempts.rowCount };
+  });
+}
+
+/** Outbox records of the person's events (and their attempts), read whole: the outbox is bounded. */
+async function forgetInOutbox(options: ForgetOptions, personHash: string): Promise<number> {
+  const { redis, streamKey } = options;
+  if (redis === undefined || streamKey === undefined) return 0;
+  const entries = await redis.xrange(streamKey, '-', '+');
+  const records = entries.flatMap(([id, fields]) => {
+    const parsed = HistoryRecord.safeParse(JSON.parse(fields[1] ?? 'null'));
+    return parsed.success ? [{ id, record: parsed.data }] : [];
+  });
+  const events = new Set(
+    records.flatMap(({ record }) =>
+      record.type === 'event' && record.userKeys.includes(personHash)
+        ? [`${record.institution}\u0000${record.eventId}`]
+        : [],
+    ),
+  );
+  const doomed = records
+    .filter(
+      ({ record }) =>
+        record.type !== 'audit' && events.has(`${record.institution}\u0000${record.eventId}`),
+    )
+    .map(({ id }) => id);
+  if (doomed.length > 0) await redis.xdel(streamKey, ...doomed);
+  return doomed.length;
+}
+
+/** Completed and failed jobs whose event names the person, a page at a time. */
+async function forgetInQueue(queue: Queue, keys: HistoryKeys, personHash: string): Promise<number> {
+  let removed = 0;
+  for (const state of ['completed', 'failed'] as const) {
+    for (let start = 0; ; start += 500) {
+      const jobs = await queue.getJobs([state], start, start + 499);
+      if (jobs.length === 0) break;
+      for (const job of jobs) {
+        const ids = personalIdsOf(job.data as CanonicalEvent);
+        if (ids.some((id) => keys.hashPerson(id) === personHash)) {
+          await job.remove();
+          removed += 1;
+          start -= 1;
+        }
+      }
+      if (jobs.length < 500) break;
+    }
+  }
+  return removed;
+}
+
+/** Rejected deliveries are raw bytes: any that contains the id is removed. */
+async function forgetInRejected(store: RejectedStore | undefined, person: string): Promise<number> {
+  if (store === undefined) return 0;
+  let removed = 0;
+  const needle = person.trim().toLowerCase();
+  for (const entry of await store.list()) {
+    const kept = await store.get(entry.ref);
+    if (kept !== undefined && kept.body.toString('utf8').toLowerCase().includes(needle)) {
+      if (await store.remove(entry.ref)) removed += 1;
+    }
+  }
+  return removed;
+}

@@ -1,0 +1,2 @@
+/** Which bodies the history keeps (HISTORY_BODIES). */
+export type HistoryBodies = 'all' | 'non-patron' | 'none';

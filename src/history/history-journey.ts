@@ -1,0 +1,117 @@
+import type { HistoryContext, HistoryEventSummary } from './search-history';
+import { SUMMARY_COLUMNS, summaryOf } from './search-history';
+
+/** One thing that happened to an event, in the order it happened. */
+export type JourneyStep =
+  | { readonly at: string; readonly kind: 'received'; readonly event: HistoryEventSummary }
+  | {
+      readonly at: string;
+      readonly kind: 'attempt';
+      readonly route: string;
+      readonly attempt: number;
+      readonly outcome: string;
+      readonly status: number | null;
+      readonly error: string | null;
+      readonly durationMs: number;
+      readonly startedAt: string;
+      readonly jobId: string | null;
+    }
+  | {
+      readonly at: string;
+      readonly kind: 'job_end';
+      readonly outcome: string;
+      readonly jobInstanceId: string | null;
+      readonly counters: unknown;
+      readonly files: unknown;
+      readonly error: string | null;
+    };
+
+interface AttemptRow {
+  route: string;
+  attempt: number;
+  outcome: string;
+  status: number | null;
+  error: string | null;
+  durationMs: number;
+  startedAt: Date | string;
+  endedAt: Date | string;
+  jobId: string | null;
+}
+
+interface OutcomeRow {
+  outcome: string;
+  jobInstanceId: string | null;
+  counters: unknown;
+  files: unknown;
+  error: string | null;
+  recordedAt: Date | string;
+}
+
+const iso = (time: Date | string): string => new Date(time).toISOString();
+
+/**
+ * Everything recorded for one event, oldest first: its arrival, each route's attempts, and what
+ * its job_end came to (the records files). An id sent by two institutions is two events: give the
+ * institution to see one. Attempts are read from the event's own day partition.
+ */
+export async function historyJourney(
+  context: HistoryContext,
+  eventId: string,
+  institution?: string,
+): Promise<JourneyStep[]> {
+  const params: unknown[] = [eventId];
+  const sameInstitution = institution === undefined ? '' : ' AND e.institution = $2';
+  if (institution !== undefined) params.push(institution);
+  const events = await context.db.query<Parameters<typeof summaryOf>[0]>(
+    `SELECT ${SUMMARY_COLUMNS} FROM events e WHERE e.event_id = $1${sameInstitution}`,
+    params,
+  );
+  // Each event's attempts are read from its own day partition only (pruned at plan time).
+  const attemptRows: AttemptRow[] = [];
+  for (const event of events.rows) {
+    const attempts = await context.db.query<AttemptRow>(
+      `SELECT a.route, a.attempt, a.outcome, a.status, a.error, a.duration_ms AS "durationMs",
+              a.started_at AS "startedAt", a.ended_at AS "endedAt", a.job_id AS "jobId"
+         FROM attempts a
+        WHERE a.patron = $1 AND a.event_received_at = $2::timestamptz
+          AND a.event_id = $3 AND a.institution = $4`,
+      [event.patron, new Date(event.receivedAt).toISOString(), eventId, event.institution],
+    );
+    attemptRows.push(...attempts.rows);
+  }
+  const outcomes = await context.db.query<OutcomeRow>(
+    `SELECT o.outcome, o.job_instance_id AS "jobInstanceId", o.counters, o.files, o.error,
+            o.recorded_at AS "recordedAt"
+       FROM job_outcomes o WHERE o.event_id = $1${sameInstitution.replace('e.', 'o.')}`,
+    params,
+  );
+  const steps: JourneyStep[] = [
+    ...events.rows.map((row): JourneyStep => {
+      const event = summaryOf(row);
+      return { at: event.receivedAt, kind: 'received', event };
+    }),
+    ...attemptRows.map((row): JourneyStep => ({
+      at: iso(row.endedAt),
+      kind: 'attempt',
+      route: row.route,
+      attempt: row.attempt,
+      outcome: row.outcome,
+      status: row.status,
+      error: row.error,
+      durationMs: row.durationMs,
+      startedAt: iso(row.startedAt),
+      jobId: row.jobId,
+    })),
+    ...outcomes.rows.map((row): JourneyStep => ({
+      at: iso(row.recordedAt),
+      kind: 'job_end',
+      outcome: row.outcome,
+      jobInstanceId: row.jobInstanceId,
+      counters: row.counters,
+      files: row.files,
+      error: row.error,
+    })),
+  ];
+  const order = { received: 0, job_end: 1, attempt: 2 };
+  return steps.sort((a, b) => a.at.localeCompare(b.at) || order[a.kind] - order[b.kind]);
+}

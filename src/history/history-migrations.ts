@@ -1,0 +1,100 @@
+/**
+ * The history's schema, version by version. Kept as strings in a module (not .sql files) so the
+ * build carries them into dist/ with the code and nothing has to copy or find files at run time.
+ * A version is never edited once released: a change is a new version. Statements name no schema:
+ * every connection starts in HISTORY_SCHEMA (search_path).
+ */
+export interface HistoryMigration {
+  readonly version: number;
+  readonly name: string;
+  readonly sql: string;
+}
+
+/**
+ * Events and delivery attempts are partitioned first by whether they are about a patron, then by
+ * the UTC day the listener received the event (an attempt lives with its event), so both
+ * retentions are partition drops (history-partitions.ts creates the days). Identifiers are arrays
+ * in one GIN index; user ids are HMAC hashes only (docs/privacy.md).
+ */
+const INITIAL = `
+CREATE TABLE events (
+  patron boolean NOT NULL,
+  received_at timestamptz NOT NULL,
+  institution text NOT NULL,
+  event_id text NOT NULL,
+  action text NOT NULL,
+  event_code text,
+  platform_time text,
+  recorded_at timestamptz NOT NULL DEFAULT now(),
+  user_keys text[] NOT NULL DEFAULT '{}',
+  barcodes text[] NOT NULL DEFAULT '{}',
+  mms_ids text[] NOT NULL DEFAULT '{}',
+  loan_ids text[] NOT NULL DEFAULT '{}',
+  request_ids text[] NOT NULL DEFAULT '{}',
+  job_instance_ids text[] NOT NULL DEFAULT '{}',
+  body jsonb,
+  body_sealed bytea,
+  PRIMARY KEY (patron, received_at, institution, event_id)
+) PARTITION BY LIST (patron);
+CREATE TABLE events_patron PARTITION OF events FOR VALUES IN (true) PARTITION BY RANGE (received_at);
+CREATE TABLE events_other PARTITION OF events FOR VALUES IN (false) PARTITION BY RANGE (received_at);
+CREATE INDEX events_by_id ON events (event_id);
+CREATE INDEX events_by_institution_action ON events (institution, action, received_at);
+CREATE INDEX events_by_action ON events (action, received_at);
+CREATE INDEX events_by_identifier ON events
+  USING gin (user_keys, barcodes, mms_ids, loan_ids, request_ids, job_instance_ids);
+
+CREATE TABLE attempts (
+  patron boolean NOT NULL,
+  event_received_at timestamptz NOT NULL,
+  record_id text NOT NULL,
+  institution text NOT NULL,
+  event_id text NOT NULL,
+  route text NOT NULL,
+  job_id text,
+  attempt integer NOT NULL,
+  started_at timestamptz NOT NULL,
+  ended_at timestamptz NOT NULL,
+  outcome text NOT NULL CHECK (outcome IN ('delivered', 'retrying', 'failed', 'skipped')),
+  status integer,
+  error text,
+  duration_ms integer NOT NULL,
+  PRIMARY KEY (patron, event_received_at, record_id)
+) PARTITION BY LIST (patron);
+CREATE TABLE attempts_patron PARTITION OF attempts FOR VALUES IN (true) PARTITION BY RANGE (event_received_at);
+CREATE TABLE attempts_other PARTITION OF attempts FOR VALUES IN (false) PARTITION BY RANGE (event_received_at);
+CREATE INDEX attempts_by_event ON attempts (event_id, institution, ended_at);
+CREATE INDEX attempts_by_route_outcome ON attempts (route, outcome, event_received_at);
+
+CREATE TABLE job_outcomes (
+  record_id text PRIMARY KEY,
+  event_received_at timestamptz NOT NULL,
+  institution text NOT NULL,
+  event_id text NOT NULL,
+  job_instance_id text,
+  job_name text,
+  outcome text NOT NULL,
+  counters jsonb,
+  files jsonb,
+  error text,
+  recorded_at timestamptz NOT NULL
+);
+CREATE INDEX job_outcomes_by_event ON job_outcomes (event_id, institution);
+CREATE INDEX job_outcomes_by_instance ON job_outcomes (job_instance_id);
+CREATE INDEX job_outcomes_by_time ON job_outcomes (event_received_at);
+
+CREATE TABLE audit (
+  record_id text PRIMARY KEY,
+  at timestamptz NOT NULL,
+  actor text NOT NULL,
+  action text NOT NULL,
+  target text,
+  details jsonb NOT NULL DEFAULT '{}',
+  count integer
+);
+CREATE INDEX audit_by_time ON audit (at);
+`;
+
+export const HISTORY_MIGRATIONS: readonly HistoryMigration[] = [
+  { version: 1, name: 'events, attempts, job outcomes, audit', sql: INITIAL },
+];

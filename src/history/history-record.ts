@@ -1,0 +1,91 @@
+import { z } from 'zod';
+
+const time = z.iso.datetime({ offset: true });
+const list = z.array(z.string()).default([]);
+
+/**
+ * One event as the history keeps it, prepared on the worker's side (history-row-of.ts): its
+ * identifiers (user ids as keyed hashes), and its body in clear (non-patron), sealed (patron) or
+ * absent (HISTORY_BODIES).
+ */
+export const EventRecord = z.object({
+  type: z.literal('event'),
+  patron: z.boolean(),
+  receivedAt: time,
+  institution: z.string(),
+  eventId: z.string(),
+  action: z.string(),
+  eventCode: z.string().optional(),
+  platformTime: z.string().optional(),
+  userKeys: list,
+  barcodes: list,
+  mmsIds: list,
+  loanIds: list,
+  requestIds: list,
+  jobInstanceIds: list,
+  body: z.record(z.string(), z.unknown()).optional(),
+  /** Base64 of the sealed body (history-keys.ts). */
+  bodySealed: z.string().optional(),
+});
+export type EventRecord = z.infer<typeof EventRecord>;
+
+export const AttemptOutcome = z.enum(['delivered', 'retrying', 'failed', 'skipped']);
+export type AttemptOutcome = z.infer<typeof AttemptOutcome>;
+
+/** One delivery attempt of one route; its error text has the event's personal values masked. */
+export const AttemptRecord = z.object({
+  type: z.literal('attempt'),
+  patron: z.boolean(),
+  eventReceivedAt: time,
+  institution: z.string(),
+  eventId: z.string(),
+  route: z.string(),
+  jobId: z.string().optional(),
+  attempt: z.number().int(),
+  startedAt: time,
+  endedAt: time,
+  outcome: AttemptOutcome,
+  status: z.number().int().optional(),
+  error: z.string().optional(),
+  durationMs: z.number().int().nonnegative(),
+});
+export type AttemptRecord = z.infer<typeof AttemptRecord>;
+
+/** What one job_end came to: the instance read, its counters, the records files, or the error. */
+export const JobEndRecord = z.object({
+  type: z.literal('job_end'),
+  eventReceivedAt: time,
+  institution: z.string(),
+  eventId: z.string(),
+  jobInstanceId: z.string().optional(),
+  jobName: z.string().optional(),
+  outcome: z.string(),
+  counters: z.record(z.string(), z.unknown()).optional(),
+  files: z
+    .array(z.object({ path: z.string(), bytes: z.number(), records: z.number().optional() }))
+    .optional(),
+  error: z.string().optional(),
+  recordedAt: time,
+});
+export type JobEndRecord = z.infer<typeof JobEndRecord>;
+
+/** An operator's action: pause, resume, replay, forget — who, when, what, how many. */
+export const AuditRecord = z.object({
+  type: z.literal('audit'),
+  at: time,
+  actor: z.string(),
+  action: z.string(),
+  target: z.string().optional(),
+  details: z.record(z.string(), z.unknown()).default({}),
+  count: z.number().int().optional(),
+});
+export type AuditRecord = z.infer<typeof AuditRecord>;
+
+/** One entry of the history outbox stream (field `r`, JSON). */
+export const HistoryRecord = z.discriminatedUnion('type', [
+  EventRecord,
+  AttemptRecord,
+  JobEndRecord,
+  AuditRecord,
+]);
+export type HistoryRecord = z.infer<typeof HistoryRecord>;

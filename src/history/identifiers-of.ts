@@ -1,0 +1,73 @@
+import type { CanonicalEvent } from '../events/canonical-event';
+import { MASK, personalIdsOf, withoutPersonalData } from '../events/personal-fields';
+
+/** The identifiers of one event the history is searched by. */
+export interface EventIdentifiers {
+  readonly barcodes: string[];
+  readonly mmsIds: string[];
+  readonly loanIds: string[];
+  readonly requestIds: string[];
+  readonly jobInstanceIds: string[];
+  /** The person's identifiers in clear: hashed before they leave the worker (history-row-of.ts). */
+  readonly personIds: readonly string[];
+}
+
+type Bucket = 'barcodes' | 'mmsIds' | 'loanIds' | 'requestIds' | 'jobInstanceIds';
+
+/** Keys whose value is an identifier of that bucket, at any depth of the event. */
+const KEYS: ReadonlyMap<string, Bucket> = new Map([
+  ['barcode', 'barcodes'],
+  ['item_barcode', 'barcodes'],
+  ['mms_id', 'mmsIds'],
+  ['loan_id', 'loanIds'],
+  ['request_id', 'requestIds'],
+  ['job_instance_id', 'jobInstanceIds'],
+]);
+
+/** A string, or a code object's string value (`request_id: { value: "…" }` in a loan). */
+function stringOf(value: unknown): string | undefined {
+  if (typeof value === 'string') return value.trim() === '' ? undefined : value;
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    return stringOf((value as Record<string, unknown>).value);
+  }
+  return undefined;
+}
+
+/**
+ * Reads the identifiers from the event without its personal fields, so a user's library card
+ * (`user_identifier`, a barcode) is never taken for an item barcode; `job_instance.id` is the
+ * job instance. The person's ids come from the kinds' personal lists (personal-fields.ts).
+ */
+export function identifiersOf(event: CanonicalEvent): EventIdentifiers {
+  const found: Record<Bucket, Set<string>> = {
+    barcodes: new Set(),
+    mmsIds: new Set(),
+    loanIds: new Set(),
+    requestIds: new Set(),
+    jobInstanceIds: new Set(),
+  };
+  const walk = (value: unknown): void => {
+    if (Array.isArray(value)) value.forEach(walk);
+    else if (typeof value === 'object' && value !== null) {
+      for (const [key, child] of Object.entries(value)) {
+        const bucket = KEYS.get(key);
+        const text = bucket === undefined ? undefined : stringOf(child);
+        if (bucket !== undefined && text !== undefined) {
+          if (!text.includes(MASK)) found[bucket].add(text);
+        } else walk(child);
+      }
+    }
+  };
+  const masked = withoutPersonalData(event);
+  walk(masked);
+  const instance = stringOf((masked.job_instance as { id?: unknown } | undefined)?.id);
+  if (instance !== undefined) found.jobInstanceIds.add(instance);
+  return {
+    barcodes: [...found.barcodes],
+    mmsIds: [...found.mmsIds],
+    loanIds: [...found.loanIds],
+    requestIds: [...found.requestIds],
+    jobInstanceIds: [...found.jobInstanceIds],
+    personIds: personalIdsOf(event),
+  };
+}

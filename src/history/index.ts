@@ -1,0 +1,30 @@
+export { createHistoryRecorder } from './create-history-recorder';
+export type {
+  AttemptInput,
+  AuditInput,
+  HistoryRecorder,
+  HistoryRecorderOptions,
+  JobEndInput,
+} from './create-history-recorder';
+export { createHistoryWriter } from './create-history-writer';
+export type { HistoryWriter, HistoryWriterOptions } from './create-history-writer';
+export { forgetPerson } from './forget-person';
+export type { ForgetOptions, ForgetReport } from './forget-person';
+export type { HistoryBodies } from './history-bodies';
+export { historyBody } from './history-body';
+export type { HistoryFilters } from './history-filters';
+export { historyJourney } from './history-journey';
+export type { JourneyStep } from './history-journey';
+export { deriveHistoryKeys } from './history-keys';
+export type { HistoryKeys } from './history-keys';
+export { registerHistoryMetrics } from './history-metrics';
+export { historyStreamKey } from './history-stream-key';
+export { migrateHistory } from './migrate-history';
+export { openHistoryDatabase } from './open-history-database';
+export type { OpenHistoryDatabaseOptions } from './open-history-database';
+export { pruneHistory } from './prune-history';
+export { previewReplay, replayHistory } from './replay-history';
+export type { ReplayOptions, ReplayResult } from './replay-history';
+export { countHistory, searchHistory } from './search-history';
+export type { HistoryContext, HistoryEventSummary, HistoryPage } from './search-history';
+export type { SqlExecutor } from './sql-executor';

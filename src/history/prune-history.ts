@@ -1,0 +1,34 @@
+import { dropPartitions, expiredPartitions, listDayPartitions } from './history-partitions';
+import type { SqlExecutor } from './sql-executor';
+
+export interface PruneResult {
+  /** Day partitions dropped (events and attempts, patron and other). */
+  readonly dropped: readonly string[];
+  readonly jobOutcomes: number;
+  readonly audit: number;
+}
+
+/**
+ * Retention now: drops every day partition past its retention (HISTORY_PATRON_RETENTION_DAYS for
+ * patron rows, HISTORY_RETENTION_DAYS for the rest) — no row is scanned — and deletes job
+ * outcomes and audit entries older than HISTORY_RETENTION_DAYS (small tables, no patron data).
+ */
+export async function pruneHistory(
+  db: SqlExecutor,
+  retention: { readonly days: number; readonly patronDays: number },
+  now: Date = new Date(),
+): Promise<PruneResult> {
+  const expired = expiredPartitions(await listDayPartitions(db), now, retention);
+  await dropPartitions(db, expired);
+  const cutoff = new Date(now.getTime() - retention.days * 86_400_000).toISOString();
+  const outcomes = await db.query(
+    'DELETE FROM job_outcomes WHERE event_received_at < $1::timestamptz',
+    [cutoff],
+  );
+  const audit = await db.query('DELETE FROM audit WHERE at < $1::timestamptz', [cutoff]);
+  return {
+    dropped: expired.map((partition) => partition.name),
+    jobOutcomes: outcomes.rowCount,
+    audit: audit.rowCount,
+  };
+}

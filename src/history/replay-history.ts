@@ -1,0 +1,102 @@
+import { randomUUID } from 'node:crypto';
+import type { JobsOptions, Queue } from 'bullmq';
+import { jobIdForEvent } from '../events/job-id-for-event';
+import { historyBody } from './history-body';
+import type { HistoryFilters } from './history-filters';
+import { countHistory, searchHistory } from './search-history';
+import type { HistoryContext, HistoryEventSummary } from './search-history';
+
+export interface ReplayDryRun {
+  readonly count: number;
+  readonly sample: HistoryEventSummary[];
+}
+
+/** The dry run of a replay: how many events match, and the newest few. */
+export async function previewReplay(
+  context: HistoryContext,
+  filters: HistoryFilters,
+  sampleSize = 10,
+): Promise<ReplayDryRun> {
+  const count = await countHistory(context, filters);
+  const page = await searchHistory(context, { ...filters, limit: sampleSize });
+  return { count, sample: page.items };
+}
+
+export interface ReplayOptions {
+  /** The route's queue: routeQueueName(QUEUE_NAME, route) (src/routes/route-queue-name.ts). */
+  readonly queue: Queue;
+  readonly route: string;
+  /** The route's attempts and backoff (routeJobOptions in src/routes/create-fan-out.ts). */
+  readonly jobOptions: JobsOptions;
+  /** Deliveries queued per second at most (default 50). */
+  readonly ratePerSecond?: number;
+  readonly actor: string;
+  readonly onProgress?: (progress: { queued: number; skipped: number }) => void;
+}
+
+export interface ReplayResult {
+  readonly replayId: string;
+  readonly queued: number;
+  /** Matching events whose body the history does not hold (HISTORY_BODIES, or forgotten). */
+  readonly skipped: number;
+}
+
+/**
+ * Delivers every matching event to one route again, oldest page first as found, from the bodies
+ * the history holds — so it works on events older than any queue keeps. Each job gets a new id
+ * (`evt-<id>-replay-<replay>`), so the route's de-duplication does not swallow it; the
+ * destination still sees the event's own id and can de-duplicate. Recorded in the audit.
+ */
+export async function replayHistory(
+  context: HistoryContext,
+  filters: HistoryFilters,
+  options: ReplayOptions,
+): Promise<ReplayResult> {
+  const replayId = randomUUID().slice(0, 8);
+  const gapMs = 1000 / Math.max(options.ratePerSecond ?? 50, 0.01);
+  let queued = 0;
+  let skipped = 0;
+  let after: string | undefined;
+  let nextAt = Date.now();
+  do {
+    const page = await searchHistory(context, {
+      ...filters,
+      limit: 200,
+      ...(after === undefined ? {} : { after }),
+    });
+    for (const item of page.items) {
+      const event = await historyBody(context, item);
+      if (event === undefined) {
+        skipped += 1;
+        continue;
+      }
+      const wait = nextAt - Date.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      nextAt = Math.max(nextAt, Date.now() - gapMs) + gapMs;
+      await options.queue.add(event.action, event, {
+        ...options.jobOptions,
+        jobId: `${jobIdForEvent(event.id)}-replay-${replayId}`,
+      });
+      queued += 1;
+      options.onProgress?.({ queued, skipped });
+    }
+    after = page.next;
+  } while (after !== undefined);
+  await context.db.query(
+    `INSERT INTO audit (record_id, at, actor, action, target, details, count)
+     VALUES (gen_random_uuid()::text, now(), $1, 'replay', $2, $3::jsonb, $4)`,
+    [
+      options.actor,
+      options.route,
+      JSON.stringify({ replayId, filters: auditFilters(filters), skipped }),
+      queued,
+    ],
+  );
+  return { replayId, queued, skipped };
+}
+
+/** The filters as the audit keeps them: a person's id only as its hash. */
+function auditFilters(filters: HistoryFilters): Record<string, unknown> {
+  const { user, ...rest } = filters;
+  return { ...rest, ...(user === undefined ? {} : { user: '(a person, by hash)' }) };
+}

@@ -1,0 +1,80 @@
+import { Redis } from 'ioredis';
+import { runCli } from '../../../src/cli/run-cli';
+import { createHistoryRecorder } from '../../../src/history/create-history-recorder';
+import { createHistoryWriter } from '../../../src/history/create-history-writer';
+import { historyStreamKey } from '../../../src/history/history-stream-key';
+import { TEST_DATABASE_URL, dropSchema, uniqueSchema } from '../../helpers/history-database';
+import { TEST_HISTORY_KEY, fixtureEvent } from '../../helpers/history-events';
+import { TEST_REDIS_URL, obliterateQueue, uniqueQueueName } from '../../helpers/redis';
+import { openHistoryDatabase } from '../../../src/history/open-history-database';
+import { captureIo } from './cli-io-capture';
+
+describe('npm run events -- history', () => {
+  const schema = uniqueSchema('cli');
+  const queueName = uniqueQueueName('history-cli');
+  const env = {
+    DATABASE_URL: TEST_DATABASE_URL,
+    HISTORY_KEY: TEST_HISTORY_KEY,
+    HISTORY_SCHEMA: schema,
+    REDIS_URL: TEST_REDIS_URL,
+    QUEUE_NAME: queueName,
+  };
+
+  afterAll(async () => {
+    await dropSchema(schema);
+    await obliterateQueue(queueName);
+    const redis = new Redis(TEST_REDIS_URL);
+    await redis.del(historyStreamKey(queueName));
+    redis.disconnect();
+  });
+
+  it('says history is off without DATABASE_URL', async () => {
+    const io = captureIo({ REDIS_URL: TEST_REDIS_URL });
+    expect(await runCli(['history', 'search'], io)).toBe(1);
+    expect(io.stderr()).toContain('History is off');
+  });
+
+  it('migrates, then searches, shows and forgets', async () => {
+    const migrate = captureIo(env);
+    expect(await runCli(['history', 'migrate'], migrate)).toBe(0);
+    expect(migrate.stdout()).toContain('Applied versions 1');
+
+    const redis = new Redis(TEST_REDIS_URL);
+    const db = await openHistoryDatabase({ url: TEST_DATABASE_URL, schema });
+    try {
+      const recorder = createHistoryRecorder({
+        redis,
+        streamKey: historyStreamKey(queueName),
+        historyKey: TEST_HISTORY_KEY,
+        bodies: 'all',
+        maxBacklog: 100,
+      });
+      await recorder.event(fixtureEvent('loan-returned'));
+      await recorder.event(fixtureEvent('bib-updated'));
+      if (db === undefined) throw new Error('no database');
+      await createHistoryWriter({ redis, db, streamKey: historyStreamKey(queueName) }).drainOnce();
+    } finally {
+      redis.disconnect();
+      await db?.close();
+    }
+
+    const search = captureIo(env);
+    expect(await runCli(['history', 'search', '--user', 'S1004217', '--json'], search)).toBe(0);
+    const page = JSON.parse(search.stdout()) as { items: { eventId: string }[] };
+    expect(page.items.map((item) => item.eventId)).toEqual(['5522190040000561']);
+
+    const show = captureIo(env);
+    expect(await runCli(['history', 'show', '7710340060000561'], show)).toBe(0);
+    expect(show.stdout()).toContain('received');
+
+    const bad = captureIo(env);
+    expect(await runCli(['history', 'search', '--outcome', 'lost'], bad)).toBe(2);
+
+    const forget = captureIo(env);
+    expect(await runCli(['history', 'forget', '--user', 'S1004217'], forget)).toBe(0);
+    expect(forget.stdout()).toContain('history: 1 events');
+    const after = captureIo(env);
+    await runCli(['history', 'search', '--user', 'S1004217', '--json'], after);
+    expect(JSON.parse(after.stdout())).toEqual({ items: [] });
+  });
+});

@@ -1,0 +1,56 @@
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { openHistoryDatabase } from '../../src/history/open-history-database';
+import type { SqlExecutor } from '../../src/history/sql-executor';
+
+/** The PostgreSQL the tests use: TEST_DATABASE_URL, or the machine's local `test` database. */
+export const TEST_DATABASE_URL =
+  process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+/** A schema name no other test (or test run) uses. */
+export function uniqueSchema(prefix: string): string {
+  return `t_${prefix}_${randomUUID().replaceAll('-', '').slice(0, 10)}`;
+}
+
+/** Drops the schema and everything in it; call in afterEach/afterAll. */
+export async function dropSchema(schema: string, url = TEST_DATABASE_URL): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A migrated history in a schema of its own on the test PostgreSQL. */
+export async function openTestHistory(
+  prefix: string,
+  url = TEST_DATABASE_URL,
+): Promise<{ db: SqlExecutor; schema: string; close: () => Promise<void> }> {
+  const schema = uniqueSchema(prefix);
+  const db = await openHistoryDatabase({ url, schema });
+  if (db === undefined) throw new Error('no history database');
+  return {
+    db,
+    schema,
+    close: async () => {
+      await db.close();
+      await dropSchema(schema);
+    },
+  };
+}
+
+/** Every row of every table of the schema (partitions included) as text, for a grep. */
+export async function dumpSchemaText(db: SqlExecutor): Promise<string> {
+  const tables = await db.query<{ name: string }>(
+    `SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+      WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p')`,
+  );
+  const parts: string[] = [];
+  for (const { name } of tables.rows) {
+    const rows = await db.query<{ line: string }>(`SELECT t::text AS line FROM ONLY ${name} t`);
+    for (const row of rows.rows) parts.push(`${name}: ${row.line}`);
+  }
+  return parts.join('\n');
+}
