@@ -15,6 +15,8 @@ export const bib: EventKind = {
   name: 'bib',
   subject: 'bib',
   schema: BibSubject,
+  // A bibliographic record names no patron (`created_by` and the like are staff or systems).
+  personal: [],
   rules: fieldRules({
     // `linked_record_id` is `{type, value}` with a bare `type` ("CZ"): an object, not a code.
     // `suppress_from_publishing` is the string "false" in the platform's JSON: kept a string.

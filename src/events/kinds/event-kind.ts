@@ -11,4 +11,11 @@ export interface EventKind {
   readonly schema: z.ZodType;
   /** Which fields of the subject are codes, numbers, strings, booleans, lists or objects. */
   readonly rules: FieldRules;
+  /**
+   * Dot paths inside the subject that name or reach a person (a patron's id, name, e-mail, phone,
+   * address, PIN, birth date, identifiers, free text about them). A path walks through lists:
+   * `contact_info.email.email_address` is every e-mail of the list. The one list masking, hashing
+   * and forgetting use (src/events/personal-fields.ts).
+   */
+  readonly personal: readonly string[];
 }

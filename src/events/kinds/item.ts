@@ -21,6 +21,8 @@ export const item: EventKind = {
   name: 'item',
   subject: 'item',
   schema: ItemSubject,
+  // An item names no patron; a loan or request of it is its own kind.
+  personal: [],
   rules: fieldRules({
     objects: {
       bib_data: fieldRules({ lists: ['network_number'] }),

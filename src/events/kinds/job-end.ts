@@ -24,6 +24,8 @@ export const jobEnd: EventKind = {
   name: 'job_end',
   subject: 'job_instance',
   schema: JobEndSubject,
+  // A job instance names no patron (`submitted_by` is staff or `api`).
+  personal: [],
   rules: fieldRules({
     codes: ['submitted_by', 'status', 'alert'],
     numbers: ['progress'],

@@ -21,6 +21,8 @@ export const loan: EventKind = {
   name: 'loan',
   subject: 'item_loan',
   schema: LoanSubject,
+  // The borrower, and free text a desk may write about them.
+  personal: ['user_id', 'user_primary_id', 'note.content'],
   rules: fieldRules({
     // `loan_status` and `process_status` are bare strings in the platform's JSON: not codes.
     codes: [

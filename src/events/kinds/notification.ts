@@ -14,5 +14,15 @@ export const notification: EventKind = {
   name: 'notification',
   subject: 'notification_data',
   schema: NotificationSubject,
+  // A letter to a patron: whom it is for, where it goes, and its text (which may greet them).
+  personal: [
+    'user_id',
+    'user_primary_id',
+    'recipients',
+    'receivers',
+    'message',
+    'address',
+    'email',
+  ],
   rules: fieldRules({}),
 };

@@ -19,6 +19,8 @@ export const request: EventKind = {
   name: 'request',
   subject: 'user_request',
   schema: RequestSubject,
+  // The requester, and the comment they or the desk wrote.
+  personal: ['user_primary_id', 'user_id', 'comment'],
   rules: fieldRules({
     // `request_type`, `request_status`, `pickup_location*` and `managed_by_*` are bare strings.
     codes: ['request_sub_type', 'material_type', 'target_destination'],

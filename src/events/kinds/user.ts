@@ -81,9 +81,52 @@ const userRules = fieldRules({
   },
 });
 
+/**
+ * Everything in a user record that names or reaches the person: ids, names, birth date, PIN,
+ * addresses, e-mails, phones, identifiers (library cards), notes, proxies and the web links that
+ * carry the id.
+ */
+const USER_PERSONAL: readonly string[] = [
+  ...[
+    'primary_id',
+    'external_id',
+    'first_name',
+    'middle_name',
+    'last_name',
+    'full_name',
+    'preferred_first_name',
+    'preferred_middle_name',
+    'preferred_last_name',
+    'pref_first_name',
+    'pref_middle_name',
+    'pref_last_name',
+    'birth_date',
+    'pin_number',
+    'password',
+    'job_description',
+    'contact_info.address.line1',
+    'contact_info.address.line2',
+    'contact_info.address.line3',
+    'contact_info.address.line4',
+    'contact_info.address.line5',
+    'contact_info.address.city',
+    'contact_info.address.state_province',
+    'contact_info.address.postal_code',
+    'contact_info.email.email_address',
+    'contact_info.phone.phone_number',
+    'user_identifier.value',
+    'user_note.note_text',
+    'proxy_for_user.primary_id',
+    'proxy_for_user.full_name',
+  ].map((path) => `user.${path}`),
+  'user_id',
+  'primary_id',
+];
+
 export const user: EventKind = {
   name: 'user',
   subject: 'webhook_user',
   schema: UserSubject,
+  personal: USER_PERSONAL,
   rules: fieldRules({ objects: { user: userRules } }),
 };

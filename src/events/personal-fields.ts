@@ -1,0 +1,124 @@
+import type { CanonicalEvent } from './canonical-event';
+import type { EventKind } from './kinds/event-kind';
+import { eventKinds } from './kinds/event-kinds';
+
+/** What stands where a personal value was embedded in another string. */
+export const MASK = '[masked]';
+
+/** Kinds whose every event is about a patron, whatever it carries (a deleted user has `user: {}`). */
+const PATRON_KINDS: ReadonlySet<string> = new Set(['loan', 'request', 'user', 'notification']);
+
+/**
+ * Keys that name a user wherever they appear, in any kind (also one this listener does not know):
+ * an event carrying one is a patron event.
+ */
+const USER_KEYS: ReadonlySet<string> = new Set(['user_id', 'user_primary_id', 'patron_id']);
+
+type Json = unknown;
+
+function isObject(value: Json): value is Record<string, Json> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The kinds whose subject this event carries (normally one). */
+function kindsOf(event: CanonicalEvent): EventKind[] {
+  const root = event as Record<string, Json>;
+  return eventKinds.filter((kind) => isObject(root[kind.subject]));
+}
+
+/** Every string at or below `value` (lists and objects walked whole). */
+function collectStrings(value: Json, into: Set<string>): void {
+  if (typeof value === 'string') {
+    if (value.trim() !== '') into.add(value);
+  } else if (Array.isArray(value)) {
+    for (const element of value) collectStrings(element, into);
+  } else if (isObject(value)) {
+    for (const child of Object.values(value)) collectStrings(child, into);
+  }
+}
+
+/** Calls `visit(parent, key)` for every object holding the last key of `path`, through lists. */
+function forEachAtPath(
+  value: Json,
+  path: readonly string[],
+  visit: (parent: Record<string, Json>, key: string) => unknown,
+): void {
+  if (Array.isArray(value)) {
+    for (const element of value) forEachAtPath(element, path, visit);
+    return;
+  }
+  const [head, ...rest] = path;
+  if (!isObject(value) || head === undefined || !(head in value)) return;
+  if (rest.length === 0) visit(value, head);
+  else forEachAtPath(value[head], rest, visit);
+}
+
+/** Every (parent, key) of a personal field: the kinds' paths, and user keys at any depth. */
+function forEachPersonalField(
+  event: CanonicalEvent,
+  visit: (parent: Record<string, Json>, key: string) => unknown,
+): void {
+  const root = event as Record<string, Json>;
+  for (const kind of kindsOf(event)) {
+    for (const path of kind.personal) forEachAtPath(root[kind.subject], path.split('.'), visit);
+  }
+  const walk = (value: Json): void => {
+    if (Array.isArray(value)) value.forEach(walk);
+    else if (isObject(value)) {
+      for (const [key, child] of Object.entries(value)) {
+        if (USER_KEYS.has(key)) visit(value, key);
+        else walk(child);
+      }
+    }
+  };
+  walk(root);
+}
+
+/** Every non-empty string at a personal path of the event (also inside lists), each once. */
+export function personalValuesOf(event: CanonicalEvent): readonly string[] {
+  const values = new Set<string>();
+  forEachPersonalField(event, (parent, key) => collectStrings(parent[key], values));
+  return [...values];
+}
+
+/** Loan, request, user and notification events, and any event whose subject names a user. */
+export function isPatronEvent(event: CanonicalEvent): boolean {
+  if (kindsOf(event).some((kind) => PATRON_KINDS.has(kind.name))) return true;
+  if (PATRON_KINDS.has(event.action)) return true;
+  return personalValuesOf(event).length > 0;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** One pattern over every value, longest first so a value is masked before a part of it. */
+function maskPattern(values: readonly string[]): RegExp | undefined {
+  if (values.length === 0) return undefined;
+  const sorted = [...values].sort((a, b) => b.length - a.length).map(escapeRegExp);
+  return new RegExp(sorted.join('|'), 'giu');
+}
+
+function maskStrings(value: Json, pattern: RegExp): Json {
+  if (typeof value === 'string') return value.replace(pattern, MASK);
+  if (Array.isArray(value)) return value.map((element) => maskStrings(element, pattern));
+  if (isObject(value)) {
+    return Object.fromEntries(
+      Object.entries(value).map(([key, child]) => [key, maskStrings(child, pattern)]),
+    );
+  }
+  return value;
+}
+
+/**
+ * A deep copy of the event with every personal field removed, and every other string that embeds
+ * a personal value (a link `/users/<id>/loans/<id>`, an operator id that is the patron's id) with
+ * that value replaced by `[masked]`, matched without regard to case.
+ */
+export function withoutPersonalData(event: CanonicalEvent): CanonicalEvent {
+  const values = personalValuesOf(event);
+  const copy = structuredClone(event);
+  forEachPersonalField(copy, (parent, key) => Reflect.deleteProperty(parent, key));
+  const pattern = maskPattern(values);
+  return pattern === undefined ? copy : (maskStrings(copy, pattern) as CanonicalEvent);
+}
