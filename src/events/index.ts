@@ -18,4 +18,10 @@ export { BibSubject } from './kinds/bib';
 export { ItemSubject } from './kinds/item';
 export { UserSubject } from './kinds/user';
 export { NotificationSubject } from './kinds/notification';
-export { isPatronEvent, personalValuesOf, withoutPersonalData, MASK } from './personal-fields';
+export {
+  isPatronEvent,
+  personalIdsOf,
+  personalValuesOf,
+  withoutPersonalData,
+  MASK,
+} from './personal-fields';

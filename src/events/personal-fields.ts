@@ -48,30 +48,50 @@ function forEachAtPath(
     return;
   }
   const [head, ...rest] = path;
-  if (!isObject(value) || head === undefined || !(head in value)) return;
+  if (!isObject(value) || head === undefined || !Object.hasOwn(value, head)) return;
   if (rest.length === 0) visit(value, head);
   else forEachAtPath(value[head], rest, visit);
 }
 
-/** Every (parent, key) of a personal field: the kinds' paths, and user keys at any depth. */
+/**
+ * Every (parent, key) of a personal field, with its path: the kinds' paths, and user keys at any
+ * depth (their path is the key alone).
+ */
 function forEachPersonalField(
   event: CanonicalEvent,
-  visit: (parent: Record<string, Json>, key: string) => unknown,
+  visit: (parent: Record<string, Json>, key: string, path: string) => unknown,
 ): void {
   const root = event as Record<string, Json>;
   for (const kind of kindsOf(event)) {
-    for (const path of kind.personal) forEachAtPath(root[kind.subject], path.split('.'), visit);
+    for (const path of kind.personal) {
+      forEachAtPath(root[kind.subject], path.split('.'), (parent, key) => visit(parent, key, path));
+    }
   }
   const walk = (value: Json): void => {
     if (Array.isArray(value)) value.forEach(walk);
     else if (isObject(value)) {
       for (const [key, child] of Object.entries(value)) {
-        if (USER_KEYS.has(key)) visit(value, key);
+        if (USER_KEYS.has(key)) visit(value, key, key);
         else walk(child);
       }
     }
   };
   walk(root);
+}
+
+/** Paths of personal fields that identify the person (ids, card numbers, e-mail addresses). */
+const IDENTIFYING_PATH = /(?:^|[._])(?:\w+_)?id$|(?:^|\.)user_identifier\.value$|email_address$/;
+
+/**
+ * The values that identify the person the event is about: its user ids, library card numbers
+ * and e-mail addresses. The history keeps them as keyed hashes only (docs/privacy.md).
+ */
+export function personalIdsOf(event: CanonicalEvent): readonly string[] {
+  const values = new Set<string>();
+  forEachPersonalField(event, (parent, key, path) => {
+    if (IDENTIFYING_PATH.test(path)) collectStrings(parent[key], values);
+  });
+  return [...values];
 }
 
 /** Every non-empty string at a personal path of the event (also inside lists), each once. */

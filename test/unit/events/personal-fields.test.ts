@@ -7,6 +7,7 @@ import { parseJsonEvent } from '../../../src/events/parse-json-event';
 import { parseXmlEvent } from '../../../src/events/parse-xml-event';
 import {
   isPatronEvent,
+  personalIdsOf,
   personalValuesOf,
   withoutPersonalData,
 } from '../../../src/events/personal-fields';
@@ -130,5 +131,15 @@ describe('personal fields of each kind', () => {
     } as CanonicalEvent;
     expect(isPatronEvent(event)).toBe(true);
     expect(JSON.stringify(withoutPersonalData(event))).not.toContain('u-9');
+  });
+
+  it('names the identifying values only (ids, card numbers, e-mails), not names', () => {
+    expect([...personalIdsOf(eventOf('user-updated.json'))].sort()).toEqual([
+      '2100042',
+      'S1004217',
+      'amara@example.org',
+    ]);
+    expect(personalIdsOf(eventOf('request-created.json'))).toEqual(['S1004217']);
+    expect(personalIdsOf(eventOf('bib-updated.json'))).toEqual([]);
   });
 });
