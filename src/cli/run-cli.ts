@@ -1,4 +1,5 @@
 import { challengeCommand } from './challenge-command';
+import { consoleTokenCommand } from './console-token-command';
 import type { CliIo } from './cli-io';
 import { CliUsageError } from './cli-usage-error';
 import { failedCommand } from './failed-command';
@@ -21,6 +22,7 @@ const COMMANDS: Record<string, Command> = {
   'send-test-event': sendTestEventCommand,
   challenge: challengeCommand,
   routes: routesCommand,
+  'console-token': consoleTokenCommand,
 };
 
 /**
