@@ -96,7 +96,9 @@ describe('the console API without history', () => {
     const state = await api().get('/api/v1/routes').set(bearer(VIEWER));
     expect(state.body.items[0].state).toBe('paused');
     await api().post('/api/v1/routes/loans/resume').set(bearer(OPERATOR)).expect(200);
-    const lines = log.lines().filter((line) => line.msg === 'console action' && line.target === 'loans');
+    const lines = log
+      .lines()
+      .filter((line) => line.msg === 'console action' && line.target === 'loans');
     expect(lines.map((line) => [line.actor, line.action, line.outcome])).toEqual([
       ['ops', 'route.pause', 'done'],
       ['ops', 'route.resume', 'done'],
