@@ -131,6 +131,22 @@ export const EnvSchema = z.object({
   HISTORY_PATRON_RETENTION_DAYS: positiveInt.max(3650).default(7),
   /** Records waiting in Redis for PostgreSQL at most; beyond it new ones are dropped and counted. */
   HISTORY_BACKLOG_MAX: positiveInt.default(1_000_000),
+  // console (docs/console.md)
+  CONSOLE_PORT: port.default(3001),
+  /** The console is for operators: on the loopback unless told otherwise. */
+  CONSOLE_HOST: z.string().min(1).default('127.0.0.1'),
+  /** YAML `tokens: [{ name, sha256, role, institution? }]` (npm run events -- console-token). */
+  CONSOLE_TOKENS_FILE: z.string().min(1).optional(),
+  /** Addresses of the reverse proxy whose identity header is believed (single sign-on). */
+  CONSOLE_TRUSTED_PROXY: csv.optional(),
+  /** The header that proxy sets to the signed-in identity. */
+  CONSOLE_IDENTITY_HEADER: z
+    .string()
+    .regex(/^[A-Za-z0-9-]+$/, 'a header name')
+    .default('X-Forwarded-User'),
+  /** YAML `identities: [{ identity, role, institution? }]`: the proxy's identities → roles. */
+  CONSOLE_ROLES_FILE: z.string().min(1).optional(),
+  CONSOLE_SESSION_HOURS: positiveInt.max(168).default(8),
 });
 export type EnvSchema = z.infer<typeof EnvSchema>;
 
@@ -256,6 +272,50 @@ export function historyKeyWithDatabase(
 
 export const HistoryConfig = EnvSchema.pick(historyKeys).superRefine(historyKeyWithDatabase);
 export type HistoryConfig = z.infer<typeof HistoryConfig>;
+export const ConsoleConfig = EnvSchema.pick({
+  ...redisKeys,
+  QUEUE_NAME: true,
+  DEDUP_WINDOW_HOURS: true,
+  JOB_ATTEMPTS: true,
+  LOG_LEVEL: true,
+  SHUTDOWN_TIMEOUT_MS: true,
+  ADMIN_TOKEN: true,
+  REJECTED_MAX_COUNT: true,
+  REJECTED_MAX_AGE_HOURS: true,
+  ROUTES_FILE: true,
+  INSTITUTIONS_FILE: true,
+  CONSOLE_PORT: true,
+  CONSOLE_HOST: true,
+  CONSOLE_TOKENS_FILE: true,
+  CONSOLE_TRUSTED_PROXY: true,
+  CONSOLE_IDENTITY_HEADER: true,
+  CONSOLE_ROLES_FILE: true,
+  CONSOLE_SESSION_HOURS: true,
+})
+  .superRefine((config, ctx) => {
+    // Without either file nobody could sign in: a console nobody can open is a mistake.
+    if (config.CONSOLE_TOKENS_FILE === undefined && config.CONSOLE_ROLES_FILE === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['CONSOLE_TOKENS_FILE'],
+        message: 'required (or CONSOLE_ROLES_FILE)',
+      });
+    }
+    if (
+      (config.CONSOLE_ROLES_FILE === undefined) !==
+      (config.CONSOLE_TRUSTED_PROXY === undefined)
+    ) {
+      const missing =
+        config.CONSOLE_ROLES_FILE === undefined ? 'CONSOLE_ROLES_FILE' : 'CONSOLE_TRUSTED_PROXY';
+      ctx.addIssue({
+        code: 'custom',
+        path: [missing],
+        message: 'required with the other proxy key',
+      });
+    }
+  }, ALWAYS)
+  .superRefine(sentinelKeysTogether);
+export type ConsoleConfig = z.infer<typeof ConsoleConfig>;
 
 /** Thrown at start-up; names the offending keys and the rule, never a value. */
 export class ConfigError extends Error {

@@ -15,10 +15,15 @@ export async function allFailedJobs(queue: Queue): Promise<Job[]> {
 }
 
 /**
- * Failed jobs back to waiting (BullMQ `job.retry('failed')`) with their attempts reset, so a replay
- * after a fix gets the whole retry budget again instead of failing for good at its first error.
- * Says each one's outcome; returns how many were replayed.
+ * One failed job back to waiting (BullMQ `job.retry('failed')`) with its attempts reset, so a
+ * replay after a fix gets the whole retry budget again instead of failing for good at its first
+ * error. The CLI's `replay` and `routes replay` and the console's replay buttons all call this.
  */
+export async function replayFailedJob(job: Job): Promise<void> {
+  await job.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true });
+}
+
+/** Failed jobs back to waiting (replayFailedJob), saying each one's outcome; returns how many. */
 export async function replayFailedJobs(
   jobs: readonly Job[],
   io: CliIo,
@@ -28,7 +33,7 @@ export async function replayFailedJobs(
   for (const job of jobs) {
     const label = labelOf(job);
     try {
-      await job.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true });
+      await replayFailedJob(job);
       replayed += 1;
       io.out(`✓ replayed ${label}: failed → waiting`);
     } catch (error) {

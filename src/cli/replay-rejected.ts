@@ -13,14 +13,58 @@ export interface ReplayRejectedOptions {
   io: CliIo;
 }
 
+/** What became of one kept delivery: queued (and removed), or kept with the reason. */
+export type RejectedReplayOutcome =
+  { queued: true; message: string } | { queued: false; missing: boolean; message: string };
+
 /**
- * `rejected replay`: the stored bytes go through the listener's own intake again
- * (src/events/event-intake.ts: parse → normalize → enqueue; the signature held at receipt and is
- * not checked again), so a delivery
- * refused before an upgrade is queued after it. In a consortium an entry goes to the queue of the
- * institution whose path it came on, under that path's rules. An entry is removed only once its
- * event is queued.
+ * One kept delivery through the listener's own intake again (src/events/event-intake.ts: parse →
+ * normalize → enqueue; the
+ * signature held at receipt and is not checked again), so a delivery refused before an upgrade is
+ * queued after it. In a consortium it goes to the queue of the institution whose path it came on,
+ * under that path's rules. It is removed only once its event is queued. The CLI's
+ * `rejected replay` and the console's replay button both call this.
  */
+export async function replayOneRejected(
+  store: RejectedStore,
+  targets: ReplayTargets,
+  ref: string,
+): Promise<RejectedReplayOutcome> {
+  const found = await store.get(ref);
+  if (found === undefined) {
+    return { queued: false, missing: true, message: `${ref}: no such rejected delivery` };
+  }
+  const { entry, body } = found;
+  const target = targets.targetOf(entry.institution);
+  if ('refused' in target) {
+    return { queued: false, missing: false, message: `${ref}: not replayed: ${target.refused}` };
+  }
+  const intake = createEventIntake({ enqueue: target.enqueue, enqueueTimeoutMs: 5000 });
+  try {
+    const outcome = await intake({
+      body,
+      contentType: entry.contentType,
+      receivedAt: new Date(entry.receivedAt),
+      requestId: entry.requestId,
+    });
+    await store.remove(ref);
+    const how = outcome.duplicate ? 'already queued' : 'queued';
+    const where = entry.institution === undefined ? '' : ` for ${entry.institution}`;
+    return {
+      queued: true,
+      message: `${ref}: ${how} as ${outcome.jobId}${where} (event ${outcome.event.id})`,
+    };
+  } catch (error) {
+    const refused = error instanceof RefusedDeliveryError;
+    return {
+      queued: false,
+      missing: false,
+      message: `${ref}: ${refused ? 'still refused' : 'not replayed'}: ${messageOf(error)}`,
+    };
+  }
+}
+
+/** `rejected replay`: each ref through replayOneRejected, saying each one's outcome. */
 export async function replayRejected({
   store,
   targets,
@@ -33,33 +77,12 @@ export async function replayRejected({
   }
   let queued = 0;
   for (const ref of refs) {
-    const found = await store.get(ref);
-    if (found === undefined) {
-      io.err(`✗ ${ref}: no such rejected delivery`);
-      continue;
-    }
-    const { entry, body } = found;
-    const target = targets.targetOf(entry.institution);
-    if ('refused' in target) {
-      io.err(`✗ ${ref}: not replayed: ${target.refused}`);
-      continue;
-    }
-    const intake = createEventIntake({ enqueue: target.enqueue, enqueueTimeoutMs: 5000 });
-    try {
-      const outcome = await intake({
-        body,
-        contentType: entry.contentType,
-        receivedAt: new Date(entry.receivedAt),
-        requestId: entry.requestId,
-      });
-      await store.remove(ref);
+    const outcome = await replayOneRejected(store, targets, ref);
+    if (outcome.queued) {
       queued += 1;
-      const how = outcome.duplicate ? 'already queued' : 'queued';
-      const where = entry.institution === undefined ? '' : ` for ${entry.institution}`;
-      io.out(`✓ ${ref}: ${how} as ${outcome.jobId}${where} (event ${outcome.event.id})`);
-    } catch (error) {
-      const refused = error instanceof RefusedDeliveryError;
-      io.err(`✗ ${ref}: ${refused ? 'still refused' : 'not replayed'}: ${messageOf(error)}`);
+      io.out(`✓ ${outcome.message}`);
+    } else {
+      io.err(`✗ ${outcome.message}`);
     }
   }
   io.out(`${String(queued)} of ${String(refs.length)} replayed; the others are still kept.`);

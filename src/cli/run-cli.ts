@@ -1,4 +1,5 @@
 import { challengeCommand } from './challenge-command';
+import { consoleTokenCommand } from './console-token-command';
 import type { CliIo } from './cli-io';
 import { CliUsageError } from './cli-usage-error';
 import { failedCommand } from './failed-command';
@@ -23,6 +24,7 @@ const COMMANDS: Record<string, Command> = {
   challenge: challengeCommand,
   routes: routesCommand,
   history: historyCommand,
+  'console-token': consoleTokenCommand,
 };
 
 /**

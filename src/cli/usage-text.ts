@@ -59,4 +59,9 @@ Checking a deployment:
   challenge --url <listener> [--timeout MS]
                                    GET <listener>?challenge=<random> and check the echo
 
+The operator console (docs/console.md):
+  console-token --role viewer|operator [--institution <code>] [--name <name>]
+                                   a new sign-in token, printed once, and its CONSOLE_TOKENS_FILE
+                                   entry (only the token's SHA-256 goes in the file)
+
 Exit status: 0 done, 1 the command failed (named on stderr), 2 the command line is wrong.`;

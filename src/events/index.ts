@@ -17,8 +17,6 @@ export { UserSubject } from './kinds/user';
 export { NotificationSubject } from './kinds/notification';
 export {
   isPatronEvent,
-  personalIdsOf,
   personalValuesOf,
   withoutPersonalData,
-  MASK,
 } from './personal-fields';

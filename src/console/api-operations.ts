@@ -1,0 +1,218 @@
+import { z } from 'zod';
+import type { Logger } from '../logger';
+import { HttpError } from '../http/http-error';
+import {
+  ActionResult,
+  FailedDetail,
+  FailedList,
+  InstitutionQuery,
+  Overview,
+  RejectedDetail,
+  RejectedList,
+  RouteList,
+} from './api-schemas';
+import type { ConsoleActions } from './console-actions';
+import type { ConsoleHistory, HistoryScope } from './console-history';
+import type { Principal } from './principal';
+import { readOverview } from './read-overview';
+import type { OverviewSources } from './read-overview';
+import { recordAction } from './record-action';
+
+export interface OperationInput {
+  readonly principal: Principal;
+  readonly params: Readonly<Record<string, string>>;
+  readonly query: Readonly<Record<string, string>>;
+  readonly body: unknown;
+}
+
+/** One call of /api/v1: the router and the OpenAPI document are both made from this table. */
+export interface Operation {
+  readonly method: 'get' | 'post';
+  /** OpenAPI form, under /api/v1: `/routes/{name}/pause`. */
+  readonly path: string;
+  readonly summary: string;
+  readonly response: z.ZodType;
+  readonly query?: z.ZodObject;
+  readonly body?: z.ZodType;
+  /** Answers 503 `history_off` while the console runs without history. */
+  readonly needsHistory?: boolean;
+  handle(input: OperationInput): Promise<unknown>;
+}
+
+export interface OperationDeps {
+  readonly logger: Logger;
+  readonly actions: ConsoleActions;
+  readonly overview: OverviewSources;
+  readonly history?: ConsoleHistory | undefined;
+}
+
+const HistoryAnswer = z.unknown().describe('the history’s own answer (src/history/)');
+const scopeOf = (principal: Principal): HistoryScope => ({
+  role: principal.role,
+  institution: principal.institution,
+});
+
+export function apiOperations(deps: OperationDeps): Operation[] {
+  const { actions } = deps;
+  const act = (
+    input: OperationInput,
+    action: string,
+    target: string,
+    run: () => Promise<ActionResult>,
+  ) => recordAction(deps, input.principal, action, target, run);
+  const history = (): ConsoleHistory => {
+    if (deps.history === undefined)
+      throw new HttpError(503, 'history_off', 'the console runs without history (live state only)');
+    return deps.history;
+  };
+  const name = (input: OperationInput, key: string) => input.params[key] ?? '';
+  return [
+    {
+      method: 'get',
+      path: '/overview',
+      summary: 'Institutions, queues, routes and health',
+      response: Overview,
+      handle: (input) => readOverview(deps.overview, input.principal),
+    },
+    {
+      method: 'get',
+      path: '/routes',
+      summary: 'Routes: destination (redacted), rules, counts, recent failures',
+      response: RouteList,
+      handle: async (input) => ({ items: await actions.listRoutes(input.principal) }),
+    },
+    ...(['pause', 'resume'] as const).map((verb): Operation => ({
+      method: 'post',
+      path: `/routes/{name}/${verb}`,
+      summary: `${verb} a route (operator, all institutions)`,
+      response: ActionResult,
+      handle: (input) =>
+        act(input, `route.${verb}`, name(input, 'name'), () =>
+          actions.setRoutePaused(input.principal, name(input, 'name'), verb === 'pause'),
+        ),
+    })),
+    {
+      method: 'post',
+      path: '/routes/{name}/replay',
+      summary: 'Failed deliveries of a route back to waiting (operator)',
+      response: ActionResult,
+      body: z.object({ jobId: z.string().min(1).optional() }).optional(),
+      handle: (input) => {
+        const jobId = (input.body as { jobId?: string } | undefined)?.jobId;
+        return act(input, 'route.replay', name(input, 'name'), () =>
+          actions.replayRoute(input.principal, name(input, 'name'), jobId),
+        );
+      },
+    },
+    {
+      method: 'get',
+      path: '/rejected',
+      summary: 'Signed deliveries that could not become an event',
+      response: RejectedList,
+      handle: async (input) => ({ items: await actions.listRejected(input.principal) }),
+    },
+    {
+      method: 'get',
+      path: '/rejected/{ref}',
+      summary: 'One rejected delivery with its bytes as text',
+      response: RejectedDetail,
+      handle: (input) => actions.showRejected(input.principal, name(input, 'ref')),
+    },
+    {
+      method: 'post',
+      path: '/rejected/{ref}/replay',
+      summary: 'Through the listener’s pipeline again (operator)',
+      response: ActionResult,
+      handle: (input) =>
+        act(input, 'rejected.replay', name(input, 'ref'), () =>
+          actions.replayRejected(input.principal, name(input, 'ref')),
+        ),
+    },
+    {
+      method: 'post',
+      path: '/rejected/{ref}/remove',
+      summary: 'Forget a rejected delivery (operator)',
+      response: ActionResult,
+      handle: (input) =>
+        act(input, 'rejected.remove', name(input, 'ref'), () =>
+          actions.removeRejected(input.principal, name(input, 'ref')),
+        ),
+    },
+    {
+      method: 'get',
+      path: '/failed',
+      summary: 'Failed event jobs, newest first',
+      response: FailedList,
+      handle: async (input) => ({ items: await actions.listFailed(input.principal) }),
+    },
+    {
+      method: 'get',
+      path: '/failed/{jobId}',
+      summary: 'One failed event job (patron fields masked for viewers)',
+      response: FailedDetail,
+      query: InstitutionQuery,
+      handle: (input) =>
+        actions.showFailed(input.principal, name(input, 'jobId'), input.query.institution),
+    },
+    {
+      method: 'post',
+      path: '/failed/{jobId}/replay',
+      summary: 'A failed event job back to waiting (operator)',
+      response: ActionResult,
+      query: InstitutionQuery,
+      handle: (input) =>
+        act(input, 'failed.replay', name(input, 'jobId'), () =>
+          actions.replayFailed(input.principal, name(input, 'jobId'), input.query.institution),
+        ),
+    },
+    {
+      method: 'get',
+      path: '/events',
+      summary: 'History search (the CLI’s filters as query parameters)',
+      response: HistoryAnswer,
+      needsHistory: true,
+      handle: (input) => history().search(input.query, scopeOf(input.principal)),
+    },
+    {
+      method: 'get',
+      path: '/events/{institution}/{id}',
+      summary: 'An event and its journey',
+      response: HistoryAnswer,
+      needsHistory: true,
+      handle: async (input) => {
+        const found = await history().journey(
+          name(input, 'institution'),
+          name(input, 'id'),
+          scopeOf(input.principal),
+        );
+        if (found === undefined)
+          throw new HttpError(404, 'not_found', `no event ${name(input, 'id')}`);
+        return found;
+      },
+    },
+    {
+      method: 'post',
+      path: '/replays',
+      summary: 'Replay by query: { route, filters, dryRun } (operator)',
+      response: HistoryAnswer,
+      needsHistory: true,
+      handle: (input) => history().replayByQuery(input.body, scopeOf(input.principal)),
+    },
+    {
+      method: 'post',
+      path: '/forget',
+      summary: 'Forget a patron: { user } (operator)',
+      response: HistoryAnswer,
+      needsHistory: true,
+      handle: (input) => history().forget(input.body, scopeOf(input.principal)),
+    },
+    {
+      method: 'get',
+      path: '/audit',
+      summary: 'Who did what',
+      response: HistoryAnswer,
+      needsHistory: true,
+      handle: (input) => history().listAudit(input.query, scopeOf(input.principal)),
+    },
+  ];
+}

@@ -1,0 +1,90 @@
+import express from 'express';
+import type { NextFunction, Request, Response, Router } from 'express';
+import { HttpError } from '../http/http-error';
+import type { Logger } from '../logger';
+import type { Operation } from './api-operations';
+import type { ConsoleAuth } from './console-auth';
+import { consoleError } from './console-error';
+import { openApiDocument } from './openapi-document';
+
+/**
+ * /api/v1: one route per operation, each answering through its response schema. A bearer token
+ * signs a call; a browser's session cookie does too, but then a POST must carry the page's CSRF
+ * token in `X-CSRF-Token`. Errors are `{ error, message }`.
+ */
+export function apiRouter(deps: {
+  operations: readonly Operation[];
+  auth: ConsoleAuth;
+  logger: Logger;
+}): Router {
+  const router = express.Router();
+  const document = openApiDocument(deps.operations);
+  router.get('/openapi.json', (_req, res) => {
+    res.json(document);
+  });
+  router.use(express.json({ limit: '64kb' }));
+  for (const operation of deps.operations) {
+    const path = operation.path.replace(/\{(\w+)\}/g, ':$1');
+    router[operation.method](path, async (req: Request, res: Response) => {
+      const principal = deps.auth.principalOf(req);
+      if (principal === undefined) throw consoleError.unsigned();
+      if (operation.method === 'post' && deps.auth.needsCsrf(req)) {
+        if (!deps.auth.csrfHolds(req, req.get('x-csrf-token'))) throw consoleError.csrf();
+      }
+      const query = parseOr400(operation.query, req.query, 'query');
+      const body = parseOr400(operation.body, req.body, 'body');
+      const result = await operation.handle({
+        principal,
+        params: req.params as Record<string, string>,
+        query: query as Record<string, string>,
+        body,
+      });
+      res.json(operation.response.parse(result));
+    });
+  }
+  router.use((_req: Request, _res: Response, next: NextFunction) => {
+    next(consoleError.notFound('such API call'));
+  });
+  router.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    const known = toHttpError(error);
+    if (known.status >= 500 && known.code === 'internal') {
+      deps.logger.error({ err: error }, 'console API call failed');
+    }
+    res.status(known.status).json({ error: known.code, message: known.message });
+  });
+  return router;
+}
+
+function parseOr400(
+  schema:
+    | {
+        safeParse: (value: unknown) => {
+          success: boolean;
+          data?: unknown;
+          error?: { issues: { path: PropertyKey[]; message: string }[] };
+        };
+      }
+    | undefined,
+  value: unknown,
+  where: string,
+): unknown {
+  if (schema === undefined) return value ?? {};
+  const result = schema.safeParse(value ?? undefined);
+  if (result.success) return result.data ?? {};
+  const issue = result.error?.issues[0];
+  const field =
+    issue === undefined || issue.path.length === 0
+      ? where
+      : `${where}.${issue.path.map(String).join('.')}`;
+  throw consoleError.badField(field, issue?.message ?? 'invalid');
+}
+
+export function toHttpError(error: unknown): HttpError {
+  if (error instanceof HttpError) return error;
+  const status = (error as { status?: unknown } | null)?.status;
+  // express.json's own errors: a body that is not JSON or is too large.
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    return new HttpError(status, 'invalid_request', 'body: not JSON, or too large');
+  }
+  return new HttpError(500, 'internal', 'the console could not answer; see its log');
+}

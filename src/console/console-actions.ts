@@ -1,0 +1,237 @@
+import type { Job } from 'bullmq';
+import type { RejectedStore } from '../events/rejected-store';
+import { findJob } from '../cli/find-job';
+import { replayFailedJob } from '../cli/replay-failed-jobs';
+import { replayOneRejected } from '../cli/replay-rejected';
+import type { ReplayTargets } from '../cli/replay-targets';
+import { previewDelivery } from '../routes/preview-delivery';
+import { redactUrlCredentials } from '../routes/redact-url-credentials';
+import type { Route } from '../routes/routes-file';
+import type { ActionResult, FailedJob, RouteFailure, RouteView } from './api-schemas';
+import type { ConsoleQueues, EventQueue } from './console-queues';
+import { consoleError } from './console-error';
+import { isoOrNull, jobEventId, jobInstitution } from './job-institution';
+import { eventFor } from './mask-for';
+import type { Principal } from './principal';
+import { seesInstitution } from './principal';
+import { routeStateOf } from './route-state';
+
+export interface ConsoleActionsOptions {
+  readonly queues: ConsoleQueues;
+  readonly rejected: RejectedStore;
+  readonly replayTargets: ReplayTargets;
+  readonly circuitOpen?: ((route: string) => Promise<boolean>) | undefined;
+}
+
+const RECENT = 10;
+/** Failed jobs read for a list (newest first). */
+const LIST = 200;
+
+/**
+ * What the console reads and does, over the queues and the rejected store, for one principal:
+ * the same functions the CLI calls (replayFailedJob, replayOneRejected, BullMQ's pause). The API
+ * and the pages both call these; they check role and institution here, once.
+ */
+export function createConsoleActions(options: ConsoleActionsOptions) {
+  const { queues, rejected, replayTargets } = options;
+  const routeNamed = (name: string) => {
+    const found = queues.routes.find((one) => one.route.name === name);
+    if (found === undefined) throw consoleError.notFound(`route ${name}`);
+    return found;
+  };
+  const operator = (principal: Principal, action: string) => {
+    if (principal.role !== 'operator') throw consoleError.role(action);
+  };
+  const eventQueueOf = (principal: Principal, institution: string | undefined): EventQueue => {
+    const found = queues.events.find((one) => one.institution === (institution || undefined));
+    if (found === undefined) throw consoleError.notFound(`institution ${institution ?? '(none)'}`);
+    if (!seesInstitution(principal, found.institution)) {
+      throw consoleError.scope(`institution ${found.institution ?? '(none)'}`);
+    }
+    return found;
+  };
+
+  return {
+    async listRoutes(principal: Principal): Promise<RouteView[]> {
+      return Promise.all(
+        queues.routes.map(async ({ route, queue }) => {
+          const [counts, state, failed] = await Promise.all([
+            queue.getJobCounts('wait', 'prioritized', 'active', 'delayed', 'failed', 'completed'),
+            routeStateOf(queue, route.name, options.circuitOpen),
+            queue.getFailed(0, LIST - 1),
+          ]);
+          const mine = failed.filter((job) =>
+            seesInstitution(principal, jobInstitution(job) ?? undefined),
+          );
+          return {
+            ...routeSettings(route),
+            state,
+            counts: {
+              waiting: (counts.wait ?? 0) + (counts.prioritized ?? 0),
+              active: counts.active ?? 0,
+              delayed: counts.delayed ?? 0,
+              failed: principal.institution === undefined ? (counts.failed ?? 0) : mine.length,
+              delivered: counts.completed ?? 0,
+            },
+            recentFailures: mine.slice(0, RECENT).map(routeFailure),
+          };
+        }),
+      );
+    },
+
+    /** Pausing holds a route for every institution: an institution-scoped principal may not. */
+    async setRoutePaused(
+      principal: Principal,
+      name: string,
+      paused: boolean,
+    ): Promise<ActionResult> {
+      operator(principal, paused ? 'pausing a route' : 'resuming a route');
+      const { queue } = routeNamed(name);
+      if (principal.institution !== undefined) {
+        throw consoleError.scope(`route ${name} (it carries every institution's deliveries)`);
+      }
+      if (paused) await queue.pause();
+      else await queue.resume();
+      const waiting = await queue.getWaitingCount();
+      return {
+        done: true,
+        message: `route ${name} ${paused ? 'paused' : 'resumed'} (${String(waiting)} waiting)`,
+        count: waiting,
+      };
+    },
+
+    /** Failed deliveries of the route back to waiting; a scoped principal replays its own only. */
+    async replayRoute(principal: Principal, name: string, jobId?: string): Promise<ActionResult> {
+      operator(principal, 'replaying deliveries');
+      const { queue } = routeNamed(name);
+      const failed =
+        jobId === undefined
+          ? await queue.getFailed(0, -1)
+          : [await findJob(queue, jobId)].filter((job): job is Job => job !== undefined);
+      if (jobId !== undefined && failed.length === 0)
+        throw consoleError.notFound(`delivery ${jobId}`);
+      const mine = failed.filter((job) =>
+        seesInstitution(principal, jobInstitution(job) ?? undefined),
+      );
+      if (jobId !== undefined && mine.length === 0) throw consoleError.scope(`delivery ${jobId}`);
+      let replayed = 0;
+      for (const job of mine) {
+        if ((await job.getState()) !== 'failed') continue;
+        await replayFailedJob(job);
+        replayed += 1;
+      }
+      return {
+        done: true,
+        message: `${String(replayed)} failed deliveries replayed on route ${name}`,
+        count: replayed,
+      };
+    },
+
+    async listRejected(principal: Principal) {
+      const all = await rejected.list();
+      return all.filter((entry) => seesInstitution(principal, entry.institution));
+    },
+
+    async showRejected(principal: Principal, ref: string) {
+      const found = await rejected.get(ref);
+      if (found === undefined) throw consoleError.notFound(`rejected delivery ${ref}`);
+      if (!seesInstitution(principal, found.entry.institution)) {
+        throw consoleError.scope(`rejected delivery ${ref}`);
+      }
+      return { ...found.entry, text: found.body.toString('utf8') };
+    },
+
+    async replayRejected(principal: Principal, ref: string): Promise<ActionResult> {
+      operator(principal, 'replaying a rejected delivery');
+      await this.showRejected(principal, ref);
+      const outcome = await replayOneRejected(rejected, replayTargets, ref);
+      return { done: outcome.queued, message: outcome.message };
+    },
+
+    async removeRejected(principal: Principal, ref: string): Promise<ActionResult> {
+      operator(principal, 'removing a rejected delivery');
+      await this.showRejected(principal, ref);
+      const removed = await rejected.remove(ref);
+      return { done: removed, message: removed ? `${ref}: removed` : `${ref}: already gone` };
+    },
+
+    async listFailed(principal: Principal): Promise<FailedJob[]> {
+      const visible = queues.events.filter((one) => seesInstitution(principal, one.institution));
+      const lists = await Promise.all(
+        visible.map(async (one) =>
+          (await one.queue.getFailed(0, LIST - 1)).map((job) => failedJob(one, job)),
+        ),
+      );
+      return lists.flat().sort((a, b) => (b.failedAt ?? '').localeCompare(a.failedAt ?? ''));
+    },
+
+    async showFailed(principal: Principal, jobId: string, institution?: string) {
+      const one = eventQueueOf(principal, institution);
+      const job = await findJob(one.queue, jobId);
+      if (job === undefined) throw consoleError.notFound(`job ${jobId}`);
+      return {
+        ...failedJob(one, job),
+        data: eventFor(principal, job.data),
+        stacktrace: job.stacktrace ?? [],
+      };
+    },
+
+    async replayFailed(
+      principal: Principal,
+      jobId: string,
+      institution?: string,
+    ): Promise<ActionResult> {
+      operator(principal, 'replaying a failed job');
+      const one = eventQueueOf(principal, institution);
+      const job = await findJob(one.queue, jobId);
+      if (job === undefined) throw consoleError.notFound(`job ${jobId}`);
+      const state = await job.getState();
+      if (state !== 'failed') {
+        return { done: false, message: `job ${job.id ?? jobId} is ${state}, not failed` };
+      }
+      await replayFailedJob(job);
+      return { done: true, message: `job ${job.id ?? jobId} replayed: failed → waiting` };
+    },
+  };
+}
+export type ConsoleActions = ReturnType<typeof createConsoleActions>;
+
+function routeSettings(route: Route) {
+  const sample = { id: '0', action: 'none', time: new Date(0).toISOString() };
+  return {
+    name: route.name,
+    destination: {
+      kind: route.to.kind,
+      target: redactUrlCredentials(previewDelivery(route, sample, 'redis://').target),
+    },
+    match: route.match,
+    retry: route.retry,
+    ratePerSecond: route.ratePerSecond ?? null,
+    concurrency: route.concurrency,
+  };
+}
+
+function routeFailure(job: Job): RouteFailure {
+  return {
+    jobId: job.id ?? '',
+    eventId: jobEventId(job),
+    institution: jobInstitution(job),
+    attemptsMade: job.attemptsMade,
+    failedAt: isoOrNull(job.finishedOn),
+    reason: redactUrlCredentials(job.failedReason || '(no reason given)'),
+  };
+}
+
+function failedJob(one: EventQueue, job: Job): FailedJob {
+  return {
+    jobId: job.id ?? '',
+    institution: one.institution ?? null,
+    queue: one.queue.name,
+    eventId: jobEventId(job),
+    action: job.name,
+    attemptsMade: job.attemptsMade,
+    attempts: job.opts.attempts ?? 1,
+    failedAt: isoOrNull(job.finishedOn),
+    reason: job.failedReason || '(no reason given)',
+  };
+}

@@ -1,0 +1,119 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Request } from 'express';
+import { principalOfIdentity, principalOfToken, sha256Hex } from './console-access-files';
+import type { ConsoleRolesFile, ConsoleTokensFile } from './console-access-files';
+import type { Principal } from './principal';
+
+export const SESSION_COOKIE = 'console_session';
+
+export interface ConsoleAuthOptions {
+  readonly tokens: ConsoleTokensFile;
+  /** CONSOLE_ROLES_FILE: identities the trusted proxy may send; undefined: no proxy sign-in. */
+  readonly roles?: ConsoleRolesFile | undefined;
+  /** CONSOLE_TRUSTED_PROXY: only a request from one of these addresses may carry an identity. */
+  readonly trustedProxies: readonly string[];
+  /** CONSOLE_IDENTITY_HEADER, e.g. X-Forwarded-User (oauth2-proxy) or X-Remote-User. */
+  readonly identityHeader: string;
+  readonly sessionTtlMs: number;
+  readonly now?: () => number;
+}
+
+interface Session {
+  readonly principal: Principal;
+  readonly expiresAt: number;
+}
+
+/**
+ * Who is asking: a bearer token (the API), an identity from the trusted proxy, or a session cookie
+ * set by /sign-in. Sessions live in this process (a restart signs everyone out) and are keyed by
+ * the cookie's hash, so not even memory holds a usable cookie. CSRF tokens are an HMAC of the
+ * session (or the proxy identity) with a key made at start: nothing to store, and a page of one
+ * session is useless to another.
+ */
+export function createConsoleAuth(options: ConsoleAuthOptions) {
+  const now = options.now ?? Date.now;
+  const sessions = new Map<string, Session>();
+  const key = randomBytes(32);
+  const header = options.identityHeader.toLowerCase();
+
+  const fromProxy = (
+    req: Request,
+  ): { principal: Principal | undefined; identity: string } | undefined => {
+    const identity = req.headers[header];
+    if (typeof identity !== 'string' || identity === '' || options.roles === undefined)
+      return undefined;
+    if (!options.trustedProxies.includes(addressOf(req))) return undefined;
+    return { principal: principalOfIdentity(options.roles, identity), identity };
+  };
+  const sessionOf = (req: Request): { id: string; session: Session } | undefined => {
+    const cookie = cookieOf(req, SESSION_COOKIE);
+    if (cookie === undefined) return undefined;
+    const id = sha256Hex(cookie);
+    const session = sessions.get(id);
+    if (session === undefined) return undefined;
+    if (session.expiresAt <= now()) {
+      sessions.delete(id);
+      return undefined;
+    }
+    return { id, session };
+  };
+  const csrfSubject = (req: Request): string | undefined => {
+    const proxy = fromProxy(req);
+    if (proxy?.principal !== undefined) return `proxy:${proxy.identity}`;
+    const found = sessionOf(req);
+    return found === undefined ? undefined : `session:${found.id}`;
+  };
+
+  return {
+    /** Bearer first (scripts), then the proxy's identity, then the session cookie. */
+    principalOf(req: Request): Principal | undefined {
+      const bearer = /^Bearer\s+(\S+)$/i.exec(req.get('authorization') ?? '')?.[1];
+      if (bearer !== undefined) return principalOfToken(options.tokens, bearer);
+      const proxy = fromProxy(req);
+      if (proxy !== undefined) return proxy.principal;
+      return sessionOf(req)?.session.principal;
+    },
+    /** Whether the request is signed by a cookie or the proxy (a browser): forms need CSRF. */
+    needsCsrf(req: Request): boolean {
+      return req.get('authorization') === undefined;
+    },
+    signIn(token: string): { cookie: string; principal: Principal; maxAgeMs: number } | undefined {
+      const principal = principalOfToken(options.tokens, token);
+      if (principal === undefined) return undefined;
+      const cookie = randomBytes(32).toString('base64url');
+      sessions.set(sha256Hex(cookie), { principal, expiresAt: now() + options.sessionTtlMs });
+      return { cookie, principal, maxAgeMs: options.sessionTtlMs };
+    },
+    signOut(req: Request): void {
+      const found = sessionOf(req);
+      if (found !== undefined) sessions.delete(found.id);
+    },
+    csrfTokenOf(req: Request): string {
+      const subject = csrfSubject(req);
+      return subject === undefined
+        ? ''
+        : createHmac('sha256', key).update(subject).digest('base64url');
+    },
+    csrfHolds(req: Request, given: unknown): boolean {
+      const expected = Buffer.from(this.csrfTokenOf(req));
+      const sent = Buffer.from(typeof given === 'string' ? given : '');
+      return (
+        expected.length > 0 && sent.length === expected.length && timingSafeEqual(sent, expected)
+      );
+    },
+  };
+}
+export type ConsoleAuth = ReturnType<typeof createConsoleAuth>;
+
+function addressOf(req: Request): string {
+  const address = req.socket.remoteAddress ?? '';
+  return address.startsWith('::ffff:') ? address.slice('::ffff:'.length) : address;
+}
+
+function cookieOf(req: Request, name: string): string | undefined {
+  for (const part of (req.get('cookie') ?? '').split(';')) {
+    const at = part.indexOf('=');
+    if (at !== -1 && part.slice(0, at).trim() === name) return part.slice(at + 1).trim();
+  }
+  return undefined;
+}

@@ -1,0 +1,45 @@
+import type { Principal } from './principal';
+
+/** One operator action, as the audit trail keeps it. */
+export interface AuditRecord {
+  readonly at: Date;
+  /** The principal's name (a token's `name`, or the proxy's identity). */
+  readonly actor: string;
+  readonly role: Principal['role'];
+  readonly institution?: string | undefined;
+  /** `route.pause`, `route.resume`, `route.replay`, `rejected.replay`, `rejected.remove`, `failed.replay`, … */
+  readonly action: string;
+  /** What it was done to: a route name, a rejected ref, a job id. */
+  readonly target: string;
+  readonly outcome: 'done' | 'refused' | 'failed';
+  readonly detail?: string | undefined;
+}
+
+/**
+ * What the console asks of the event history (src/history/, PostgreSQL). The console runs without
+ * it — live state from Redis only — and then says so on every page and answers the history calls
+ * with 503 `history_off`. The wiring gives the history's own functions here; the query and result
+ * shapes are the history's (unknown to the console until wired), checked by its API schemas.
+ */
+export interface ConsoleHistory {
+  /** `GET /api/v1/events`: the history search, filters as the CLI names them. */
+  search(filters: Readonly<Record<string, string>>, scope: HistoryScope): Promise<unknown>;
+  /** `GET /api/v1/events/{institution}/{id}`: the event and its journey; undefined: not found. */
+  journey(institution: string, id: string, scope: HistoryScope): Promise<unknown>;
+  /** `POST /api/v1/replays`: `{ route, filters, dryRun }`. */
+  replayByQuery(request: unknown, scope: HistoryScope): Promise<unknown>;
+  /** `POST /api/v1/forget`: `{ user }`. */
+  forget(request: unknown, scope: HistoryScope): Promise<unknown>;
+  /** `GET /api/v1/audit`. */
+  listAudit(query: Readonly<Record<string, string>>, scope: HistoryScope): Promise<unknown>;
+  /** Keeps one operator action; without history they go to the log only. */
+  audit(record: AuditRecord): Promise<void>;
+  /** PostgreSQL answers (the overview's health line). */
+  ping(): Promise<boolean>;
+}
+
+/** Who asks, as the history needs it: masked fields for viewers, one institution or all. */
+export interface HistoryScope {
+  readonly role: Principal['role'];
+  readonly institution?: string | undefined;
+}

@@ -1,0 +1,77 @@
+import express from 'express';
+import type { Express, Router } from 'express';
+import helmet from 'helmet';
+import type { Logger } from '../logger';
+import type { ConsoleActions } from './console-actions';
+import type { ConsoleAuth } from './console-auth';
+import type { ConsoleHistory } from './console-history';
+import { apiOperations } from './api-operations';
+import { apiRouter } from './api-router';
+import { CONSOLE_CSS } from './pages/console-css';
+import { pageErrorHandler, pagesRouter } from './pages-router';
+import type { OverviewSources } from './read-overview';
+import { signInRoutes } from './sign-in-routes';
+
+export interface ConsoleAppOptions {
+  readonly logger: Logger;
+  readonly auth: ConsoleAuth;
+  readonly actions: ConsoleActions;
+  readonly overview: OverviewSources;
+  /** The event history; undefined: live state only (the pages say so, its calls answer 503). */
+  readonly history?: ConsoleHistory | undefined;
+  /** bull-board behind ADMIN_TOKEN (admin-dashboard.ts): mounted before the console's strict CSP. */
+  readonly adminDashboard?: Router | undefined;
+  /** CONSOLE_TRUSTED_PROXY: its X-Forwarded-For and -Proto are believed (rate limits, Secure cookie). */
+  readonly trustedProxies: readonly string[];
+  readonly signInPerMinute?: number;
+}
+
+/**
+ * The console's Express app (it never listens itself: console-process.ts and bin/console.ts do).
+ * Every page and API answer carries helmet's headers with a CSP that allows no script at all.
+ */
+export function createConsoleApp(options: ConsoleAppOptions): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', options.trustedProxies.length === 0 ? false : [...options.trustedProxies]);
+  // bull-board runs its own scripts: it keeps its own page rules, behind its own token.
+  if (options.adminDashboard !== undefined) app.use(options.adminDashboard);
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        useDefaults: false,
+        directives: {
+          defaultSrc: ["'none'"],
+          styleSrc: ["'self'"],
+          imgSrc: ["'self'"],
+          formAction: ["'self'"],
+          frameAncestors: ["'none'"],
+          baseUri: ["'none'"],
+        },
+      },
+      referrerPolicy: { policy: 'no-referrer' },
+    }),
+  );
+  app.use((_req, res, next) => {
+    res.setHeader('Cache-Control', 'no-store');
+    next();
+  });
+  app.get('/console.css', (_req, res) => {
+    res.type('css').send(CONSOLE_CSS);
+  });
+  const deps = { ...options };
+  app.use(
+    '/api/v1',
+    apiRouter({ operations: apiOperations(deps), auth: options.auth, logger: options.logger }),
+  );
+  app.use(
+    signInRoutes({
+      auth: options.auth,
+      logger: options.logger,
+      attemptsPerMinute: options.signInPerMinute ?? 10,
+    }),
+  );
+  app.use(pagesRouter(deps));
+  app.use(pageErrorHandler(options.logger));
+  return app;
+}

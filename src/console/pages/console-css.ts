@@ -1,0 +1,22 @@
+/** The console's one stylesheet, served at /console.css (CSP allows styles from 'self' only). */
+export const CONSOLE_CSS = `
+body { font-family: system-ui, sans-serif; margin: 0; color: #1a1a1a; background: #fff; }
+header { display: flex; flex-wrap: wrap; align-items: center; gap: 1rem; padding: .5rem 1rem; background: #1f3a5f; color: #fff; }
+header a { color: #fff; }
+header a[aria-current="page"] { font-weight: bold; text-decoration: underline; }
+nav ul { display: flex; flex-wrap: wrap; gap: 1rem; list-style: none; margin: 0; padding: 0; }
+.who { margin: 0 0 0 auto; }
+main { padding: 1rem; }
+table { border-collapse: collapse; margin: .5rem 0 1.5rem; }
+th, td { border: 1px solid #999; padding: .25rem .5rem; text-align: left; vertical-align: top; }
+th { background: #eef2f7; }
+.banner { margin: 0; padding: .5rem 1rem; background: #fff4ce; color: #3d3000; }
+.notice { padding: .5rem; background: #dff6dd; color: #0b3d0b; border: 1px solid #0b3d0b; }
+.notice.failed { background: #fde7e9; color: #6e0811; border-color: #6e0811; }
+.inline { display: inline; }
+.state-paused, .state-circuit-open, .down { color: #8a1c00; font-weight: bold; }
+pre { white-space: pre-wrap; word-break: break-all; background: #f4f4f4; padding: .5rem; border: 1px solid #ccc; }
+button { cursor: pointer; }
+.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+label { display: block; margin: .5rem 0; }
+`;

@@ -1,0 +1,162 @@
+import type { RejectedEntry } from '../../events/rejected-store';
+import type { FailedJob } from '../api-schemas';
+import { html } from '../html';
+import type { Html } from '../html';
+import { actionButton } from './layout';
+import type { PageContext } from './layout';
+
+export function rejectedListPage(entries: readonly RejectedEntry[]): Html {
+  if (entries.length === 0) return html`<p>No rejected deliveries are kept.</p>`;
+  return html`<table>
+    <thead>
+      <tr>
+        <th scope="col">Ref</th>
+        <th scope="col">Received</th>
+        <th scope="col">Status</th>
+        <th scope="col">Reason</th>
+        <th scope="col">Institution</th>
+        <th scope="col">Bytes</th>
+      </tr>
+    </thead>
+    <tbody>
+      ${entries.map(
+        (entry) =>
+          html`<tr>
+            <td><a href="/rejected/${entry.ref}">${entry.ref}</a></td>
+            <td>${entry.receivedAt}</td>
+            <td>${entry.status}</td>
+            <td>${entry.reason}</td>
+            <td>${entry.institution ?? '—'}</td>
+            <td>${entry.bytes}</td>
+          </tr>`,
+      )}
+    </tbody>
+  </table>`;
+}
+
+export function rejectedPage(ctx: PageContext, entry: RejectedEntry & { text: string }): Html {
+  const path = `/rejected/${encodeURIComponent(entry.ref)}`;
+  return html`<table>
+      <tr>
+        <th scope="row">Received</th>
+        <td>${entry.receivedAt}</td>
+      </tr>
+      <tr>
+        <th scope="row">Answered</th>
+        <td>${entry.status}: ${entry.reason}</td>
+      </tr>
+      <tr>
+        <th scope="row">Content type</th>
+        <td>${entry.contentType ?? '—'}</td>
+      </tr>
+      <tr>
+        <th scope="row">Event id</th>
+        <td>${entry.eventId ?? '—'}</td>
+      </tr>
+      <tr>
+        <th scope="row">Institution</th>
+        <td>${entry.institution ?? '—'}</td>
+      </tr>
+      <tr>
+        <th scope="row">Request id</th>
+        <td>${entry.requestId}</td>
+      </tr>
+    </table>
+    <p>
+      ${actionButton(ctx, `${path}/replay`, 'Replay')}
+      ${actionButton(ctx, `${path}/remove`, 'Remove')}
+    </p>
+    <h2>Body as received (${entry.bytes} bytes, as text)</h2>
+    <pre>${entry.text}</pre>`;
+}
+
+function failedPath(job: FailedJob, verb = ''): string {
+  const query =
+    job.institution === null ? '' : `?institution=${encodeURIComponent(job.institution)}`;
+  return `/failed/${encodeURIComponent(job.jobId)}${verb}${query}`;
+}
+
+export function failedListPage(ctx: PageContext, jobs: readonly FailedJob[]): Html {
+  if (jobs.length === 0) return html`<p>No failed event jobs.</p>`;
+  return html`<table>
+    <thead>
+      <tr>
+        <th scope="col">Job</th>
+        <th scope="col">Institution</th>
+        <th scope="col">Action</th>
+        <th scope="col">Attempts</th>
+        <th scope="col">Failed at</th>
+        <th scope="col">Reason</th>
+        <th scope="col"><span class="visually-hidden">Actions</span></th>
+      </tr>
+    </thead>
+    <tbody>
+      ${jobs.map(
+        (job) =>
+          html`<tr>
+            <td><a href="${failedPath(job)}">${job.jobId}</a></td>
+            <td>${job.institution ?? '—'}</td>
+            <td>${job.action}</td>
+            <td>${job.attemptsMade}/${job.attempts}</td>
+            <td>${job.failedAt ?? '—'}</td>
+            <td>${job.reason}</td>
+            <td>${actionButton(ctx, failedPath(job, '/replay'), `Replay ${job.jobId}`)}</td>
+          </tr>`,
+      )}
+    </tbody>
+  </table>`;
+}
+
+export function failedPage(
+  ctx: PageContext,
+  job: FailedJob & { data: unknown; stacktrace: string[] },
+): Html {
+  return html`<table>
+      <tr>
+        <th scope="row">Queue</th>
+        <td>${job.queue}</td>
+      </tr>
+      <tr>
+        <th scope="row">Action</th>
+        <td>${job.action}</td>
+      </tr>
+      <tr>
+        <th scope="row">Attempts</th>
+        <td>${job.attemptsMade}/${job.attempts}</td>
+      </tr>
+      <tr>
+        <th scope="row">Failed at</th>
+        <td>${job.failedAt ?? '—'}</td>
+      </tr>
+      <tr>
+        <th scope="row">Reason</th>
+        <td>${job.reason}</td>
+      </tr>
+    </table>
+    <p>${actionButton(ctx, failedPath(job, '/replay'), 'Replay')}</p>
+    <h2>Event${ctx.principal.role === 'viewer' ? ' (patron fields masked)' : ''}</h2>
+    <pre>${JSON.stringify(job.data, null, 2)}</pre>
+    <h2>Stack of the last failure</h2>
+    <pre>${job.stacktrace.at(-1) ?? '—'}</pre>`;
+}
+
+/** The history pages until the history is wired (src/history/). */
+export function historyOffPage(what: string): Html {
+  return html`<p>
+    History is off: ${what} needs the event history (PostgreSQL), which this console was not started
+    with. Live state is on the other pages.
+  </p>`;
+}
+
+export function signInPage(csrfless: { error?: string | undefined }): Html {
+  return html`<main>
+    <h1>Sign in to the svcws console</h1>
+    ${csrfless.error === undefined ? '' : html`<p class="notice failed" role="alert">${csrfless.error}</p>`}
+    <form method="post" action="/sign-in">
+      <label for="token">Console token</label>
+      <input id="token" name="token" type="password" autocomplete="current-password" required />
+      <button type="submit">Sign in</button>
+    </form>
+    <p>Tokens come from <code>npm run events -- console-token</code>; see docs/console.md.</p>
+  </main>`;
+}

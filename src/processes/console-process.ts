@@ -1,0 +1,124 @@
+import { Queue } from 'bullmq';
+import type { Express } from 'express';
+import type { Redis } from 'ioredis';
+import { createReplayTargets } from '../cli/replay-targets';
+import type { ConsoleConfig } from '../config';
+import { createAdminDashboard } from '../console/admin-dashboard';
+import { loadConsoleRolesFile, loadConsoleTokensFile } from '../console/console-access-files';
+import { createConsoleActions } from '../console/console-actions';
+import { createConsoleApp } from '../console/create-console-app';
+import { createConsoleAuth } from '../console/console-auth';
+import type { ConsoleHistory } from '../console/console-history';
+import { openConsoleQueues } from '../console/console-queues';
+import type { OverviewSources } from '../console/read-overview';
+import { createRejectedStore } from '../events/rejected-store';
+import { loadInstitutionsFile } from '../institutions/load-institutions-file';
+import type { Logger } from '../logger';
+import { loadRoutesFile } from '../routes/load-routes-file';
+
+export interface ConsoleProcessOptions {
+  readonly config: ConsoleConfig;
+  readonly logger: Logger;
+  /** Opened by the caller (bin/console.ts, a test) and closed by it after `close()`. */
+  readonly connection: Redis;
+  /** For `${VAR}` in the routes and institutions files, as the worker reads them. */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** The event history; undefined: live state only. */
+  readonly history?: ConsoleHistory | undefined;
+  /** A route's circuit breaker state, once routes have one. */
+  readonly circuitOpen?: OverviewSources['circuitOpen'];
+  /** The API budget left per institution, where the worker stores it. */
+  readonly remainingOf?: OverviewSources['remainingOf'];
+  readonly now?: () => Date;
+}
+
+export interface ConsoleProcess {
+  /** The console's app; the caller listens (CONSOLE_HOST:CONSOLE_PORT). */
+  readonly app: Express;
+  /** Closes the queues opened here (not the connection). */
+  close(): Promise<void>;
+}
+
+/**
+ * The whole console process from its config and an opened Redis: the sign-in files, the routes
+ * and institutions files read as the worker and listener read them, their queues, the rejected
+ * store, and the app. A bad file throws here, at start-up, naming the file and field.
+ */
+export function createConsoleProcess(options: ConsoleProcessOptions): ConsoleProcess {
+  const { config, connection } = options;
+  const routes =
+    config.ROUTES_FILE === undefined ? [] : loadRoutesFile(config.ROUTES_FILE, options.env).routes;
+  const institutions =
+    config.INSTITUTIONS_FILE === undefined
+      ? undefined
+      : loadInstitutionsFile(config.INSTITUTIONS_FILE, options.env).institutions.map(
+          (one) => one.code,
+        );
+  const queues = openConsoleQueues({
+    connection,
+    queueName: config.QUEUE_NAME,
+    institutions,
+    routes,
+  });
+  const baseQueue = new Queue(config.QUEUE_NAME, { connection });
+  baseQueue.on('error', () => undefined);
+  const replayTargets = createReplayTargets({
+    queue: baseQueue,
+    connection,
+    institutions,
+    dedupWindowHours: config.DEDUP_WINDOW_HOURS,
+    attempts: config.JOB_ATTEMPTS,
+  });
+  const rejected = createRejectedStore({
+    redis: connection,
+    queueName: config.QUEUE_NAME,
+    maxCount: config.REJECTED_MAX_COUNT,
+    maxAgeHours: config.REJECTED_MAX_AGE_HOURS,
+  });
+  const auth = createConsoleAuth({
+    tokens:
+      config.CONSOLE_TOKENS_FILE === undefined
+        ? { tokens: [] }
+        : loadConsoleTokensFile(config.CONSOLE_TOKENS_FILE),
+    roles:
+      config.CONSOLE_ROLES_FILE === undefined
+        ? undefined
+        : loadConsoleRolesFile(config.CONSOLE_ROLES_FILE),
+    trustedProxies: config.CONSOLE_TRUSTED_PROXY ?? [],
+    identityHeader: config.CONSOLE_IDENTITY_HEADER,
+    sessionTtlMs: config.CONSOLE_SESSION_HOURS * 3600_000,
+  });
+  const actions = createConsoleActions({
+    queues,
+    rejected,
+    replayTargets,
+    circuitOpen: options.circuitOpen,
+  });
+  const app = createConsoleApp({
+    logger: options.logger,
+    auth,
+    actions,
+    history: options.history,
+    trustedProxies: config.CONSOLE_TRUSTED_PROXY ?? [],
+    overview: {
+      queues,
+      history: options.history,
+      circuitOpen: options.circuitOpen,
+      remainingOf: options.remainingOf,
+      now: options.now ?? (() => new Date()),
+    },
+    // No routes at all unless ADMIN_TOKEN is set.
+    adminDashboard: createAdminDashboard({
+      queues: [...queues.events, ...queues.routes].map((one) => one.queue),
+      token: config.ADMIN_TOKEN,
+    }),
+  });
+  return {
+    app,
+    close: async () => {
+      await replayTargets.close();
+      await baseQueue.close();
+      await queues.close();
+    },
+  };
+}

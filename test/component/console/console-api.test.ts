@@ -1,0 +1,132 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import request from 'supertest';
+import { ConsoleConfig, loadConfig } from '../../../src/config';
+import { sha256Hex } from '../../../src/console/console-access-files';
+import { createConsoleProcess } from '../../../src/processes/console-process';
+import type { ConsoleProcess } from '../../../src/processes/console-process';
+import { closeRedis } from '../../../src/redis/close-redis';
+import { openProducerConnection } from '../../../src/redis/open-producer-connection';
+import { captureLogger } from '../../helpers/capture-logger';
+import { TEST_REDIS_URL, obliterateQueue, uniqueQueueName } from '../../helpers/redis';
+
+const OPERATOR = 'operator-token-of-the-api-test';
+const VIEWER = 'viewer-token-of-the-api-test';
+
+describe('the console API without history', () => {
+  let dir: string;
+  let queueName: string;
+  let connection: ReturnType<typeof openProducerConnection>;
+  let consoleProcess: ConsoleProcess;
+  const log = captureLogger();
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'svc-console-api-'));
+    queueName = uniqueQueueName('console-api');
+    await writeFile(
+      join(dir, 'tokens.yaml'),
+      `tokens:\n  - { name: ops, sha256: ${sha256Hex(OPERATOR)}, role: operator }\n` +
+        `  - { name: reader, sha256: ${sha256Hex(VIEWER)}, role: viewer }\n`,
+    );
+    await writeFile(
+      join(dir, 'routes.yaml'),
+      'routes:\n  - name: loans\n    to: { http: { url: "https://user:s3cret@example.org/hook" } }\n',
+    );
+    const env = {
+      QUEUE_NAME: queueName,
+      CONSOLE_TOKENS_FILE: join(dir, 'tokens.yaml'),
+      ROUTES_FILE: join(dir, 'routes.yaml'),
+    };
+    connection = openProducerConnection(TEST_REDIS_URL);
+    consoleProcess = createConsoleProcess({
+      config: loadConfig(ConsoleConfig, env),
+      logger: log.logger,
+      connection,
+      env,
+    });
+  });
+  afterAll(async () => {
+    await consoleProcess.close();
+    await closeRedis(connection);
+    await obliterateQueue(queueName);
+    await obliterateQueue(`${queueName}-route-loans`);
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const api = () => request(consoleProcess.app);
+  const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
+
+  it('answers 401 to an unsigned call and to an unknown token', async () => {
+    const unsigned = await api().get('/api/v1/overview');
+    expect(unsigned.status).toBe(401);
+    expect(unsigned.body).toEqual({ error: 'unsigned', message: expect.any(String) as string });
+    expect((await api().get('/api/v1/routes').set(bearer('not-a-token'))).status).toBe(401);
+  });
+
+  it('answers 404 for a route that does not exist and 400 naming the field of a bad body', async () => {
+    const missing = await api().post('/api/v1/routes/nope/pause').set(bearer(OPERATOR));
+    expect(missing.status).toBe(404);
+    expect(missing.body).toEqual({ error: 'not_found', message: 'no route nope' });
+    const bad = await api()
+      .post('/api/v1/routes/loans/replay')
+      .set(bearer(OPERATOR))
+      .send({ jobId: 7 });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toMatch(/^body\.jobId: /);
+  });
+
+  it('answers the history calls with 503 history_off', async () => {
+    for (const path of ['/api/v1/events', '/api/v1/events/INST/abc', '/api/v1/audit']) {
+      const answer = await api().get(path).set(bearer(VIEWER));
+      expect(answer.status).toBe(503);
+      expect(answer.body.error).toBe('history_off');
+    }
+  });
+
+  it('shows a destination with its credentials redacted', async () => {
+    const answer = await api().get('/api/v1/routes').set(bearer(VIEWER));
+    expect(answer.status).toBe(200);
+    expect(JSON.stringify(answer.body)).not.toContain('s3cret');
+    expect(answer.body.items[0].destination.target).toContain('user:***@example.org');
+  });
+
+  it('logs who paused and resumed a route, without the token', async () => {
+    await api().post('/api/v1/routes/loans/pause').set(bearer(OPERATOR)).expect(200);
+    const state = await api().get('/api/v1/routes').set(bearer(VIEWER));
+    expect(state.body.items[0].state).toBe('paused');
+    await api().post('/api/v1/routes/loans/resume').set(bearer(OPERATOR)).expect(200);
+    const lines = log
+      .lines()
+      .filter((line) => line.msg === 'console action' && line.target === 'loans');
+    expect(lines.map((line) => [line.actor, line.action, line.outcome])).toEqual([
+      ['ops', 'route.pause', 'done'],
+      ['ops', 'route.resume', 'done'],
+    ]);
+    expect(JSON.stringify(log.lines())).not.toContain(OPERATOR);
+  });
+
+  it('serves an OpenAPI 3.1 document listing the calls of the console', async () => {
+    const answer = await api().get('/api/v1/openapi.json');
+    expect(answer.body.openapi).toBe('3.1.0');
+    expect(Object.keys(answer.body.paths)).toEqual(
+      expect.arrayContaining([
+        '/api/v1/overview',
+        '/api/v1/routes',
+        '/api/v1/routes/{name}/pause',
+        '/api/v1/routes/{name}/resume',
+        '/api/v1/routes/{name}/replay',
+        '/api/v1/rejected',
+        '/api/v1/rejected/{ref}/replay',
+        '/api/v1/failed',
+        '/api/v1/failed/{jobId}/replay',
+        '/api/v1/events',
+        '/api/v1/events/{institution}/{id}',
+        '/api/v1/replays',
+        '/api/v1/forget',
+        '/api/v1/audit',
+      ]),
+    );
+    expect(JSON.stringify(answer.body)).not.toContain('"$ref":"#/$defs');
+  });
+});

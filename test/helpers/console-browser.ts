@@ -1,0 +1,70 @@
+import { mkdtemp, mkdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
+
+/** Debian's Chromium (.ci/run installs it); never a downloaded browser. */
+const CHROMIUM = '/usr/bin/chromium';
+/** Screenshots of the console's pages (git-ignored). */
+const SCREENSHOTS = join(__dirname, '..', '..', '.tmp', 'screenshots');
+
+export interface TestBrowser {
+  /** One profile: sign-ins clear its cookies first (signedInPage). */
+  readonly context: BrowserContext;
+  close(): Promise<void>;
+}
+
+/** Chromium headless with a fresh profile (its own --user-data-dir), none of its background traffic. */
+export async function launchTestBrowser(): Promise<TestBrowser> {
+  const profile = await mkdtemp(join(tmpdir(), 'svc-chromium-'));
+  // Playwright takes the profile directory here rather than as --user-data-dir in args.
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  return {
+    context,
+    close: async () => {
+      await context.close();
+      await rm(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await mkdir(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: unknown[];
+}
+
+/**
+ * axe-core's serious and critical violations on the page. axe runs through the DevTools protocol
+ * (page.evaluate), which the console's CSP — no script at all — does not govern.
+ */
+export async function seriousA11yViolations(page: Page): Promise<string[]> {
+  const source = await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
+  await page.evaluate(source);
+  const violations = await page.evaluate(
+    'axe.run(document, { resultTypes: ["violations"] }).then((r) => r.violations)',
+  );
+  return (violations as AxeViolation[])
+    .filter((one) => one.impact === 'serious' || one.impact === 'critical')
+    .map((one) => `${one.id} (${String(one.impact)}): ${one.help} ×${String(one.nodes.length)}`);
+}
