@@ -1,10 +1,11 @@
 import { UnrecoverableError, Worker } from 'bullmq';
-import type { Job } from 'bullmq';
+import type { Job, Telemetry } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { CanonicalEvent } from '../events/canonical-event';
 import type { Logger } from '../logger';
 import { DeliveryError } from './delivery-error';
 import type { Destination } from './destinations/destination';
+import { deliveryInSpan } from './delivery-in-span';
 import { routeBackoff } from './route-backoff';
 import type { RouteMetrics } from './route-metrics';
 import type { Route } from './routes-file';
@@ -20,6 +21,8 @@ export interface RouteWorkerOptions {
   readonly lockDuration?: number;
   readonly stalledInterval?: number;
   readonly autorun?: boolean;
+  /** BullMQ's telemetry (src/tracing/); none when tracing is off. */
+  readonly telemetry?: Telemetry;
 }
 
 /**
@@ -42,7 +45,7 @@ export function createRouteWorker(options: RouteWorkerOptions): Worker {
     };
     const started = performance.now();
     try {
-      await destination.deliver(event);
+      await deliveryInSpan(job, fields, () => destination.deliver(event));
     } catch (error) {
       const durationMs = Math.round(performance.now() - started);
       const retryable = !(error instanceof DeliveryError) || error.retryable;
@@ -82,6 +85,7 @@ export function createRouteWorker(options: RouteWorkerOptions): Worker {
         { limiter: limiterOf(route.ratePerSecond) }),
     ...(options.lockDuration === undefined ? {} : { lockDuration: options.lockDuration }),
     ...(options.stalledInterval === undefined ? {} : { stalledInterval: options.stalledInterval }),
+    ...(options.telemetry === undefined ? {} : { telemetry: options.telemetry }),
   });
   worker.on('error', (error) => {
     logger.warn({ route: route.name, err: error.message }, 'route worker error');

@@ -1,5 +1,5 @@
 import { Queue } from 'bullmq';
-import type { Worker } from 'bullmq';
+import type { Telemetry, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Registry } from 'prom-client';
 import type { Logger } from '../logger';
@@ -33,6 +33,8 @@ export interface StartRoutingOptions {
   readonly runWorkers?: boolean;
   readonly lockDuration?: number;
   readonly stalledInterval?: number;
+  /** BullMQ's telemetry (src/tracing/): route jobs carry the event's trace; none when off. */
+  readonly telemetry?: Telemetry;
 }
 
 export interface Routing {
@@ -58,7 +60,10 @@ export function startRouting(options: StartRoutingOptions): Routing {
   // Only a process that delivers needs to reach the destinations (and may create directories).
   if (runWorkers) prepareDestinations(options.routes);
   const entries = options.routes.map((route) => {
-    const queue = new Queue(routeQueueName(options.queueName, route.name), { connection });
+    const queue = new Queue(routeQueueName(options.queueName, route.name), {
+      connection,
+      ...telemetryOf(options),
+    });
     queue.on('error', () => undefined);
     return { route, queue };
   });
@@ -82,6 +87,7 @@ export function startRouting(options: StartRoutingOptions): Routing {
         destination,
         logger,
         ...(metrics === undefined ? {} : { metrics }),
+        ...telemetryOf(options),
         ...(options.lockDuration === undefined ? {} : { lockDuration: options.lockDuration }),
         ...(options.stalledInterval === undefined
           ? {}
@@ -100,4 +106,8 @@ export function startRouting(options: StartRoutingOptions): Routing {
       await Promise.all(entries.map(({ queue }) => queue.close()));
     },
   };
+}
+
+function telemetryOf({ telemetry }: StartRoutingOptions): { telemetry?: Telemetry } {
+  return telemetry === undefined ? {} : { telemetry };
 }

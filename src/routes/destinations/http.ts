@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { CanonicalEvent } from '../../events/canonical-event';
 import { DeliveryError } from '../delivery-error';
 import { redactUrlCredentials } from '../redact-url-credentials';
+import { injectTraceContext } from '../../tracing/inject-trace-context';
 import type { DeliveryPreview, Destination } from './destination';
 
 /** `to: { http: { url, secret?, headers?, timeoutMs? } }` */
@@ -60,6 +61,7 @@ export function createHttpDestination(options: HttpDestinationOptions, route: st
     target,
     deliver: async (event) => {
       const { body, headers } = httpRequestOf(options, event, route);
+      injectTraceContext((key, value) => (headers[key] = value));
       let response: Response;
       try {
         response = await fetch(options.url, {
