@@ -62,7 +62,7 @@ async function main(): Promise<void> {
       { name: 'redis', close: () => closeRedis(connection) },
       { name: 'metrics', close: () => metricsServer.close() },
       // Last: the spans of the jobs finished above are flushed to the collector.
-      { name: 'tracing', close: tracing.shutdown },
+      { name: 'tracing', close: tracing.shutdown, mayFail: true },
     ],
   });
 }

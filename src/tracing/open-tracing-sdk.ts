@@ -1,5 +1,5 @@
 import { context, propagation, trace } from '@opentelemetry/api';
-import { ExpressInstrumentation } from '@opentelemetry/instrumentation-express';
+import { ExpressInstrumentation, ExpressLayerType } from '@opentelemetry/instrumentation-express';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
 import { registerInstrumentations } from '@opentelemetry/instrumentation';
@@ -52,7 +52,7 @@ export function openTracingSdk(options: StartTracingOptions): Tracing {
           UNTRACED_PATHS.test(request.url ?? ''),
       }),
       // Router and handler spans only: one per middleware would outnumber the event's own.
-      new ExpressInstrumentation({ ignoreLayersType: ['middleware' as never] }),
+      new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE] }),
       // Commands inside an event's work only, not BullMQ's polling between events.
       new IORedisInstrumentation({ requireParentSpan: true }),
     ],
