@@ -24,7 +24,7 @@ import type { ListenerUnderTest } from '../../helpers/listener-under-test';
 import { obliterateQueue, TEST_REDIS_URL } from '../../helpers/redis';
 import { attributeText, captureTraces, isAncestor } from '../../helpers/trace-capture';
 
-jest.setTimeout(30_000);
+jest.setTimeout(60_000);
 
 const AMQP_URL = process.env.TEST_AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
 const PATRON_ID = 'patron-4711-secret-id';
@@ -156,12 +156,14 @@ describe('one trace per event', () => {
       await eventually(
         () => capture.spans().some((span) => span.name === 'enqueue loan'),
         'enqueue',
+        30_000,
       );
       const enqueue = capture.one('enqueue loan');
       const traceId = enqueue.spanContext().traceId;
       await eventually(
         () => capture.complete(traceId, ['event loan', 'deliver loans-http', 'deliver loans-amqp']),
         'the whole trace',
+        30_000,
       );
       const message = await rabbit.basicGet({ queue: mqQueue, noAck: true });
       const spans = capture.trace(traceId);
@@ -254,14 +256,19 @@ describe('one trace per event', () => {
       expect((await admin('/webhooks', { url: served.url, secret: TEST_SECRET })).status).toBe(201);
       await admin('/jobs/S7781/run', { records: 20, duration_ms: 0 });
       await eventually(
-        () => capture.spans().some((span) => span.name === 'event job_end'),
-        'job_end run traced',
+        () => capture.spans().some((span) => span.name === 'enqueue job_end'),
+        'enqueue',
+        30_000,
       );
-
-      const run = capture.one('event job_end');
-      const traceId = run.spanContext().traceId;
+      const enqueue = capture.one('enqueue job_end');
+      const traceId = enqueue.spanContext().traceId;
+      await eventually(
+        () => capture.complete(traceId, ['event job_end', 'download records']),
+        'the whole trace',
+        30_000,
+      );
+      const run = capture.one('event job_end', traceId);
       const spans = capture.trace(traceId);
-      const enqueue = capture.one('enqueue job_end', traceId);
       const download = capture.one('download records', traceId);
       expect(isAncestor(spans, enqueue, run)).toBe(true);
       expect(isAncestor(spans, run, download)).toBe(true);

@@ -16,7 +16,7 @@ import { captureTraces } from '../../helpers/trace-capture';
 import { spawnWorker } from '../worker/support/child-process';
 import type { ChildWorker } from '../worker/support/child-process';
 
-jest.setTimeout(60_000);
+jest.setTimeout(90_000);
 
 const API_KEY = 'sandbox-key';
 const capture = captureTraces('svcws-listener');
@@ -82,11 +82,16 @@ describe('the worker process with OTEL_EXPORTER_OTLP_ENDPOINT', () => {
     await eventually(
       () => capture.spans().some((span) => span.name === 'enqueue job_end'),
       'the listener enqueued',
+      30_000,
     );
     const traceId = capture.one('enqueue job_end').spanContext().traceId;
     await eventually(
-      () => sink.spans().some((span) => span.name === 'download records'),
+      () =>
+        [`process ${listener.queueName}`, 'event job_end', 'download records'].every((name) =>
+          sink.spans().some((span) => span.name === name),
+        ),
       'the worker exported',
+      30_000,
     );
     const spans = sink.spans().filter((span) => span.traceId === traceId);
     expect(new Set(spans.map((span) => span.service))).toEqual(new Set(['svcws-worker']));
