@@ -10,6 +10,7 @@ import { loadServer } from './ingress/load-server';
 import type { LoadFigures } from './ingress/load-server';
 import { median } from './ingress/median';
 import { benchRedis } from './ingress/private-redis';
+import { startDiscardingOtlpSink } from './ingress/discarding-otlp-sink';
 import { signedBodies } from './ingress/signed-bodies';
 import type { BodyKind } from './ingress/signed-bodies';
 import { INGRESS_STAGES } from './servers/ingress-stages';
@@ -20,7 +21,12 @@ const WARMUP_S = Number(process.env.BENCH_WARMUP_S ?? 3);
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const BODIES = Number(process.env.BENCH_BODIES ?? 80000);
-const QUEUES = { typical: 'bench-typical', ours: 'bench-ours', baseline: 'bench-baseline' };
+const QUEUES = {
+  typical: 'bench-typical',
+  ours: 'bench-ours',
+  traced: 'bench-traced',
+  baseline: 'bench-baseline',
+};
 /** A git ref whose listener is measured in the same rounds as ours: the "before" of a change. */
 const BASELINE = process.env.BENCH_BASELINE;
 
@@ -42,8 +48,10 @@ interface Bench {
 /**
  * Ingress cost per delivery: the floor (bare Express 5), a typical listener and ours
  * (src/bin/web.ts as it ships), each in its own process on the server's core, loaded in turn with
- * signed bodies made before the clock runs; medians of BENCH_ROUNDS rounds after a warm-up. Then
- * ours paced at 1,000/s, and diagnostics that show stage by stage where our CPU goes.
+ * signed bodies made before the clock runs; medians of BENCH_ROUNDS rounds after a warm-up. Ours
+ * also with tracing on (OTEL_EXPORTER_OTLP_ENDPOINT: a local sink that discards), to print what
+ * tracing costs beside tracing off. Then ours paced at 1,000/s, and diagnostics that show stage by
+ * stage where our CPU goes.
  */
 export async function run(): Promise<void> {
   buildServers();
@@ -56,13 +64,15 @@ export async function run(): Promise<void> {
       `${CONNECTIONS} connections, ${DURATION_S} s a load, ${ROUNDS} rounds after ${WARMUP_S} s ` +
       `of warm-up; medians; load average at start ${loadAverage()}\n\n`,
   );
-  const servers = await startServers(bench);
+  const sink = await startDiscardingOtlpSink();
+  const servers = await startServers(bench, sink.url);
   try {
     const cases: Case[] = [
       { name: 'floor: bare Express 5, 1 KB JSON', server: servers.floor, kind: 'json', runs: [] },
       { name: 'typical listener, 1 KB JSON', server: servers.typical, kind: 'json', runs: [] },
       { name: 'ours, signed 1 KB JSON', server: servers.ours, kind: 'json', runs: [] },
       { name: 'ours, signed 2 KB XML', server: servers.ours, kind: 'xml', runs: [] },
+      { name: 'ours traced, signed 1 KB JSON', server: servers.traced, kind: 'json', runs: [] },
     ];
     if (servers.baseline) {
       const server = servers.baseline;
@@ -72,21 +82,25 @@ export async function run(): Promise<void> {
     await rounds(bench, cases);
     const paced = await pacedRun(bench, servers.ours);
     verdicts(cases, paced);
+    tracingCost(cases);
     if (servers.baseline) beforeAfter(cases);
   } finally {
     await Promise.all(Object.values(servers).map((server) => server.stop()));
+    await sink.close();
   }
   if (process.env.BENCH_DIAGNOSTICS !== '0') await diagnostics(bench);
   await redis.stop();
   write(`\nload average at the end ${loadAverage()}\n`);
 }
 
-type Servers = Record<'floor' | 'typical' | 'ours', BenchServer> & { baseline?: BenchServer };
+type Servers = Record<'floor' | 'typical' | 'ours' | 'traced', BenchServer> & {
+  baseline?: BenchServer;
+};
 
-async function startServers(bench: Bench): Promise<Servers> {
+async function startServers(bench: Bench, otlpUrl: string): Promise<Servers> {
   const { cores, redisUrl } = bench;
   const baselineScript = BASELINE === undefined ? undefined : buildBaseline(BASELINE);
-  const [floor, typical, ours] = await Promise.all([
+  const [floor, typical, ours, traced] = await Promise.all([
     startBenchServer({ name: 'floor', script: 'bench/servers/floor-server.ts', env: {} }, cores),
     startBenchServer(
       {
@@ -97,8 +111,9 @@ async function startServers(bench: Bench): Promise<Servers> {
       cores,
     ),
     startBenchServer(oursSpec(redisUrl), cores),
+    startBenchServer(tracedSpec(redisUrl, otlpUrl), cores),
   ]);
-  if (baselineScript === undefined) return { floor, typical, ours };
+  if (baselineScript === undefined) return { floor, typical, ours, traced };
   const base = oursSpec(redisUrl);
   const baseline = await startBenchServer(
     {
@@ -109,12 +124,12 @@ async function startServers(bench: Bench): Promise<Servers> {
     },
     cores,
   );
-  return { floor, typical, ours, baseline };
+  return { floor, typical, ours, traced, baseline };
 }
 
 /** BENCH_BASELINE: CPU per delivery of ours against the same listener at the given ref. */
 function beforeAfter(cases: Case[]): void {
-  const [, , json, xml, baseJson, baseXml] = cases.map(summary);
+  const [, , json, xml, , baseJson, baseXml] = cases.map(summary);
   if (!json || !xml || !baseJson || !baseXml) return;
   write(`\nbefore (${BASELINE}) and after, CPU per delivery (medians of the same rounds)\n`);
   for (const [before, after] of [
@@ -141,6 +156,31 @@ function oursSpec(redisUrl: string): BenchServerSpec {
     },
     readyPath: '/readyz',
   };
+}
+
+/** Ours with OTEL_EXPORTER_OTLP_ENDPOINT set: every delivery traced (default sampler) and exported. */
+function tracedSpec(redisUrl: string, otlpUrl: string): BenchServerSpec {
+  const base = oursSpec(redisUrl);
+  return {
+    ...base,
+    name: 'traced',
+    env: { ...base.env, QUEUE_NAME: QUEUES.traced, OTEL_EXPORTER_OTLP_ENDPOINT: otlpUrl },
+  };
+}
+
+/** What tracing on costs per delivery, beside tracing off (medians of the same rounds). */
+function tracingCost(cases: Case[]): void {
+  const [, , off, , on] = cases.map(summary);
+  if (!off || !on) return;
+  const change = (100 * (on.figures.cpuUs - off.figures.cpuUs)) / off.figures.cpuUs;
+  write(
+    `
+tracing, CPU per delivery (1 KB JSON, OTLP http/protobuf to a local sink)
+` +
+      `  off ${off.figures.cpuUs.toFixed(0)} µs -> on ${on.figures.cpuUs.toFixed(0)} µs (+${change.toFixed(0)} %)` +
+      `   p99 ${String(off.figures.p99)} -> ${String(on.figures.p99)} ms
+`,
+  );
 }
 
 async function rounds(bench: Bench, cases: Case[]): Promise<void> {

@@ -49,6 +49,11 @@ export interface CreateLoggerOptions {
    * delivery is answered 200 after its enqueue, not after its log line.
    */
   buffered?: boolean;
+  /**
+   * Fields added to every line: the active span's `trace_id` and `span_id` when tracing is on
+   * (src/tracing/start-tracing.ts). Not given when off, so no line pays for a lookup.
+   */
+  mixin?: (() => Record<string, string>) | undefined;
 }
 
 const BUFFERED_BYTES = 4096;
@@ -61,6 +66,7 @@ export function createLogger({
   destination,
   redact = [],
   buffered = false,
+  mixin,
 }: CreateLoggerOptions): Logger {
   const options: LoggerOptions = {
     level: level ?? 'info',
@@ -70,6 +76,7 @@ export function createLogger({
     hooks: { streamWrite: capLine },
     base: { pid: process.pid },
     timestamp: pino.stdTimeFunctions.isoTime,
+    ...(mixin === undefined ? {} : { mixin }),
   };
   if (destination) return pino(options, destination);
   if (!buffered) return pino(options);

@@ -1,3 +1,5 @@
+// First: with tracing on, its instrumentations must hook http, express and ioredis before they load.
+import { tracing } from './listener-tracing';
 import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -19,14 +21,25 @@ import type { Redis } from 'ioredis';
  */
 async function main(): Promise<void> {
   const config = loadConfig(WebConfig, process.env);
-  const logger = createLogger({ level: config.LOG_LEVEL, name: 'web', buffered: true });
+  const logger = createLogger({
+    level: config.LOG_LEVEL,
+    name: 'web',
+    buffered: true,
+    mixin: tracing.logFields,
+  });
   // With REDIS_ACK_REPLICAS a delivery also waits for WAIT: the connection's commands are bounded
   // as the whole enqueue is.
   const connection = openProducerConnection(config, { commandTimeoutMs: enqueueBoundMs(config) });
   connection.on('error', (error: Error) =>
     logger.warn({ err: error.message }, 'redis connection error'),
   );
-  const listener = createListenerProcess({ config, logger, connection, env: process.env });
+  const listener = createListenerProcess({
+    config,
+    logger,
+    connection,
+    env: process.env,
+    telemetry: tracing.telemetry,
+  });
 
   const server = configureServer(listener.app.listen(config.PORT), config);
   await once(server, 'listening');
@@ -40,6 +53,7 @@ async function main(): Promise<void> {
       institutions: listener.members?.map((member) => member.code),
       queues: listener.queues.map((one) => one.queue.name),
       metrics: '/metrics',
+      tracing: tracing.enabled,
     },
     'listener ready',
   );
@@ -65,6 +79,8 @@ function stopOnSignal(options: {
       // Requests are answered by now: a queue that cannot close loses nothing.
       { name: 'queue', close: listener.close, mayFail: true },
       { name: 'redis', close: () => closeRedis(connection), mayFail: true },
+      // Last: the spans of the requests finished above are flushed to the collector.
+      { name: 'tracing', close: tracing.shutdown, mayFail: true },
     ],
   });
 }

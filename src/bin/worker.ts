@@ -1,3 +1,5 @@
+// First: with tracing on, its instrumentations must hook http, express and ioredis before they load.
+import { tracing } from './worker-tracing';
 import { loadConfig, WorkerConfig } from '../config';
 import { createLogger } from '../logger';
 import { createWorkerMetrics } from '../metrics/worker-metrics';
@@ -14,10 +16,21 @@ import { openWorkerConnection } from '../redis/open-worker-connection';
  */
 async function main(): Promise<void> {
   const config = loadConfig(WorkerConfig, process.env);
-  const logger = createLogger({ level: config.LOG_LEVEL, name: 'worker' });
+  const logger = createLogger({
+    level: config.LOG_LEVEL,
+    name: 'worker',
+    mixin: tracing.logFields,
+  });
   const metrics = createWorkerMetrics();
   const connection = openWorkerConnection(config, logger);
-  const running = createWorkerProcess({ config, logger, connection, env: process.env, metrics });
+  const running = createWorkerProcess({
+    config,
+    logger,
+    connection,
+    env: process.env,
+    metrics,
+    telemetry: tracing.telemetry,
+  });
   const metricsServer = await metrics.listen(config.WORKER_METRICS_PORT);
   await Promise.all(running.workers.map((worker) => worker.waitUntilReady()));
   logger.info(
@@ -30,6 +43,7 @@ async function main(): Promise<void> {
       metricsPort: metricsServer.port,
       routesFile: config.ROUTES_FILE,
       institutionsFile: config.INSTITUTIONS_FILE,
+      tracing: tracing.enabled,
     },
     'worker ready',
   );
@@ -47,6 +61,8 @@ async function main(): Promise<void> {
       { name: 'worker', close: running.close },
       { name: 'redis', close: () => closeRedis(connection) },
       { name: 'metrics', close: () => metricsServer.close() },
+      // Last: the spans of the jobs finished above are flushed to the collector.
+      { name: 'tracing', close: tracing.shutdown, mayFail: true },
     ],
   });
 }

@@ -1,4 +1,5 @@
 import { Queue } from 'bullmq';
+import type { Telemetry } from 'bullmq';
 import type { Redis } from 'ioredis';
 
 export interface EventQueue {
@@ -17,11 +18,17 @@ export interface EventQueue {
 export function createEventQueue({
   connection,
   queueName,
+  telemetry,
 }: {
   connection: Redis;
   queueName: string;
+  /** BullMQ's telemetry (src/tracing/): each job carries its request's trace; none when off. */
+  telemetry?: Telemetry | undefined;
 }): EventQueue {
-  const queue = new Queue(queueName, { connection });
+  const queue = new Queue(queueName, {
+    connection,
+    ...(telemetry === undefined ? {} : { telemetry }),
+  });
   queue.on('error', () => undefined);
   return {
     queue,

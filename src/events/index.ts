@@ -15,8 +15,4 @@ export { BibSubject } from './kinds/bib';
 export { ItemSubject } from './kinds/item';
 export { UserSubject } from './kinds/user';
 export { NotificationSubject } from './kinds/notification';
-export {
-  isPatronEvent,
-  personalValuesOf,
-  withoutPersonalData,
-} from './personal-fields';
+export { isPatronEvent, personalValuesOf, withoutPersonalData } from './personal-fields';

@@ -1,9 +1,11 @@
+import type { Telemetry } from 'bullmq';
 import type { Express } from 'express';
 import type { Redis } from 'ioredis';
 import type { WebConfig } from '../config';
 import { createEventQueue } from '../events/create-event-queue';
 import type { EventQueue } from '../events/create-event-queue';
 import { createEventEnqueuer } from '../events/enqueue-event';
+import { enqueueInSpan } from '../events/enqueue-in-span';
 import type { EnqueueEvent } from '../events/enqueue-event';
 import { createRejectedStore } from '../events/rejected-store';
 import type { RejectedStore } from '../events/rejected-store';
@@ -24,6 +26,8 @@ export interface ListenerProcessOptions {
   readonly connection: Redis;
   /** For `${VAR}` in INSTITUTIONS_FILE (bin/ passes the process environment). */
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** BullMQ's telemetry when tracing is on (src/tracing/start-tracing.ts); nothing is traced without. */
+  readonly telemetry?: Telemetry | undefined;
 }
 
 export interface ListenerProcess {
@@ -54,8 +58,8 @@ export function createListenerProcess(options: ListenerProcessOptions): Listener
     queue: queues.map((one) => one.queue),
     token: config.METRICS_TOKEN,
   });
-  const enqueueOf = (eventQueue: EventQueue): EnqueueEvent =>
-    metrics.timeEnqueue(
+  const enqueueOf = (eventQueue: EventQueue, institution?: string): EnqueueEvent => {
+    const enqueue = metrics.timeEnqueue(
       createEventEnqueuer({
         queue: eventQueue.queue,
         dedupWindowHours: config.DEDUP_WINDOW_HOURS,
@@ -66,11 +70,14 @@ export function createListenerProcess(options: ListenerProcessOptions): Listener
         },
       }),
     );
+    // Off, nothing is wrapped: the ingress path is exactly as without tracing.
+    return options.telemetry === undefined ? enqueue : enqueueInSpan(enqueue, institution);
+  };
   const institutions: AppInstitution[] | undefined = members?.map((member, index) => ({
     code: member.code,
     webhookSecret: member.webhookSecret,
     webhookSecretPrevious: member.webhookSecretPrevious,
-    enqueue: enqueueOf(queues[index] ?? events),
+    enqueue: enqueueOf(queues[index] ?? events, member.code),
   }));
   const rejected = createRejectedStore({
     redis: connection,
@@ -104,7 +111,7 @@ export function createListenerProcess(options: ListenerProcessOptions): Listener
  * One event queue, or with INSTITUTIONS_FILE one per institution (institution-queue-name.ts); the
  * file is read at start-up, so a bad one stops the start naming the institution and the field.
  */
-function openEventQueues({ config, connection, env }: ListenerProcessOptions): {
+function openEventQueues({ config, connection, env, telemetry }: ListenerProcessOptions): {
   members: readonly InstitutionEntry[] | undefined;
   queues: readonly EventQueue[];
 } {
@@ -117,6 +124,6 @@ function openEventQueues({ config, connection, env }: ListenerProcessOptions): {
   ) ?? [config.QUEUE_NAME];
   return {
     members,
-    queues: queueNames.map((queueName) => createEventQueue({ connection, queueName })),
+    queues: queueNames.map((queueName) => createEventQueue({ connection, queueName, telemetry })),
   };
 }

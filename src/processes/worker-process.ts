@@ -1,4 +1,4 @@
-import type { Worker } from 'bullmq';
+import type { Telemetry, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { WorkerConfig } from '../config';
 import type { InstitutionEntry } from '../institutions/institutions-file';
@@ -16,6 +16,8 @@ import type { SvcClient } from '@svcws/client';
 import { createWorker } from '../worker/create-worker';
 import type { CreateWorkerOptions, RunningWorker } from '../worker/create-worker';
 import type { EventStep } from '../worker/event-step';
+import { withEventSteps } from '../worker/event-step';
+import { dispatchInSpan } from '../worker/dispatch-in-span';
 import type { HandlerEntry } from '../worker/handler-entry';
 import { createHandlerRegistry } from '../worker/handler-registry';
 import type { Dispatch } from '../worker/handler-registry';
@@ -38,6 +40,8 @@ export interface WorkerProcessOptions {
   readonly tuning?: Pick<CreateWorkerOptions, 'lockDuration' | 'stalledInterval' | 'budgetPauseMs'>;
   /** The handler list; handler-entries.ts unless given. */
   readonly handlers?: readonly HandlerEntry[];
+  /** BullMQ's telemetry when tracing is on (src/tracing/start-tracing.ts); nothing is traced without. */
+  readonly telemetry?: Telemetry | undefined;
 }
 
 export interface WorkerProcess extends RunningWorker {
@@ -96,7 +100,7 @@ export function createWorkerProcess(options: WorkerProcessOptions): WorkerProces
 
 /** Routing (docs/routing.md): one set of route queues for every institution's events. */
 function routingOf(options: WorkerProcessOptions, routesFile: string): Routing {
-  const { config, logger, connection, env, metrics, tuning = {} } = options;
+  const { config, logger, connection, env, metrics, tuning = {}, telemetry } = options;
   return startRouting({
     routes: loadRoutesFile(routesFile, env).routes,
     connection,
@@ -104,6 +108,7 @@ function routingOf(options: WorkerProcessOptions, routesFile: string): Routing {
     queueName: config.QUEUE_NAME,
     logger,
     ...(metrics === undefined ? {} : { registry: metrics.registry }),
+    ...(telemetry === undefined ? {} : { telemetry }),
     ...(tuning.lockDuration === undefined ? {} : { lockDuration: tuning.lockDuration }),
     ...(tuning.stalledInterval === undefined ? {} : { stalledInterval: tuning.stalledInterval }),
   });
@@ -154,6 +159,16 @@ function startEventWorker(
   fanOut: FanOut | undefined,
 ): RunningWorker {
   const eventSteps: EventStep[] = fanOut === undefined ? [] : [memberFanOut(fanOut, member)];
+  const { telemetry } = options;
+  // With tracing on, the steps and the handler run inside the event's span (dispatch-in-span.ts).
+  const run =
+    telemetry === undefined
+      ? { dispatch, eventSteps }
+      : {
+          dispatch: dispatchInSpan(withEventSteps(dispatch, eventSteps), member?.code),
+          eventSteps: [],
+          telemetry,
+        };
   return createWorker({
     connection: options.connection,
     queueName:
@@ -162,8 +177,7 @@ function startEventWorker(
         : institutionQueueName(config.QUEUE_NAME, member.code),
     concurrency: config.WORKER_CONCURRENCY,
     maxStalledCount: config.WORKER_MAX_STALLED_COUNT,
-    dispatch,
-    eventSteps,
+    ...run,
     logger,
     remaining: client.remaining,
     remainingFloor: config.SVC_REMAINING_FLOOR,

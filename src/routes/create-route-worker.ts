@@ -1,11 +1,12 @@
 import { UnrecoverableError, Worker } from 'bullmq';
-import type { Job } from 'bullmq';
+import type { Job, Telemetry } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { CanonicalEvent } from '../events/canonical-event';
 import type { Logger } from '../logger';
 import { DeliveryError } from './delivery-error';
 import type { Admission, CircuitBreaker } from './circuit-breaker';
 import type { Destination } from './destinations/destination';
+import { deliveryInSpan } from './delivery-in-span';
 import { routeBackoff } from './route-backoff';
 import type { RouteMetrics } from './route-metrics';
 import type { AnyRoute } from './routes-file';
@@ -24,6 +25,8 @@ export interface RouteWorkerOptions {
   readonly lockDuration?: number;
   readonly stalledInterval?: number;
   readonly autorun?: boolean;
+  /** BullMQ's telemetry (src/tracing/); none when tracing is off. */
+  readonly telemetry?: Telemetry;
 }
 
 /**
@@ -52,7 +55,8 @@ export function createRouteWorker(options: RouteWorkerOptions): Worker {
     if (admission.kind === 'wait') throw Worker.RateLimitError();
     const started = performance.now();
     try {
-      await destination.deliver(event, await shape(event));
+      const body = await shape(event);
+      await deliveryInSpan(job, fields, () => destination.deliver(event, body));
     } catch (error) {
       // A failure of the event itself (a transform) says nothing about the destination.
       const destinationFailed = !(error instanceof DeliveryError && error.shaping);
@@ -96,6 +100,7 @@ export function createRouteWorker(options: RouteWorkerOptions): Worker {
         { limiter: limiterOf(route.ratePerSecond) }),
     ...(options.lockDuration === undefined ? {} : { lockDuration: options.lockDuration }),
     ...(options.stalledInterval === undefined ? {} : { stalledInterval: options.stalledInterval }),
+    ...(options.telemetry === undefined ? {} : { telemetry: options.telemetry }),
   });
   worker.on('error', (error) => {
     logger.warn({ route: route.name, err: error.message }, 'route worker error');

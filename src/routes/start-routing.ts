@@ -1,5 +1,5 @@
 import { Queue } from 'bullmq';
-import type { Worker } from 'bullmq';
+import type { Telemetry, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Registry } from 'prom-client';
 import type { Logger } from '../logger';
@@ -37,6 +37,8 @@ export interface StartRoutingOptions {
   readonly runWorkers?: boolean;
   readonly lockDuration?: number;
   readonly stalledInterval?: number;
+  /** BullMQ's telemetry (src/tracing/): route jobs carry the event's trace; none when off. */
+  readonly telemetry?: Telemetry;
 }
 
 export interface Routing {
@@ -64,7 +66,10 @@ export function startRouting(options: StartRoutingOptions): Routing {
     prepareDestinations(options.routes, { logger, redisUrl: options.redisUrl }, options.adapters);
   }
   const entries = options.routes.map((route) => {
-    const queue = new Queue(routeQueueName(options.queueName, route.name), { connection });
+    const queue = new Queue(routeQueueName(options.queueName, route.name), {
+      connection,
+      ...telemetryOf(options),
+    });
     queue.on('error', () => undefined);
     return { route, queue };
   });
@@ -101,6 +106,7 @@ export function startRouting(options: StartRoutingOptions): Routing {
         destination,
         logger,
         ...(metrics === undefined ? {} : { metrics }),
+        ...telemetryOf(options),
         ...(options.lockDuration === undefined ? {} : { lockDuration: options.lockDuration }),
         ...(options.stalledInterval === undefined
           ? {}
@@ -119,4 +125,8 @@ export function startRouting(options: StartRoutingOptions): Routing {
       await Promise.all(entries.map(({ queue }) => queue.close()));
     },
   };
+}
+
+function telemetryOf({ telemetry }: StartRoutingOptions): { telemetry?: Telemetry } {
+  return telemetry === undefined ? {} : { telemetry };
 }

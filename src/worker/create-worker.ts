@@ -1,5 +1,5 @@
 import { Queue, UnrecoverableError, Worker } from 'bullmq';
-import type { Job } from 'bullmq';
+import type { Job, Telemetry } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from '../logger';
 import { createBudgetPause } from './budget-pause';
@@ -45,6 +45,8 @@ export interface CreateWorkerOptions {
   readonly maxStalledCount?: number;
   /** Start taking jobs at once (default) or only on `worker.run()`. */
   readonly autorun?: boolean;
+  /** BullMQ's telemetry (src/tracing/): each run continues its event's trace; none when off. */
+  readonly telemetry?: Telemetry;
 }
 
 export interface RunningWorker {
@@ -74,7 +76,8 @@ const LIMITER = { max: 100_000, duration: 1000 } as const;
 export function createWorker(options: CreateWorkerOptions): RunningWorker {
   const { logger, connection } = options;
   // The queue handle is only for `rateLimit` (429, budget pause); the listener owns adding jobs.
-  const queue = new Queue(options.queueName, { connection });
+  const telemetry = options.telemetry === undefined ? {} : { telemetry: options.telemetry };
+  const queue = new Queue(options.queueName, { connection, ...telemetry });
   queue.on('error', () => undefined);
   const budget = budgetPauseOf(options, queue);
   const dispatch = withEventSteps(options.dispatch, options.eventSteps ?? []);
@@ -102,6 +105,7 @@ export function createWorker(options: CreateWorkerOptions): RunningWorker {
     ...(options.lockDuration !== undefined ? { lockDuration: options.lockDuration } : {}),
     ...(options.stalledInterval !== undefined ? { stalledInterval: options.stalledInterval } : {}),
     maxStalledCount: options.maxStalledCount ?? DEFAULT_MAX_STALLED_COUNT,
+    ...telemetry,
   });
   worker.on('lockRenewalFailed', (jobIds: string[]) => {
     for (const jobId of jobIds) {

@@ -1,3 +1,4 @@
+import type { Telemetry } from 'bullmq';
 import type { Express } from 'express';
 import { loadConfig, WebConfig } from '../../src/config';
 import type { EventQueue } from '../../src/events/create-event-queue';
@@ -38,6 +39,8 @@ export function listenerUnderTest(
     previousSecret?: string;
     rejectedMaxCount?: number;
     env?: Readonly<Record<string, string | undefined>>;
+    /** BullMQ's telemetry, as bin/web.ts passes it when tracing is on. */
+    telemetry?: Telemetry;
   } = {},
 ): ListenerUnderTest {
   const queueName = uniqueQueueName('listener');
@@ -61,6 +64,7 @@ export function listenerUnderTest(
     logger: log.logger,
     connection,
     env: overrides.env ?? {},
+    telemetry: overrides.telemetry,
   });
   const [events] = listener.queues;
   if (events === undefined) throw new Error('no event queue');

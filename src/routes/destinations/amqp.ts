@@ -3,6 +3,7 @@ import type { Envelope, Publisher } from 'rabbitmq-client';
 import { z } from 'zod';
 import type { CanonicalEvent } from '../../events/canonical-event';
 import { DeliveryError } from '../delivery-error';
+import { injectTraceContext } from '../../tracing/inject-trace-context';
 import { redactUrlCredentials } from '../redact-url-credentials';
 import { renderTemplate } from '../render-template';
 import type { DeliveryPreview, Destination } from './destination';
@@ -95,6 +96,9 @@ export function createAmqpDestination(
     target,
     deliver: async (event, shaped) => {
       const { envelope, body } = amqpMessageOf(options, event, context.route, shaped);
+      injectTraceContext(
+        (key, value) => (envelope.headers = { ...envelope.headers, [key]: value }),
+      );
       returned.delete(event.id);
       try {
         await withTimeout(exchange.ready(), options.timeoutMs, target);

@@ -4,6 +4,7 @@ import type { CanonicalEvent } from '../../events/canonical-event';
 import { DeliveryError } from '../delivery-error';
 import { redactUrlCredentials } from '../redact-url-credentials';
 import { renderFieldTemplate } from '../render-field-template';
+import { injectTraceContext } from '../../tracing/inject-trace-context';
 import type { DeliveryPreview, Destination } from './destination';
 import type { DestinationAdapter } from './destination-adapter';
 
@@ -134,6 +135,7 @@ export function createHttpDestination(options: HttpDestinationOptions, route: st
     target,
     deliver: async (event, shaped) => {
       const { body, headers } = httpRequestOf(options, event, route, shaped);
+      injectTraceContext((key, value) => (headers[key] = value));
       let response: Response;
       try {
         response = await fetch(httpUrlOf(options, event), {

@@ -3,6 +3,7 @@ import type { NatsConnection } from 'nats';
 import { z } from 'zod';
 import type { CanonicalEvent } from '../../events/canonical-event';
 import { DeliveryError } from '../delivery-error';
+import { injectTraceContext } from '../../tracing/inject-trace-context';
 import { redactUrlCredentials } from '../redact-url-credentials';
 import { renderTemplate } from '../render-template';
 import type { DeliveryPreview, Destination } from './destination';
@@ -76,6 +77,7 @@ export function createNatsDestination(
       const headers = natsHeaders();
       headers.set('X-Svc-Event-Action', event.action);
       headers.set('X-Svc-Route', context.route);
+      injectTraceContext((key, value) => headers.set(key, value));
       try {
         const nc = await open();
         await nc.jetstream().publish(subject, shaped ?? JSON.stringify(event), {

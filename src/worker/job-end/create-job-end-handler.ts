@@ -1,5 +1,7 @@
 import type { Job } from 'bullmq';
 import type { Logger } from '../../logger';
+import { eventAttributes } from '../../tracing/event-attributes';
+import { inSpan } from '../../tracing/in-span';
 import type { SvcClient } from '@svcws/client';
 import type { JobInstance } from '@svcws/client';
 import type { EventHandler } from '../handler-registry';
@@ -108,7 +110,15 @@ export function createJobEndHandler(options: JobEndHandlerOptions): EventHandler
 
       const files: StoredFile[] = [];
       for (const wanted of decision.lineTypes) {
-        files.push(await storeLineType({ ...options, idleTimeoutMs }, run, jobId, wanted));
+        const attributes = {
+          ...eventAttributes({ eventId: run.event.id, action: run.event.action }),
+          'svcws.line_type': wanted.lineType,
+        };
+        files.push(
+          await inSpan('download records', { attributes }, () =>
+            storeLineType({ ...options, idleTimeoutMs }, run, jobId, wanted),
+          ),
+        );
       }
       const stored = files.some((file) => file.stored);
       run.log.info(

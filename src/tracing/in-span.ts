@@ -1,0 +1,41 @@
+import { SpanStatusCode, trace } from '@opentelemetry/api';
+import type { Attributes, Link, Span, SpanKind } from '@opentelemetry/api';
+
+/** The instrumentation scope of the spans this code opens itself. */
+const SCOPE = 'svcws-listener';
+
+export interface InSpanOptions {
+  readonly kind?: SpanKind;
+  /** Ids and names only (event-attributes.ts): never a secret, never a patron's data. */
+  readonly attributes: Attributes;
+  readonly links?: Link[];
+}
+
+/**
+ * Runs `work` inside a new span, child of the active one: ended when `work` settles, marked as an
+ * error (with the exception) when it throws. Spans go to @opentelemetry/api's global tracer, a
+ * no-op until startTracing (start-tracing.ts) registers the SDK — a global rather than a tracer
+ * passed in, because the official instrumentations and bullmq-otel use it too, and one trace
+ * needs every span of the process under the same provider. Off, this is a few calls that
+ * allocate a non-recording span: nothing the ingress bench can see (docs/operations.md).
+ */
+export function inSpan<T>(
+  name: string,
+  options: InSpanOptions,
+  work: (span: Span) => Promise<T>,
+): Promise<T> {
+  return trace.getTracer(SCOPE).startActiveSpan(name, options, async (span) => {
+    try {
+      return await work(span);
+    } catch (error) {
+      span.recordException(error instanceof Error ? error : String(error));
+      span.setStatus({
+        code: SpanStatusCode.ERROR,
+        message: error instanceof Error ? error.message : String(error),
+      });
+      throw error;
+    } finally {
+      span.end();
+    }
+  });
+}
