@@ -71,7 +71,7 @@ describe('a destination added as one adapter record in the list', () => {
 
   it('is unknown to the product list, and the list it is in names it in every message', () => {
     expect(problemsOf(() => parseRoutesFile(ROUTES, { DIR: dir }))).toEqual([
-      'route "loans": to: unknown destination memory (one of http, amqp, nats, redisStream, file)',
+      'route "loans": to: unknown destination memory (one of http, amqp, nats, redisStream, file, postgres, mqtt)',
     ]);
     const problems = problemsOf(() =>
       parseRoutesFile(
@@ -85,8 +85,8 @@ describe('a destination added as one adapter record in the list', () => {
       ),
     );
     expect(problems).toEqual([
-      'route "a": to: unknown destination kafka (one of http, amqp, nats, redisStream, file, memory)',
-      'route "b": to: exactly one destination (http, amqp, nats, redisStream, file, memory)',
+      'route "a": to: unknown destination kafka (one of http, amqp, nats, redisStream, file, postgres, mqtt, memory)',
+      'route "b": to: exactly one destination (http, amqp, nats, redisStream, file, postgres, mqtt, memory)',
       'route "c": to.memory.box: at least 1 characters',
       'route "c": to.memory: unknown field colour',
     ]);
