@@ -106,6 +106,9 @@ function routingOf(options: WorkerProcessOptions, routesFile: string): Routing {
     ...(metrics === undefined ? {} : { registry: metrics.registry }),
     ...(tuning.lockDuration === undefined ? {} : { lockDuration: tuning.lockDuration }),
     ...(tuning.stalledInterval === undefined ? {} : { stalledInterval: tuning.stalledInterval }),
+    ...(config.ROUTE_INLINE === 'on'
+      ? { inline: { deadlineMs: config.ROUTE_INLINE_DEADLINE_MS } }
+      : {}),
   });
 }
 

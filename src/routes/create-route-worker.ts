@@ -3,11 +3,13 @@ import type { Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { CanonicalEvent } from '../events/canonical-event';
 import type { Logger } from '../logger';
-import { DeliveryError } from './delivery-error';
+import { attemptDelivery } from './attempt-delivery';
 import type { Destination } from './destinations/destination';
 import { routeBackoff } from './route-backoff';
+import { attemptOffsetOf, inlineFailureOf } from './route-job-options';
 import type { RouteMetrics } from './route-metrics';
 import type { AnyRoute } from './routes-file';
+import type { TokenBucket } from './token-bucket';
 
 export interface RouteWorkerOptions {
   readonly route: AnyRoute;
@@ -17,58 +19,47 @@ export interface RouteWorkerOptions {
   readonly destination: Destination;
   readonly logger: Logger;
   readonly metrics?: RouteMetrics;
+  /**
+   * The route's rate in this process, shared with its inline attempts (inline-route.ts), so the
+   * two together stay within `ratePerSecond`; BullMQ's limiter still holds it across processes.
+   */
+  readonly bucket?: TokenBucket;
   readonly lockDuration?: number;
   readonly stalledInterval?: number;
   readonly autorun?: boolean;
 }
 
 /**
- * The BullMQ worker of one route queue: each job is one event for one destination. The adapter
- * classifies a failure (DeliveryError.retryable); here it is decided — another attempt after the
- * route's backoff, or the failed set at once (UnrecoverableError) — logged once, and counted.
+ * The BullMQ worker of one route queue: each job is one event for one destination, one attempt
+ * per run (attempt-delivery.ts: deliver, classify, log, count); here the outcome becomes BullMQ's —
+ * another attempt after the route's backoff, or the failed set at once (UnrecoverableError). A job
+ * left by a first attempt inline (route-job-options.ts) numbers its attempts on from there.
  * The route's `ratePerSecond` is BullMQ's limiter, which holds across every worker process.
  */
 export function createRouteWorker(options: RouteWorkerOptions): Worker {
-  const { route, destination, logger, metrics } = options;
+  const { route, destination, logger, metrics, bucket } = options;
+  const delivery = { route, destination, logger, ...(metrics === undefined ? {} : { metrics }) };
   const processor = async (job: Job<CanonicalEvent>): Promise<void> => {
-    const event = job.data;
-    const attempt = job.attemptsMade + 1;
-    const fields = {
-      eventId: event.id,
-      route: route.name,
-      destination: destination.kind,
-      target: destination.target,
-      attempt,
-    };
-    const started = performance.now();
-    try {
-      await destination.deliver(event);
-    } catch (error) {
-      const durationMs = Math.round(performance.now() - started);
-      const retryable = !(error instanceof DeliveryError) || error.retryable;
-      const reason = error instanceof Error ? error.message : String(error);
-      const last = !retryable || attempt >= (job.opts.attempts ?? 1);
-      if (last) {
-        metrics?.failed(route.name);
-        logger.error(
-          { ...fields, durationMs, reason, retryable },
-          'delivery failed: moved to the route failed set',
-        );
-      } else {
-        metrics?.retried(route.name);
-        logger.warn({ ...fields, durationMs, reason }, 'delivery failed: will be retried');
-      }
-      if (!retryable) throw new UnrecoverableError(reason);
-      throw error;
+    const offset = attemptOffsetOf(job);
+    const inlineFailure = inlineFailureOf(job);
+    // Logged and counted when the inline attempt made it; a replay (attempts reset) delivers.
+    if (
+      inlineFailure !== undefined &&
+      job.attemptsMade === 0 &&
+      (job.stacktrace ?? []).length === 0
+    ) {
+      throw new UnrecoverableError(inlineFailure);
     }
-    const durationMs = Math.round(performance.now() - started);
-    const receivedAt =
-      event.meta?.receivedAt === undefined ? Number.NaN : Date.parse(event.meta.receivedAt);
-    metrics?.delivered(
-      route.name,
-      Number.isNaN(receivedAt) ? undefined : Math.max(0, Date.now() - receivedAt) / 1000,
-    );
-    logger.info({ ...fields, durationMs }, 'delivered');
+    await bucket?.take();
+    const outcome = await attemptDelivery(delivery, job.data, {
+      number: job.attemptsMade + 1 + offset,
+      of: (job.opts.attempts ?? 1) + offset,
+    });
+    if (outcome.kind === 'delivered') return;
+    if (outcome.kind === 'failed' && !outcome.retryable) {
+      throw new UnrecoverableError(outcome.reason);
+    }
+    throw outcome.error;
   };
 
   const worker = new Worker<CanonicalEvent>(options.queueName, processor, {

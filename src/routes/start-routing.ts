@@ -5,14 +5,33 @@ import type { Registry } from 'prom-client';
 import type { Logger } from '../logger';
 import { createDestination } from './create-destination';
 import { createFanOut } from './create-fan-out';
-import type { FanOut } from './create-fan-out';
+import type { FanOut, FanOutRoute } from './create-fan-out';
+import { createInlineRoute } from './inline-route';
+import { createPausedState } from './paused-state';
+import type { PausedState } from './paused-state';
 import { createRouteMetrics } from './route-metrics';
+import type { RouteMetrics } from './route-metrics';
 import { createRouteWorker } from './create-route-worker';
 import { prepareDestinations } from './prepare-destinations';
 import type { Destination } from './destinations/destination';
 import type { DestinationAdapterList } from './destinations/destination-adapter';
 import { routeQueueName } from './route-queue-name';
 import type { AnyRoute } from './routes-file';
+import { createTokenBucket } from './token-bucket';
+
+/** ROUTE_INLINE: the first delivery attempt in the event job (docs/routing.md). */
+export interface InlineDeliveryOptions {
+  /** ROUTE_INLINE_DEADLINE_MS: an inline attempt not answered by then becomes a route job. */
+  readonly deadlineMs: number;
+  /**
+   * A further say per route, asked for every event (a circuit breaker): `false` queues the
+   * delivery as a route job. Must answer at once, without a round trip.
+   */
+  readonly canTakeInline?: (route: AnyRoute) => boolean;
+}
+
+/** How often a route queue's pause is read for its inline attempts (paused-state.ts). */
+const PAUSED_STATE_EVERY_MS = 500;
 
 export interface StartRoutingOptions {
   readonly routes: readonly AnyRoute[];
@@ -36,6 +55,11 @@ export interface StartRoutingOptions {
   readonly runWorkers?: boolean;
   readonly lockDuration?: number;
   readonly stalledInterval?: number;
+  /**
+   * Make the first attempt of each delivery in the event job where the route can take it
+   * (ROUTE_INLINE on); unset: every delivery is a route job. Needs `runWorkers`.
+   */
+  readonly inline?: InlineDeliveryOptions;
 }
 
 export interface Routing {
@@ -72,37 +96,67 @@ export function startRouting(options: StartRoutingOptions): Routing {
     options.registry === undefined ? undefined : createRouteMetrics(options.registry, queues);
   const destinations: Destination[] = [];
   const workers = new Map<string, Worker>();
-  if (runWorkers) {
-    for (const { route, queue } of entries) {
-      const destination = createDestination(
-        route.to,
-        { route: route.name, logger, redisUrl: options.redisUrl },
-        options.adapters,
-      );
-      destinations.push(destination);
-      const worker = createRouteWorker({
-        route,
-        queueName: queue.name,
-        connection,
-        destination,
-        logger,
-        ...(metrics === undefined ? {} : { metrics }),
-        ...(options.lockDuration === undefined ? {} : { lockDuration: options.lockDuration }),
-        ...(options.stalledInterval === undefined
-          ? {}
-          : { stalledInterval: options.stalledInterval }),
-      });
-      workers.set(route.name, worker);
-    }
-  }
+  const pausedStates: PausedState[] = [];
+  const fanOutRoutes = entries.map(({ route, queue }): FanOutRoute => {
+    if (!runWorkers) return { route, queue };
+    const delivering = deliveringRoute(options, route, queue, metrics);
+    destinations.push(delivering.destination);
+    workers.set(route.name, delivering.worker);
+    if (delivering.paused !== undefined) pausedStates.push(delivering.paused);
+    return delivering.fanOut;
+  });
   return {
-    fanOut: createFanOut({ routes: entries, keepCompletedHours: options.keepCompletedHours ?? 48 }),
+    fanOut: createFanOut({
+      routes: fanOutRoutes,
+      keepCompletedHours: options.keepCompletedHours ?? 48,
+    }),
     queues,
     workers,
     close: async () => {
+      for (const state of pausedStates) state.stop();
       await Promise.all([...workers.values()].map((worker) => worker.close()));
       await Promise.all(destinations.map((destination) => destination.close()));
       await Promise.all(entries.map(({ queue }) => queue.close()));
     },
   };
+}
+
+/** A route this process delivers: its destination, its worker, and its inline attempts. */
+function deliveringRoute(
+  options: StartRoutingOptions,
+  route: AnyRoute,
+  queue: Queue,
+  metrics: RouteMetrics | undefined,
+): { destination: Destination; worker: Worker; fanOut: FanOutRoute; paused?: PausedState } {
+  const { logger, inline } = options;
+  const destination = createDestination(
+    route.to,
+    { route: route.name, logger, redisUrl: options.redisUrl },
+    options.adapters,
+  );
+  const bucket =
+    route.ratePerSecond === undefined ? undefined : createTokenBucket(route.ratePerSecond);
+  const withMetrics = metrics === undefined ? {} : { metrics };
+  const worker = createRouteWorker({
+    route,
+    queueName: queue.name,
+    connection: options.connection,
+    destination,
+    logger,
+    ...withMetrics,
+    ...(bucket === undefined ? {} : { bucket }),
+    ...(options.lockDuration === undefined ? {} : { lockDuration: options.lockDuration }),
+    ...(options.stalledInterval === undefined ? {} : { stalledInterval: options.stalledInterval }),
+  });
+  if (inline === undefined) return { destination, worker, fanOut: { route, queue } };
+  const paused = createPausedState(queue, PAUSED_STATE_EVERY_MS);
+  const inlineRoute = createInlineRoute({
+    delivery: { route, destination, logger, ...withMetrics },
+    worker,
+    paused,
+    bucket,
+    deadlineMs: inline.deadlineMs,
+    ...(inline.canTakeInline === undefined ? {} : { canTakeInline: inline.canTakeInline }),
+  });
+  return { destination, worker, paused, fanOut: { route, queue, inline: inlineRoute } };
 }
