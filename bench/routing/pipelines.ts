@@ -7,7 +7,7 @@ import { builtScript } from '../ingress/build-servers';
 import { freePort } from '../ingress/free-port';
 
 /** The bench's own servers a pipeline runs (compiled by buildServers, or with the baseline). */
-export const HARNESS = [
+const HARNESS = [
   'bench/servers/listener-server.ts',
   'bench/servers/routing-worker.ts',
   'bench/servers/report-cpu-per-request.ts',

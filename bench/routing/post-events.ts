@@ -32,8 +32,8 @@ function loanBody(id: string): string {
 /**
  * POSTs every event, `connections` at a time, on keep-alive connections; with a rate, event n is
  * not sent before n / rate s from the start (a sustained rate), otherwise each as soon as a
- * connection is free. A 503 (the queue did not answer in time: a saturated machine) is posted
- * again after 100 ms, as a sender retries; resolves with how many were.
+ * connection is free. A 503 (the queue did not answer in time: a saturated machine) or a reset
+ * connection is posted again after 100 ms, as a sender retries; resolves with how many were.
  */
 export async function postEvents(options: PostOptions): Promise<number> {
   const { url, secret, events, rate, posted } = options;
@@ -56,7 +56,10 @@ export async function postEvents(options: PostOptions): Promise<number> {
         res.resume();
         res.on('end', () => resolve(res.statusCode ?? 0));
       });
-      req.on('error', reject);
+      // A keep-alive connection the server closed as it was reused: no answer, post again.
+      req.on('error', (error: NodeJS.ErrnoException) =>
+        error.code === 'ECONNRESET' ? resolve(0) : reject(error),
+      );
       req.end(body);
     });
   };
@@ -66,7 +69,7 @@ export async function postEvents(options: PostOptions): Promise<number> {
     for (;;) {
       const status = await once(body);
       if (status === 200) return;
-      if (status !== 503) throw new Error(`HTTP ${String(status)}`);
+      if (status !== 503 && status !== 0) throw new Error(`HTTP ${String(status)}`);
       refused += 1;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
