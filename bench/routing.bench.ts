@@ -187,7 +187,7 @@ function printPipeline(title: string, phases: { paced: Phase; full: Phase }): vo
   ] as const) {
     const cpu = [...one.cpu].map(([name, us]) => `${name} ${us.toFixed(0)}`).join(', ');
     print(
-      `  ${label}: ${one.complete ? '' : 'INCOMPLETE (120 s) '}${one.postsPerS.toFixed(0)} posts/s, ${one.eventsPerS.toFixed(0)} events/s end to end (last ${one.drainS.toFixed(2)} s after the last post), p50 ${one.p50.toFixed(0)} ms, p99 ${one.p99.toFixed(0)} ms${one.refused > 0 ? `, ${String(one.refused)} posts answered 503 or reset and posted again` : ''}`,
+      `  ${label}: ${one.complete ? '' : 'INCOMPLETE (120 s) '}${one.postsPerS.toFixed(0)} posts/s, ${one.eventsPerS.toFixed(0)} events/s end to end (last ${one.drainS.toFixed(2)} s after the last post), p50 ${one.p50.toFixed(0)} ms, p99 ${one.p99.toFixed(0)} ms${one.refused > 0 ? `, ${String(one.refused)} posts answered 503, reset or unanswered, and posted again` : ''}`,
     );
     print(`    CPU µs/event: ${cpu}; path ${pathCpu(one.cpu).toFixed(0)}`);
   }

@@ -32,8 +32,8 @@ function loanBody(id: string): string {
 /**
  * POSTs every event, `connections` at a time, on keep-alive connections; with a rate, event n is
  * not sent before n / rate s from the start (a sustained rate), otherwise each as soon as a
- * connection is free. A 503 (the queue did not answer in time: a saturated machine) or a reset
- * connection is posted again after 100 ms, as a sender retries; resolves with how many were.
+ * connection is free. A 503 (the queue did not answer in time: a saturated machine), a reset
+ * connection or no answer within 10 s is posted again after 100 ms, as a sender retries; resolves with how many were.
  */
 export async function postEvents(options: PostOptions): Promise<number> {
   const { url, secret, events, rate, posted } = options;
@@ -56,7 +56,11 @@ export async function postEvents(options: PostOptions): Promise<number> {
         res.resume();
         res.on('end', () => resolve(res.statusCode ?? 0));
       });
-      // A keep-alive connection the server closed as it was reused: no answer, post again.
+      // A keep-alive connection the server closed as it was reused, or no answer within 10 s
+      // (seen on a saturated machine): post again.
+      req.setTimeout(10_000, () =>
+        req.destroy(Object.assign(new Error('no answer'), { code: 'ECONNRESET' })),
+      );
       req.on('error', (error: NodeJS.ErrnoException) =>
         error.code === 'ECONNRESET' ? resolve(0) : reject(error),
       );
