@@ -43,7 +43,7 @@ export function routeJobOptions(route: AnyRoute, keepCompletedHours: number): Ro
 /**
  * Fan-out from the event queue to the routes (docs/routing.md, "How a delivery is scheduled").
  * The inline attempts run side by side, each ending by the inline deadline; what they did not
- * deliver becomes route jobs, added with one `addBulk` per route queue. Each delivery job's id is
+ * deliver becomes route jobs, one add (an `addBulk` for several) per route queue. Each delivery job's id is
  * the event job's id, unique within its route's queue, and BullMQ's add is a no-op for an id the
  * queue holds: a worker killed between two adds and the event job run again adds the missing jobs
  * and doubles none. If an add fails the whole fan-out throws and the event job is retried.
@@ -68,9 +68,12 @@ export function createFanOut({ routes, keepCompletedHours }: FanOutOptions): Fan
     }
     await Promise.all(
       [...byQueue].map(([queue, all]) =>
-        queue.addBulk(
-          all.map((opts) => ({ name: event.action, data: event, opts: { ...opts, jobId } })),
-        ),
+        // One job is one script call; addBulk wraps its calls in MULTI/EXEC, two commands more.
+        all.length === 1 && all[0] !== undefined
+          ? queue.add(event.action, event, { ...all[0], jobId })
+          : queue.addBulk(
+              all.map((opts) => ({ name: event.action, data: event, opts: { ...opts, jobId } })),
+            ),
       ),
     );
     return matched.map(({ route }) => route.name);
