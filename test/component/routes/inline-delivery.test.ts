@@ -190,9 +190,9 @@ routes:
     expect(await queueOf('indexer').count()).toBeLessThan(events.length);
 
     await eventually(() => receiver.accepted.length === events.length, 'every delivery', 20_000);
-    // 5 per second: any six deliveries in a row span a second at least.
+    // 5 per second: any six deliveries in a row span a second (less what arrival times jitter).
     const gaps = receiver.times.slice(5).map((time, i) => time - (receiver.times[i] ?? 0));
-    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(950);
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(900);
   });
 
   it('makes an inline attempt slower than the deadline a route job, without holding the other routes', async () => {

@@ -200,11 +200,6 @@ describe('worker with ROUTES_FILE', () => {
       const beforeRestart = new Set(await archivedIds());
       expect(beforeRestart.size).toBeGreaterThanOrEqual(200);
       expect(beforeRestart.size).toBeLessThan(INLINE_EVENTS);
-      // Delivered inline: the route queues hold far fewer jobs than deliveries made.
-      expect(first.lines().some((line) => line.msg === 'delivered' && line.attempt === 1)).toBe(
-        true,
-      );
-
       const second = spawnWorker('test/integration/worker/support/worker-child.ts', childEnv);
       children.push(second);
       const wanted = events.map((event) => event.id);
@@ -227,6 +222,8 @@ describe('worker with ROUTES_FILE', () => {
         });
         try {
           expect(await routeQueue.getFailedCount()).toBe(0);
+          // Most deliveries were made inline and left no route job.
+          expect(await routeQueue.getCompletedCount()).toBeLessThan(INLINE_EVENTS / 2);
         } finally {
           await routeQueue.close();
         }
