@@ -112,6 +112,13 @@ export const EnvSchema = z.object({
   /** Routes file (docs/routing.md); unset: no routing, the worker behaves as before. */
   ROUTES_FILE: z.string().min(1).optional(),
   /**
+   * on: the worker makes each delivery's first attempt while it processes the event, where the
+   * route can take it now; off: every delivery goes through its route queue (docs/routing.md).
+   */
+  ROUTE_INLINE: z.enum(['on', 'off']).default('on'),
+  /** An inline attempt not confirmed within this many ms becomes a route job (attempt 2 on). */
+  ROUTE_INLINE_DEADLINE_MS: positiveInt.default(2000),
+  /**
    * Institutions file (docs/deployment.md#a-consortium): one listener path, secret, key and base
    * address per member. Unset: one institution from WEBHOOK_SECRET, SVC_API_KEY and SVC_BASE_URL.
    */
@@ -239,6 +246,8 @@ export const WorkerConfig = ClientConfig.extend({
     IMPORT_JOB_MATCH: true,
     SHUTDOWN_TIMEOUT_MS: true,
     ROUTES_FILE: true,
+    ROUTE_INLINE: true,
+    ROUTE_INLINE_DEADLINE_MS: true,
     INSTITUTIONS_FILE: true,
   }).shape,
   // The worker retries through BullMQ (JOB_ATTEMPTS); client retries inside would multiply them.

@@ -34,7 +34,9 @@ app.post('/webhooks', express.raw({ type: () => true, limit: '1mb' }), async (re
     return;
   }
   try {
-    await queue.add(String(event.action), event, { jobId: String(event.id) });
+    // BullMQ refuses a custom id that reads as an integer, as some of the platform's all-digit
+    // event ids do: the usual fix is a prefix.
+    await queue.add(String(event.action), event, { jobId: `event-${String(event.id)}` });
   } catch (error) {
     logger.error({ err: error }, 'enqueue failed');
     res.status(503).json({ error: 'try again' });

@@ -111,6 +111,9 @@ function routingOf(options: WorkerProcessOptions, routesFile: string): Routing {
     ...(telemetry === undefined ? {} : { telemetry }),
     ...(tuning.lockDuration === undefined ? {} : { lockDuration: tuning.lockDuration }),
     ...(tuning.stalledInterval === undefined ? {} : { stalledInterval: tuning.stalledInterval }),
+    ...(config.ROUTE_INLINE === 'on'
+      ? { inline: { deadlineMs: config.ROUTE_INLINE_DEADLINE_MS } }
+      : {}),
   });
 }
 

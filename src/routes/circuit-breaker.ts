@@ -14,6 +14,11 @@ export interface CircuitBreaker {
   admit(): Promise<Admission>;
   succeeded(admission: Admission): Promise<void>;
   failed(admission: Admission): Promise<void>;
+  /**
+   * Whether the circuit was closed when last read (at most `cacheMs` ago; a stale read starts a
+   * new one in the background): the inline path's check, which must not wait for Redis.
+   */
+  closedNow(): boolean;
 }
 
 export interface CircuitBreakerOptions {
@@ -86,6 +91,10 @@ export function createCircuitBreaker(options: CircuitBreakerOptions): CircuitBre
   };
 
   return {
+    closedNow: () => {
+      if (Date.now() - cached.readAt >= cacheMs) void read().catch(() => undefined);
+      return !cached.open;
+    },
     admit: async () => {
       const state = await read();
       if (!state.open) return { kind: 'pass' };

@@ -1,14 +1,27 @@
-import type { JobsOptions, Queue } from 'bullmq';
+import type { Queue } from 'bullmq';
 import type { CanonicalEvent } from '../events/canonical-event';
+import type { AttemptOutcome } from './attempt-delivery';
+import type { InlineRoute } from './inline-route';
 import { matchesRoute } from './match-route';
-import { ROUTE_BACKOFF } from './route-backoff';
+import { ROUTE_BACKOFF, routeBackoff } from './route-backoff';
+import type { RouteJobOptions } from './route-job-options';
 import type { AnyRoute } from './routes-file';
 
-/** Adds one delivery job per matching route; resolves with the names of the routes it matched. */
+/**
+ * Delivers one event to every matching route — the first attempt inline where the route takes
+ * it, a route job for the rest; resolves with the names of the routes it matched.
+ */
 export type FanOut = (event: CanonicalEvent, jobId: string) => Promise<readonly string[]>;
 
+export interface FanOutRoute {
+  readonly route: AnyRoute;
+  readonly queue: Queue;
+  /** Present when this process makes first attempts inline (ROUTE_INLINE). */
+  readonly inline?: InlineRoute;
+}
+
 export interface FanOutOptions {
-  readonly routes: readonly { readonly route: AnyRoute; readonly queue: Queue }[];
+  readonly routes: readonly FanOutRoute[];
   /**
    * Delivered jobs are kept this long (as the listener keeps event jobs), so that a fan-out run
    * again for the same event — the event job retried, replayed, or taken over after a crash —
@@ -18,7 +31,7 @@ export interface FanOutOptions {
 }
 
 /** The job options of a route's deliveries: its attempts and backoff, a failed set kept for replay. */
-export function routeJobOptions(route: AnyRoute, keepCompletedHours: number): JobsOptions {
+export function routeJobOptions(route: AnyRoute, keepCompletedHours: number): RouteJobOptions {
   return {
     attempts: route.retry.attempts,
     backoff: { type: ROUTE_BACKOFF, delay: route.retry.backoffMs },
@@ -28,10 +41,12 @@ export function routeJobOptions(route: AnyRoute, keepCompletedHours: number): Jo
 }
 
 /**
- * Fan-out from the event queue to the route queues. Each delivery job's id is the event job's id,
- * unique within its route's queue, and BullMQ's add is a no-op for an id the queue holds: a worker
- * killed between two adds and the event job run again adds the missing jobs and doubles none.
- * The adds go out together; if one fails the whole fan-out throws and the event job is retried.
+ * Fan-out from the event queue to the routes (docs/routing.md, "How a delivery is scheduled").
+ * The inline attempts run side by side, each ending by the inline deadline; what they did not
+ * deliver becomes route jobs, one add (an `addBulk` for several) per route queue. Each delivery job's id is
+ * the event job's id, unique within its route's queue, and BullMQ's add is a no-op for an id the
+ * queue holds: a worker killed between two adds and the event job run again adds the missing jobs
+ * and doubles none. If an add fails the whole fan-out throws and the event job is retried.
  */
 export function createFanOut({ routes, keepCompletedHours }: FanOutOptions): FanOut {
   const options = new Map(
@@ -39,11 +54,47 @@ export function createFanOut({ routes, keepCompletedHours }: FanOutOptions): Fan
   );
   return async (event, jobId) => {
     const matched = routes.filter(({ route }) => matchesRoute(route.match, event));
+    const jobs = await Promise.all(
+      matched.map(async ({ route, queue, inline }) => {
+        const base = options.get(route.name) ?? routeJobOptions(route, keepCompletedHours);
+        if (inline === undefined || !inline.ready()) return { queue, opts: base };
+        const outcome = await inline.attempt(event);
+        return { queue, opts: afterInline(outcome, base) };
+      }),
+    );
+    const byQueue = new Map<Queue, RouteJobOptions[]>();
+    for (const { queue, opts } of jobs) {
+      if (opts !== undefined) byQueue.set(queue, [...(byQueue.get(queue) ?? []), opts]);
+    }
     await Promise.all(
-      matched.map(({ route, queue }) =>
-        queue.add(event.action, event, { ...options.get(route.name), jobId }),
+      [...byQueue].map(([queue, all]) =>
+        // One job is one script call; addBulk wraps its calls in MULTI/EXEC, two commands more.
+        all.length === 1 && all[0] !== undefined
+          ? queue.add(event.action, event, { ...all[0], jobId })
+          : queue.addBulk(
+              all.map((opts) => ({ name: event.action, data: event, opts: { ...opts, jobId } })),
+            ),
       ),
     );
     return matched.map(({ route }) => route.name);
   };
+}
+
+/**
+ * The route job an inline attempt leaves: none when delivered; attempt 2 onwards after the
+ * route's first backoff step when it may be retried; a job that fails at once into the route's
+ * failed set (kept for replay) when the attempt ended the delivery.
+ */
+function afterInline(outcome: AttemptOutcome, base: RouteJobOptions): RouteJobOptions | undefined {
+  switch (outcome.kind) {
+    case 'delivered':
+      return undefined;
+    case 'retry': {
+      const error = outcome.error instanceof Error ? outcome.error : undefined;
+      const opts = { ...base, attempts: Math.max(1, (base.attempts ?? 1) - 1), attemptOffset: 1 };
+      return { ...opts, delay: routeBackoff(0, ROUTE_BACKOFF, error, { opts }) };
+    }
+    case 'failed':
+      return { ...base, attempts: 1, attemptOffset: 1, inlineFailure: outcome.reason };
+  }
 }

@@ -2,26 +2,27 @@ import { UnrecoverableError, Worker } from 'bullmq';
 import type { Job, Telemetry } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { CanonicalEvent } from '../events/canonical-event';
-import type { Logger } from '../logger';
-import { DeliveryError } from './delivery-error';
-import type { Admission, CircuitBreaker } from './circuit-breaker';
-import type { Destination } from './destinations/destination';
+import { attemptDelivery } from './attempt-delivery';
+import type { RouteDelivery } from './attempt-delivery';
+import type { Admission } from './circuit-breaker';
 import { deliveryInSpan } from './delivery-in-span';
 import { routeBackoff } from './route-backoff';
-import type { RouteMetrics } from './route-metrics';
+import { attemptOffsetOf, inlineFailureOf } from './route-job-options';
 import type { AnyRoute } from './routes-file';
-import { createSendShaper } from './send-shaper';
+import type { TokenBucket } from './token-bucket';
 
 export interface RouteWorkerOptions {
   readonly route: AnyRoute;
   readonly queueName: string;
   /** Shared with the route queues; BullMQ opens its own blocking connection from it. */
   readonly connection: Redis;
-  readonly destination: Destination;
-  readonly logger: Logger;
-  readonly metrics?: RouteMetrics;
-  /** The route's circuit breaker; none with `circuit: off`. */
-  readonly circuit?: CircuitBreaker;
+  /** The route's destination, shaping and circuit breaker: one set, shared with inline attempts. */
+  readonly delivery: RouteDelivery;
+  /**
+   * The route's rate in this process, shared with its inline attempts (inline-route.ts), so the
+   * two together stay within `ratePerSecond`; BullMQ's limiter still holds it across processes.
+   */
+  readonly bucket?: TokenBucket;
   readonly lockDuration?: number;
   readonly stalledInterval?: number;
   readonly autorun?: boolean;
@@ -30,63 +31,40 @@ export interface RouteWorkerOptions {
 }
 
 /**
- * The BullMQ worker of one route queue: each job is one event for one destination. The adapter
- * classifies a failure (DeliveryError.retryable); here it is decided — another attempt after the
- * route's backoff, or the failed set at once (UnrecoverableError) — logged once, and counted.
+ * The BullMQ worker of one route queue: each job is one event for one destination, one attempt
+ * per run (attempt-delivery.ts: deliver, classify, log, count); here the outcome becomes BullMQ's —
+ * another attempt after the route's backoff, or the failed set at once (UnrecoverableError). A job
+ * left by a first attempt inline (route-job-options.ts) numbers its attempts on from there.
  * The route's `ratePerSecond` is BullMQ's limiter, which holds across every worker process.
  */
 export function createRouteWorker(options: RouteWorkerOptions): Worker {
-  const { route, destination, logger, metrics, circuit } = options;
-  // Shaped here, per attempt, not at fan-out: the job keeps the canonical event for replay and
-  // for a routes file changed since (a new `send:` applies to deliveries still waiting).
-  const shape = createSendShaper(route.send);
+  const { route, bucket, delivery } = options;
   const processor = async (job: Job<CanonicalEvent>): Promise<void> => {
-    const event = job.data;
-    const attempt = job.attemptsMade + 1;
-    const fields = {
-      eventId: event.id,
-      route: route.name,
-      destination: destination.kind,
-      target: destination.target,
-      attempt,
-    };
-    const admission: Admission = circuit ? await circuit.admit() : { kind: 'pass' };
+    const offset = attemptOffsetOf(job);
+    const inlineFailure = inlineFailureOf(job);
+    // Logged and counted when the inline attempt made it; a replay (attempts reset) delivers.
+    if (
+      inlineFailure !== undefined &&
+      job.attemptsMade === 0 &&
+      (job.stacktrace ?? []).length === 0
+    ) {
+      throw new UnrecoverableError(inlineFailure);
+    }
+    const admission: Admission = delivery.circuit ? await delivery.circuit.admit() : PASS;
     // Open circuit: back to wait, no attempt spent (the queue is held until the next probe).
     if (admission.kind === 'wait') throw Worker.RateLimitError();
-    const started = performance.now();
-    try {
-      const body = await shape(event);
-      await deliveryInSpan(job, fields, () => destination.deliver(event, body));
-    } catch (error) {
-      // A failure of the event itself (a transform) says nothing about the destination.
-      const destinationFailed = !(error instanceof DeliveryError && error.shaping);
-      if (circuit && destinationFailed) await circuit.failed(admission);
-      const durationMs = Math.round(performance.now() - started);
-      const retryable = !(error instanceof DeliveryError) || error.retryable;
-      const reason = error instanceof Error ? error.message : String(error);
-      const last = !retryable || attempt >= (job.opts.attempts ?? 1);
-      if (last) {
-        metrics?.failed(route.name);
-        logger.error(
-          { ...fields, durationMs, reason, retryable },
-          'delivery failed: moved to the route failed set',
-        );
-      } else {
-        metrics?.retried(route.name);
-        logger.warn({ ...fields, durationMs, reason }, 'delivery failed: will be retried');
-      }
-      if (!retryable) throw new UnrecoverableError(reason);
-      throw error;
+    await bucket?.take();
+    const outcome = await attemptDelivery(delivery, job.data, {
+      number: job.attemptsMade + 1 + offset,
+      of: (job.opts.attempts ?? 1) + offset,
+      admission,
+      inSpan: (fields, deliver) => deliveryInSpan(job, fields, deliver),
+    });
+    if (outcome.kind === 'delivered') return;
+    if (outcome.kind === 'failed' && !outcome.retryable) {
+      throw new UnrecoverableError(outcome.reason);
     }
-    const durationMs = Math.round(performance.now() - started);
-    if (circuit) await circuit.succeeded(admission);
-    const receivedAt =
-      event.meta?.receivedAt === undefined ? Number.NaN : Date.parse(event.meta.receivedAt);
-    metrics?.delivered(
-      route.name,
-      Number.isNaN(receivedAt) ? undefined : Math.max(0, Date.now() - receivedAt) / 1000,
-    );
-    logger.info({ ...fields, durationMs }, 'delivered');
+    throw outcome.error;
   };
 
   const worker = new Worker<CanonicalEvent>(options.queueName, processor, {
@@ -103,7 +81,7 @@ export function createRouteWorker(options: RouteWorkerOptions): Worker {
     ...(options.telemetry === undefined ? {} : { telemetry: options.telemetry }),
   });
   worker.on('error', (error) => {
-    logger.warn({ route: route.name, err: error.message }, 'route worker error');
+    delivery.logger.warn({ route: route.name, err: error.message }, 'route worker error');
   });
   return worker;
 }
@@ -113,3 +91,5 @@ function limiterOf(ratePerSecond: number): { max: number; duration: number } {
     ? { max: Math.floor(ratePerSecond), duration: 1000 }
     : { max: 1, duration: Math.round(1000 / ratePerSecond) };
 }
+
+const PASS: Admission = { kind: 'pass' };

@@ -5,15 +5,36 @@ import type { Registry } from 'prom-client';
 import type { Logger } from '../logger';
 import { createDestination } from './create-destination';
 import { createFanOut } from './create-fan-out';
-import type { FanOut } from './create-fan-out';
+import type { FanOut, FanOutRoute } from './create-fan-out';
+import { createInlineRoute } from './inline-route';
+import { createPausedState } from './paused-state';
+import type { PausedState } from './paused-state';
 import { createRouteMetrics } from './route-metrics';
 import { createCircuitBreaker } from './circuit-breaker';
+import type { CircuitBreaker } from './circuit-breaker';
+import type { RouteMetrics } from './route-metrics';
+import { createSendShaper } from './send-shaper';
 import { createRouteWorker } from './create-route-worker';
 import { prepareDestinations } from './prepare-destinations';
 import type { Destination } from './destinations/destination';
 import type { DestinationAdapterList } from './destinations/destination-adapter';
 import { routeQueueName } from './route-queue-name';
 import type { AnyRoute } from './routes-file';
+import { createTokenBucket } from './token-bucket';
+
+/** ROUTE_INLINE: the first delivery attempt in the event job (docs/routing.md). */
+export interface InlineDeliveryOptions {
+  /** ROUTE_INLINE_DEADLINE_MS: an inline attempt not answered by then becomes a route job. */
+  readonly deadlineMs: number;
+  /**
+   * A further say per route, asked for every event (a circuit breaker): `false` queues the
+   * delivery as a route job. Must answer at once, without a round trip.
+   */
+  readonly canTakeInline?: (route: AnyRoute) => boolean;
+}
+
+/** How often a route queue's pause is read for its inline attempts (paused-state.ts). */
+const PAUSED_STATE_EVERY_MS = 500;
 
 export interface StartRoutingOptions {
   readonly routes: readonly AnyRoute[];
@@ -39,6 +60,11 @@ export interface StartRoutingOptions {
   readonly stalledInterval?: number;
   /** BullMQ's telemetry (src/tracing/): route jobs carry the event's trace; none when off. */
   readonly telemetry?: Telemetry;
+  /**
+   * Make the first attempt of each delivery in the event job where the route can take it
+   * (ROUTE_INLINE on); unset: every delivery is a route job. Needs `runWorkers`.
+   */
+  readonly inline?: InlineDeliveryOptions;
 }
 
 export interface Routing {
@@ -80,46 +106,24 @@ export function startRouting(options: StartRoutingOptions): Routing {
       : createRouteMetrics(options.registry, queues, connection);
   const destinations: Destination[] = [];
   const workers = new Map<string, Worker>();
-  if (runWorkers) {
-    for (const { route, queue } of entries) {
-      const destination = createDestination(
-        route.to,
-        { route: route.name, logger, redisUrl: options.redisUrl },
-        options.adapters,
-      );
-      destinations.push(destination);
-      const circuit =
-        route.circuit === 'off'
-          ? undefined
-          : createCircuitBreaker({
-              route: route.name,
-              settings: route.circuit,
-              queue,
-              connection,
-              logger,
-            });
-      const worker = createRouteWorker({
-        route,
-        ...(circuit === undefined ? {} : { circuit }),
-        queueName: queue.name,
-        connection,
-        destination,
-        logger,
-        ...(metrics === undefined ? {} : { metrics }),
-        ...telemetryOf(options),
-        ...(options.lockDuration === undefined ? {} : { lockDuration: options.lockDuration }),
-        ...(options.stalledInterval === undefined
-          ? {}
-          : { stalledInterval: options.stalledInterval }),
-      });
-      workers.set(route.name, worker);
-    }
-  }
+  const pausedStates: PausedState[] = [];
+  const fanOutRoutes = entries.map(({ route, queue }): FanOutRoute => {
+    if (!runWorkers) return { route, queue };
+    const delivering = deliveringRoute(options, route, queue, metrics);
+    destinations.push(delivering.destination);
+    workers.set(route.name, delivering.worker);
+    if (delivering.paused !== undefined) pausedStates.push(delivering.paused);
+    return delivering.fanOut;
+  });
   return {
-    fanOut: createFanOut({ routes: entries, keepCompletedHours: options.keepCompletedHours ?? 48 }),
+    fanOut: createFanOut({
+      routes: fanOutRoutes,
+      keepCompletedHours: options.keepCompletedHours ?? 48,
+    }),
     queues,
     workers,
     close: async () => {
+      for (const state of pausedStates) state.stop();
       await Promise.all([...workers.values()].map((worker) => worker.close()));
       await Promise.all(destinations.map((destination) => destination.close()));
       await Promise.all(entries.map(({ queue }) => queue.close()));
@@ -129,4 +133,73 @@ export function startRouting(options: StartRoutingOptions): Routing {
 
 function telemetryOf({ telemetry }: StartRoutingOptions): { telemetry?: Telemetry } {
   return telemetry === undefined ? {} : { telemetry };
+}
+
+/** The route's circuit breaker, unless `circuit: off`. */
+function circuitOf(
+  options: StartRoutingOptions,
+  route: AnyRoute,
+  queue: Queue,
+): CircuitBreaker | undefined {
+  if (route.circuit === 'off') return undefined;
+  const { connection, logger } = options;
+  return createCircuitBreaker({
+    route: route.name,
+    settings: route.circuit,
+    queue,
+    connection,
+    logger,
+  });
+}
+
+/** A route this process delivers: its destination, its worker, and its inline attempts. */
+function deliveringRoute(
+  options: StartRoutingOptions,
+  route: AnyRoute,
+  queue: Queue,
+  metrics: RouteMetrics | undefined,
+): { destination: Destination; worker: Worker; fanOut: FanOutRoute; paused?: PausedState } {
+  const { logger, inline } = options;
+  const destination = createDestination(
+    route.to,
+    { route: route.name, logger, redisUrl: options.redisUrl },
+    options.adapters,
+  );
+  const bucket =
+    route.ratePerSecond === undefined ? undefined : createTokenBucket(route.ratePerSecond);
+  const circuit = circuitOf(options, route, queue);
+  // Shaped per attempt, not at fan-out: the job keeps the canonical event for replay and for a
+  // routes file changed since (a new `send:` applies to deliveries still waiting).
+  const delivery = {
+    route,
+    destination,
+    logger,
+    shape: createSendShaper(route.send),
+    ...(metrics === undefined ? {} : { metrics }),
+    ...(circuit === undefined ? {} : { circuit }),
+  };
+  const worker = createRouteWorker({
+    route,
+    queueName: queue.name,
+    connection: options.connection,
+    delivery,
+    ...(bucket === undefined ? {} : { bucket }),
+    ...telemetryOf(options),
+    ...(options.lockDuration === undefined ? {} : { lockDuration: options.lockDuration }),
+    ...(options.stalledInterval === undefined ? {} : { stalledInterval: options.stalledInterval }),
+  });
+  if (inline === undefined) return { destination, worker, fanOut: { route, queue } };
+  const paused = createPausedState(queue, PAUSED_STATE_EVERY_MS);
+  const canTakeInline = inline.canTakeInline;
+  const inlineRoute = createInlineRoute({
+    delivery,
+    worker,
+    paused,
+    bucket,
+    deadlineMs: inline.deadlineMs,
+    // An open circuit's deliveries wait as route jobs, where the probe decides.
+    canTakeInline: (one) =>
+      (circuit?.closedNow() ?? true) && (canTakeInline === undefined || canTakeInline(one)),
+  });
+  return { destination, worker, paused, fanOut: { route, queue, inline: inlineRoute } };
 }

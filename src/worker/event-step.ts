@@ -1,17 +1,37 @@
 import { UnrecoverableError } from 'bullmq';
+import type { Job } from 'bullmq';
 import { CanonicalEvent } from '../events/canonical-event';
 import type { Dispatch } from './handler-registry';
 
 /**
  * Work done for every event before its handler, whatever its action (routing's fan-out, composed
- * by src/processes/worker-process.ts). A step must be idempotent: when the handler fails and the
- * event job runs again, every step runs again.
+ * by src/processes/worker-process.ts). A step must be safe to run again: an event job taken over
+ * after its worker died runs every step again.
  */
 export type EventStep = (event: CanonicalEvent, jobId: string) => Promise<unknown>;
 
 /**
+ * The job's progress once its steps ran and its handler then failed: the retries of the handler
+ * do not run the steps again (routing's first attempts are made in a step, and a delivery made
+ * must not be made again for each retry of a download).
+ */
+const STEPS_DONE = { eventSteps: 'done' } as const;
+
+function stepsDone(job: Job): boolean {
+  const { progress } = job;
+  return (
+    typeof progress === 'object' &&
+    progress !== null &&
+    'eventSteps' in progress &&
+    progress.eventSteps === 'done'
+  );
+}
+
+/**
  * Runs the steps in order, then the event's handler: a job_end still downloads its records, and
  * is routed too. A step that throws fails the run as a handler would (the failure policy decides).
+ * When the handler fails after the steps ran, the job records it (one command, on that path
+ * only), and its later runs go straight to the handler.
  */
 export function withEventSteps(dispatch: Dispatch, steps: readonly EventStep[]): Dispatch {
   if (steps.length === 0) return dispatch;
@@ -21,7 +41,21 @@ export function withEventSteps(dispatch: Dispatch, steps: readonly EventStep[]):
     if (!event.success || job.id === undefined) {
       throw new UnrecoverableError('job data is not a canonical event: not routed');
     }
-    for (const step of steps) await step(event.data, job.id);
-    return dispatch(job, signal);
+    const done = stepsDone(job);
+    if (!done) for (const step of steps) await step(event.data, job.id);
+    try {
+      return await dispatch(job, signal);
+    } catch (error) {
+      if (!done) await recordStepsDone(job);
+      throw error;
+    }
   };
+}
+
+async function recordStepsDone(job: Job): Promise<void> {
+  try {
+    await job.updateProgress(STEPS_DONE);
+  } catch {
+    // Not recorded (Redis away): the next run makes the steps again, which they allow.
+  }
 }

@@ -10,6 +10,7 @@ import { createLogger } from '../../../src/logger';
 import { routeQueueName } from '../../../src/routes/route-queue-name';
 import { createWorkerProcess } from '../../../src/processes/worker-process';
 import { routeEvent } from '../../component/routes/support/route-events';
+import { startHttpReceiver } from '../../component/routes/support/http-receiver';
 import { TEST_REDIS_URL, obliterateQueue, uniqueQueueName } from '../../helpers/redis';
 import { spawnWorker } from '../worker/support/child-process';
 import type { ChildWorker } from '../worker/support/child-process';
@@ -17,6 +18,8 @@ import type { ChildWorker } from '../worker/support/child-process';
 jest.setTimeout(90_000);
 
 const EVENTS = 600;
+/** The burst of the inline test: each event at two destinations, first attempts inline. */
+const INLINE_EVENTS = 2000;
 
 describe('worker with ROUTES_FILE', () => {
   let dir: string;
@@ -40,6 +43,7 @@ describe('worker with ROUTES_FILE', () => {
       queueName,
       routeQueueName(queueName, 'archive'),
       routeQueueName(queueName, 'loans'),
+      routeQueueName(queueName, 'indexer'),
     ]) {
       await obliterateQueue(name);
     }
@@ -165,4 +169,68 @@ describe('worker with ROUTES_FILE', () => {
       await routeQueue.close();
     }
   });
+
+  it('delivers every event of a burst to every destination when the worker is killed mid-burst with first attempts inline', async () => {
+    const receiver = await startHttpReceiver();
+    try {
+      const routesFile = join(dir, 'routes.yaml');
+      await writeFile(
+        routesFile,
+        'routes:\n' +
+          '  - name: archive\n    to: { file: { dir: "${ARCHIVE_DIR}" } }\n    retry: { attempts: 5, backoffMs: 100 }\n' +
+          '  - name: indexer\n    to: { http: { url: "${HOOK}" } }\n    retry: { attempts: 5, backoffMs: 100 }\n',
+      );
+      const enqueue = createEventEnqueuer({
+        queue,
+        dedupWindowHours: 1,
+        attempts: 5,
+        backoffDelayMs: 100,
+      });
+      const events = Array.from({ length: INLINE_EVENTS }, () => routeEvent());
+      for (const event of events) await enqueue(event);
+      const childEnv = { ...env(routesFile), HOOK: receiver.url, ROUTE_INLINE: 'on' };
+
+      const first = spawnWorker('test/integration/worker/support/worker-child.ts', childEnv);
+      children.push(first);
+      const until = Date.now() + 60_000;
+      while ((await archivedIds()).length < 200 && Date.now() < until)
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      first.child.kill('SIGKILL');
+      await first.exited();
+      const beforeRestart = new Set(await archivedIds());
+      expect(beforeRestart.size).toBeGreaterThanOrEqual(200);
+      expect(beforeRestart.size).toBeLessThan(INLINE_EVENTS);
+      const second = spawnWorker('test/integration/worker/support/worker-child.ts', childEnv);
+      children.push(second);
+      const wanted = events.map((event) => event.id);
+      const deadline = Date.now() + 90_000;
+      let missing = { archive: wanted, indexer: wanted };
+      while (Date.now() < deadline) {
+        const archivedNow = new Set(await archivedIds());
+        const indexed = new Set(receiver.accepted);
+        missing = {
+          archive: wanted.filter((id) => !archivedNow.has(id)),
+          indexer: wanted.filter((id) => !indexed.has(id)),
+        };
+        if (missing.archive.length === 0 && missing.indexer.length === 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(missing).toEqual({ archive: [], indexer: [] });
+      for (const name of ['archive', 'indexer']) {
+        const routeQueue = new Queue(routeQueueName(queueName, name), {
+          connection: { url: TEST_REDIS_URL },
+        });
+        try {
+          expect(await routeQueue.getFailedCount()).toBe(0);
+          // Most deliveries were made inline and left no route job.
+          expect(await routeQueue.getCompletedCount()).toBeLessThan(INLINE_EVENTS / 2);
+        } finally {
+          await routeQueue.close();
+        }
+      }
+      expect(await queue.getFailedCount()).toBe(0);
+    } finally {
+      await receiver.close();
+    }
+  }, 180_000);
 });

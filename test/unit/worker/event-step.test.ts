@@ -64,4 +64,29 @@ describe('event steps before the handler', () => {
 
     expect(await run(jobOf('not an event'))).toBe('not an event');
   });
+
+  it('does not run the steps again when the handler failed after them and the job runs again', async () => {
+    const seen: string[] = [];
+    let failures = 1;
+    const run = withEventSteps(async () => {
+      seen.push('handler');
+      if (failures-- > 0) throw new Error('download cut off');
+      return 'done';
+    }, [async () => seen.push('step')]);
+    // The progress a BullMQ job keeps between its runs.
+    const job = {
+      id: 'evt-7201',
+      name: 'loan',
+      data: EVENT,
+      progress: 0 as unknown,
+      updateProgress: async (progress: unknown) => {
+        job.progress = progress;
+      },
+    };
+
+    await expect(run(job as unknown as Job)).rejects.toThrow('download cut off');
+    await expect(run(job as unknown as Job)).resolves.toBe('done');
+
+    expect(seen).toEqual(['step', 'handler', 'handler']);
+  });
 });

@@ -1,0 +1,118 @@
+import type { CanonicalEvent } from '../events/canonical-event';
+import type { Logger } from '../logger';
+import type { Admission, CircuitBreaker } from './circuit-breaker';
+import { DeliveryError } from './delivery-error';
+import type { DeliverySpanFields } from './delivery-in-span';
+import type { Destination } from './destinations/destination';
+import { withTimeout } from './destinations/with-timeout';
+import type { RouteMetrics } from './route-metrics';
+import type { AnyRoute } from './routes-file';
+
+/** What one route delivers through: its destination, and where outcomes are logged and counted. */
+export interface RouteDelivery {
+  readonly route: AnyRoute;
+  readonly destination: Destination;
+  readonly logger: Logger;
+  readonly metrics?: RouteMetrics;
+  /** The route's `send:` (send-shaper.ts): the body sent; the canonical event when it gives none. */
+  readonly shape?: (event: CanonicalEvent) => Promise<string | undefined>;
+  /** The route's circuit breaker (circuit-breaker.ts); told each attempt's outcome. */
+  readonly circuit?: CircuitBreaker;
+}
+
+/** Which attempt this is, of how many the route allows (`retry.attempts`, the first included). */
+export interface AttemptNumber {
+  readonly number: number;
+  readonly of: number;
+  /**
+   * The longest wait before the attempt counts as failed although the destination may still
+   * answer (the first attempt inline, docs/routing.md "How a delivery is scheduled"); the
+   * destination's own `timeoutMs` otherwise.
+   */
+  readonly deadlineMs?: number;
+  /** Called once the destination answered or gave up, also after the deadline passed. */
+  readonly onSettled?: () => void;
+  /** How the circuit let this attempt through (a probe, or as usual). */
+  readonly admission?: Admission;
+  /** Runs the delivery inside the caller's span (delivery-in-span.ts); directly without it. */
+  readonly inSpan?: (fields: DeliverySpanFields, deliver: () => Promise<void>) => Promise<void>;
+}
+
+export type AttemptOutcome =
+  | { readonly kind: 'delivered' }
+  /** Another attempt follows, after the route's backoff (`retryAfterMs` when the destination named it). */
+  | { readonly kind: 'retry'; readonly error: unknown; readonly reason: string }
+  /** The delivery goes to the route's failed set: not retryable, or the attempts are spent. */
+  | {
+      readonly kind: 'failed';
+      readonly error: unknown;
+      readonly reason: string;
+      readonly retryable: boolean;
+    };
+
+/**
+ * One delivery attempt of one event on one route, wherever it runs — inline in the event job or
+ * in the route's worker: deliver, classify the failure (the adapter's DeliveryError.retryable),
+ * and one log line and metric per outcome. The caller turns the outcome into a job (a retry, the
+ * failed set) or nothing.
+ */
+export async function attemptDelivery(
+  delivery: RouteDelivery,
+  event: CanonicalEvent,
+  attempt: AttemptNumber,
+): Promise<AttemptOutcome> {
+  const { route, destination, logger, metrics } = delivery;
+  const fields = {
+    eventId: event.id,
+    route: route.name,
+    destination: destination.kind,
+    target: destination.target,
+    attempt: attempt.number,
+  };
+  const started = performance.now();
+  const admission = attempt.admission ?? PASS;
+  try {
+    const body = await delivery.shape?.(event);
+    const deliver = (): Promise<void> => destination.deliver(event, body);
+    const delivering = attempt.inSpan === undefined ? deliver() : attempt.inSpan(fields, deliver);
+    if (attempt.onSettled !== undefined) void delivering.then(attempt.onSettled, attempt.onSettled);
+    await (attempt.deadlineMs === undefined
+      ? delivering
+      : withTimeout(
+          delivering,
+          attempt.deadlineMs,
+          `${destination.target}: inline attempt`,
+          'answer',
+        ));
+  } catch (error) {
+    // A failure of the event itself (a transform) says nothing about the destination.
+    const destinationFailed = !(error instanceof DeliveryError && error.shaping);
+    if (destinationFailed) await delivery.circuit?.failed(admission);
+    const durationMs = Math.round(performance.now() - started);
+    const retryable = !(error instanceof DeliveryError) || error.retryable;
+    const reason = error instanceof Error ? error.message : String(error);
+    if (!retryable || attempt.number >= attempt.of) {
+      metrics?.failed(route.name);
+      logger.error(
+        { ...fields, durationMs, reason, retryable },
+        'delivery failed: moved to the route failed set',
+      );
+      return { kind: 'failed', error, reason, retryable };
+    }
+    metrics?.retried(route.name);
+    logger.warn({ ...fields, durationMs, reason }, 'delivery failed: will be retried');
+    return { kind: 'retry', error, reason };
+  }
+  const durationMs = Math.round(performance.now() - started);
+  await delivery.circuit?.succeeded(admission);
+  const receivedAt =
+    event.meta?.receivedAt === undefined ? Number.NaN : Date.parse(event.meta.receivedAt);
+  metrics?.delivered(
+    route.name,
+    Number.isNaN(receivedAt) ? undefined : Math.max(0, Date.now() - receivedAt) / 1000,
+  );
+  logger.info({ ...fields, durationMs }, 'delivered');
+  return { kind: 'delivered' };
+}
+
+const PASS: Admission = { kind: 'pass' };

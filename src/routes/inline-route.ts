@@ -1,0 +1,58 @@
+import type { Worker } from 'bullmq';
+import type { CanonicalEvent } from '../events/canonical-event';
+import { attemptDelivery } from './attempt-delivery';
+import type { AttemptOutcome, RouteDelivery } from './attempt-delivery';
+import type { PausedState } from './paused-state';
+import type { AnyRoute } from './routes-file';
+import type { TokenBucket } from './token-bucket';
+
+/** The first delivery attempt of a route, made in the event job (docs/routing.md). */
+export interface InlineRoute {
+  /**
+   * Whether the route takes an attempt now: its worker runs here, its queue is not paused, it is
+   * within its rate and its concurrency, and `canTakeInline` says yes. Takes the rate's token.
+   */
+  ready(): boolean;
+  /** Attempt 1 of the route's attempts, ending by the inline deadline at the latest. */
+  attempt(event: CanonicalEvent): Promise<AttemptOutcome>;
+}
+
+export interface InlineRouteOptions {
+  readonly delivery: RouteDelivery;
+  readonly worker: Worker;
+  readonly paused: PausedState;
+  /** The route's rate in this process (`ratePerSecond`), shared with its worker. */
+  readonly bucket: TokenBucket | undefined;
+  readonly deadlineMs: number;
+  /** A further say (a circuit breaker): `false` queues the delivery as a route job. */
+  readonly canTakeInline?: (route: AnyRoute) => boolean;
+}
+
+export function createInlineRoute(options: InlineRouteOptions): InlineRoute {
+  const { delivery, worker, paused, bucket, deadlineMs } = options;
+  const { route } = delivery;
+  /** Inline attempts whose destination has not answered yet (the deadline may have passed). */
+  let inFlight = 0;
+  const settled = (): void => {
+    inFlight -= 1;
+  };
+  return {
+    ready: () =>
+      worker.isRunning() &&
+      !worker.isPaused() &&
+      !paused.paused() &&
+      inFlight < route.concurrency &&
+      (options.canTakeInline?.(route) ?? true) &&
+      // Last: a token taken is a delivery made.
+      (bucket?.tryTake() ?? true),
+    attempt: (event) => {
+      inFlight += 1;
+      return attemptDelivery(delivery, event, {
+        number: 1,
+        of: route.retry.attempts,
+        deadlineMs,
+        onSettled: settled,
+      });
+    },
+  };
+}

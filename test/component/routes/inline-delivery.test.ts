@@ -1,0 +1,230 @@
+import type { Redis } from 'ioredis';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Queue } from 'bullmq';
+import { jobIdForEvent } from '../../../src/events/job-id-for-event';
+import { closeRedis } from '../../../src/redis/close-redis';
+import { openWorkerConnection } from '../../../src/redis/open-worker-connection';
+import { parseRoutesFile } from '../../../src/routes/load-routes-file';
+import { startRouting } from '../../../src/routes/start-routing';
+import type { Routing } from '../../../src/routes/start-routing';
+import { captureLogger } from '../../helpers/capture-logger';
+import type { CapturedLogger } from '../../helpers/capture-logger';
+import { TEST_REDIS_URL, obliterateQueue, uniqueQueueName } from '../../helpers/redis';
+import { startHttpReceiver } from './support/http-receiver';
+import type { HttpReceiver } from './support/http-receiver';
+import { eventually, routeEvent } from './support/route-events';
+
+jest.setTimeout(30_000);
+
+describe('routing: the first attempt inline', () => {
+  let dir: string;
+  let receiver: HttpReceiver;
+  let queueName: string;
+  let routing: Routing | undefined;
+  let log: CapturedLogger;
+  let connection: Redis | undefined;
+
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'svc-inline-'));
+    receiver = await startHttpReceiver();
+    queueName = uniqueQueueName('inline');
+    log = captureLogger();
+  });
+  afterEach(async () => {
+    await routing?.close();
+    if (connection !== undefined) await closeRedis(connection);
+    for (const queue of routing?.queues.values() ?? []) await obliterateQueue(queue.name);
+    routing = undefined;
+    await receiver.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  function start(yaml: string, deadlineMs = 2000): Routing {
+    const { routes } = parseRoutesFile(yaml, { DIR: dir, HOOK: receiver.url });
+    connection = openWorkerConnection(TEST_REDIS_URL, log.logger);
+    routing = startRouting({
+      connection,
+      routes,
+      redisUrl: TEST_REDIS_URL,
+      queueName,
+      logger: log.logger,
+      inline: { deadlineMs },
+    });
+    return routing;
+  }
+
+  function queueOf(name: string): Queue {
+    const queue = routing?.queues.get(name);
+    if (queue === undefined) throw new Error(`no queue for route ${name}`);
+    return queue;
+  }
+
+  async function archived(): Promise<string[]> {
+    const day = new Date().toISOString().slice(0, 10);
+    const text = await readFile(join(dir, 'archive', `${day}.jsonl`), 'utf8').catch(() => '');
+    return text
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => (JSON.parse(line) as { id: string }).id);
+  }
+
+  /** The attempt numbers logged for a route, in order, with their outcome. */
+  function attempts(route: string): string[] {
+    return log
+      .lines()
+      .filter((line) => line.route === route && typeof line.attempt === 'number')
+      .map((line) => `${String(line.attempt)} ${String(line.msg)}`);
+  }
+
+  /** Until the route's queue-state read (paused-state.ts) has answered once. */
+  const settle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 300));
+
+  it('delivers on the happy path with no route job at all', async () => {
+    const { fanOut } = start(`
+routes:
+  - { name: indexer, to: { http: { url: "\${HOOK}" } } }
+  - { name: archive, to: { file: { dir: "\${DIR}/archive" } } }
+`);
+    await settle();
+    const event = routeEvent();
+
+    expect(await fanOut(event, jobIdForEvent(event.id))).toEqual(['indexer', 'archive']);
+
+    // Delivered by the time the fan-out resolved: the event job's own run made both.
+    expect(receiver.accepted).toEqual([event.id]);
+    expect(await archived()).toEqual([event.id]);
+    for (const name of ['indexer', 'archive']) {
+      const counts = await queueOf(name).getJobCounts('wait', 'delayed', 'completed', 'active');
+      expect(counts).toEqual({ wait: 0, delayed: 0, completed: 0, active: 0 });
+    }
+    expect(attempts('indexer')).toEqual(['1 delivered']);
+  });
+
+  it('gives a route that fails inline its retries as route jobs, numbered from attempt 2', async () => {
+    receiver.answer(503);
+    const { fanOut } = start(`
+routes:
+  - { name: indexer, to: { http: { url: "\${HOOK}" } }, retry: { attempts: 6, backoffMs: 100 } }
+`);
+    await settle();
+    const event = routeEvent();
+    await fanOut(event, jobIdForEvent(event.id));
+    expect(receiver.requests()).toBe(1);
+    await eventually(() => receiver.requests() >= 3, 'two retries from the route queue');
+    receiver.answer(200);
+    await eventually(() => receiver.accepted.length === 1, 'the delivery once the indexer is up');
+
+    const seen = attempts('indexer');
+    expect(seen.slice(0, 3)).toEqual([
+      '1 delivery failed: will be retried',
+      '2 delivery failed: will be retried',
+      '3 delivery failed: will be retried',
+    ]);
+    expect(seen.at(-1)).toBe(`${String(seen.length)} delivered`);
+    const job = await queueOf('indexer').getJob(jobIdForEvent(event.id));
+    // Six attempts in all: one inline, five left for the route job.
+    expect(job?.opts.attempts).toBe(5);
+  });
+
+  it('spends the last attempt inline into the failed set, and a replay delivers it', async () => {
+    receiver.answer(422);
+    const { fanOut } = start(`
+routes:
+  - { name: indexer, to: { http: { url: "\${HOOK}" } }, retry: { attempts: 5, backoffMs: 100 } }
+`);
+    await settle();
+    const event = routeEvent();
+    await fanOut(event, jobIdForEvent(event.id));
+    const queue = queueOf('indexer');
+    await eventually(async () => (await queue.getFailedCount()) === 1, 'the failed set');
+    const [failed] = await queue.getFailed();
+    expect(failed?.failedReason).toContain('HTTP 422');
+    // A 4xx is not retried: one request, one failure line, made inline.
+    expect(receiver.requests()).toBe(1);
+    expect(attempts('indexer')).toEqual(['1 delivery failed: moved to the route failed set']);
+
+    receiver.answer(200);
+    await failed?.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true });
+    await eventually(() => receiver.accepted.length === 1, 'the replayed delivery');
+    expect(receiver.accepted).toEqual([event.id]);
+  });
+
+  it('sends a paused route nothing inline and drains it on resume', async () => {
+    const { fanOut } = start(`
+routes:
+  - { name: indexer, to: { http: { url: "\${HOOK}" } } }
+  - { name: archive, to: { file: { dir: "\${DIR}/archive" } } }
+`);
+    // Paused from elsewhere (`routes pause`, another process): seen within half a second.
+    const operator = new Queue(queueOf('indexer').name, { connection: { url: TEST_REDIS_URL } });
+    try {
+      await operator.pause();
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      const events = [routeEvent(), routeEvent(), routeEvent()];
+      for (const event of events) await fanOut(event, jobIdForEvent(event.id));
+
+      expect((await archived()).sort()).toEqual(events.map((event) => event.id).sort());
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(receiver.requests()).toBe(0);
+      expect(await queueOf('indexer').getJobCounts('wait')).toEqual({ wait: 3 });
+
+      await operator.resume();
+      await eventually(() => receiver.accepted.length === 3, 'the deliveries after resume');
+      expect(receiver.accepted.sort()).toEqual(events.map((event) => event.id).sort());
+    } finally {
+      await operator.close();
+    }
+  });
+
+  it('keeps a rate-limited route within its rate, inline attempts and route jobs together', async () => {
+    const { fanOut } = start(`
+routes:
+  - { name: indexer, to: { http: { url: "\${HOOK}" } }, ratePerSecond: 5 }
+`);
+    await settle();
+    const events = Array.from({ length: 12 }, () => routeEvent());
+    await Promise.all(events.map((event) => fanOut(event, jobIdForEvent(event.id))));
+    // At least the first went inline: no job for it.
+    expect(await queueOf('indexer').count()).toBeLessThan(events.length);
+
+    await eventually(() => receiver.accepted.length === events.length, 'every delivery', 20_000);
+    // 5 per second: any six deliveries in a row span a second (less what arrival times jitter).
+    const gaps = receiver.times.slice(5).map((time, i) => time - (receiver.times[i] ?? 0));
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(900);
+  });
+
+  it('makes an inline attempt slower than the deadline a route job, without holding the other routes', async () => {
+    receiver.delay(1500);
+    const { fanOut } = start(
+      `
+routes:
+  - { name: indexer, to: { http: { url: "\${HOOK}" } }, retry: { attempts: 5, backoffMs: 100 } }
+  - { name: archive, to: { file: { dir: "\${DIR}/archive" } } }
+`,
+      300,
+    );
+    await settle();
+    const event = routeEvent();
+    const started = performance.now();
+    await fanOut(event, jobIdForEvent(event.id));
+
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(await archived()).toEqual([event.id]);
+    const job = await queueOf('indexer').getJob(jobIdForEvent(event.id));
+    expect(job).toBeDefined();
+    receiver.delay(0);
+    await eventually(() => receiver.accepted.length >= 1, 'the delivery by the route job');
+    expect(
+      log.lines().find((line) => line.route === 'indexer' && line.attempt === 1),
+    ).toMatchObject({
+      msg: 'delivery failed: will be retried',
+      reason: expect.stringContaining('inline attempt: no answer within 300 ms') as unknown,
+    });
+    await eventually(
+      () => attempts('indexer').includes('2 delivered'),
+      'attempt 2 delivered by the route job',
+    );
+  });
+});
