@@ -24,11 +24,31 @@ export function deliveryInSpan<T>(
   fields: DeliverySpanFields,
   deliver: () => Promise<T>,
 ): Promise<T> {
+  return deliverySpan(job.name, fields, deliver, producerLinkOf(job));
+}
+
+/**
+ * The first attempt made inline in the event job (docs/routing.md "How a delivery is scheduled"):
+ * the same span, a child of the event's run, with no route job to link to.
+ */
+export function inlineDeliveryInSpan<T>(
+  action: string,
+  fields: DeliverySpanFields,
+  deliver: () => Promise<T>,
+): Promise<T> {
+  return deliverySpan(action, fields, deliver, undefined);
+}
+
+function deliverySpan<T>(
+  action: string,
+  fields: DeliverySpanFields,
+  deliver: () => Promise<T>,
+  links: Link[] | undefined,
+): Promise<T> {
   const attributes = {
-    ...eventAttributes({ ...fields, action: job.name }),
+    ...eventAttributes({ ...fields, action }),
     'svcws.destination.kind': fields.destination,
   };
-  const links = producerLinkOf(job);
   return inSpan(
     `deliver ${fields.route}`,
     { kind: SpanKind.PRODUCER, attributes, ...(links === undefined ? {} : { links }) },

@@ -1,6 +1,7 @@
 import type { Worker } from 'bullmq';
 import type { CanonicalEvent } from '../events/canonical-event';
 import { attemptDelivery } from './attempt-delivery';
+import { inlineDeliveryInSpan } from './delivery-in-span';
 import type { AttemptOutcome, RouteDelivery } from './attempt-delivery';
 import type { PausedState } from './paused-state';
 import type { AnyRoute } from './routes-file';
@@ -52,6 +53,7 @@ export function createInlineRoute(options: InlineRouteOptions): InlineRoute {
         of: route.retry.attempts,
         deadlineMs,
         onSettled: settled,
+        inSpan: (fields, deliver) => inlineDeliveryInSpan(event.action, fields, deliver),
       });
     },
   };
