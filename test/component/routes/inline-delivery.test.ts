@@ -115,6 +115,11 @@ routes:
     await eventually(() => receiver.requests() >= 3, 'two retries from the route queue');
     receiver.answer(200);
     await eventually(() => receiver.accepted.length === 1, 'the delivery once the indexer is up');
+    // The line is written once the answer is read, a moment after the receiver counted it.
+    await eventually(
+      () => attempts('indexer').at(-1)?.endsWith(' delivered') === true,
+      'the delivered line',
+    );
 
     const seen = attempts('indexer');
     expect(seen.slice(0, 3)).toEqual([

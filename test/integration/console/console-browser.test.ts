@@ -136,6 +136,9 @@ describe('the operator console in a real browser', () => {
       SVC_API_KEY: 'unused',
       RECORDS_DIR: join(dir, 'records'),
       WORKER_METRICS_PORT: '0',
+      // Every delivery a route job, so the console has queued, paused and failed jobs to show at
+      // once (inline first attempts: test/component/routes/inline-delivery.test.ts).
+      ROUTE_INLINE: 'off',
     };
     workerConnection = openWorkerConnection(TEST_REDIS_URL, silent);
     worker = createWorkerProcess({
