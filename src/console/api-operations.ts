@@ -50,6 +50,7 @@ const HistoryAnswer = z.unknown().describe('the history’s own answer (src/hist
 const scopeOf = (principal: Principal): HistoryScope => ({
   role: principal.role,
   institution: principal.institution,
+  actor: principal.name,
 });
 
 export function apiOperations(deps: OperationDeps): Operation[] {
