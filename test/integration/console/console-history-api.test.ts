@@ -196,3 +196,46 @@ describe('the console’s history API over a real PostgreSQL', () => {
     expect(ids(await call(TOKENS.operator, '/events?user=S1004217'))).toEqual([]);
   });
 });
+
+describe('the console with its history database down', () => {
+  it('still serves live state, says PostgreSQL is down and answers history calls 503', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'svc-console-pgdown-'));
+    const redis = new Redis(TEST_REDIS_URL);
+    await writeFile(
+      join(dir, 'tokens.yaml'),
+      `tokens:\n  - { name: ops, sha256: ${sha256Hex(TOKENS.operator)}, role: operator }\n`,
+    );
+    const env = {
+      REDIS_URL: TEST_REDIS_URL,
+      QUEUE_NAME: uniqueQueueName('console-pgdown'),
+      CONSOLE_TOKENS_FILE: join(dir, 'tokens.yaml'),
+      // Port 9 (discard): nothing listens, the connection is refused.
+      DATABASE_URL: 'postgres://postgres@127.0.0.1:9/test',
+      HISTORY_KEY: TEST_HISTORY_KEY,
+    };
+    const consoleProcess = createConsoleProcess({
+      config: loadConfig(ConsoleConfig, env),
+      logger: createLogger({ level: 'silent', name: 'test' }),
+      connection: redis,
+      env,
+    });
+    const server = createServer(consoleProcess.app).listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const base = `http://127.0.0.1:${String((server.address() as AddressInfo).port)}/api/v1`;
+    const get = (path: string) =>
+      fetch(`${base}${path}`, { headers: { authorization: `Bearer ${TOKENS.operator}` } });
+    try {
+      const overview = await get('/overview');
+      expect(overview.status).toBe(200);
+      expect(JSON.stringify(await overview.json())).toContain('"down"');
+      const events = await get('/events');
+      expect(events.status).toBe(503);
+      expect(await events.json()).toMatchObject({ error: 'history_unavailable' });
+    } finally {
+      server.close();
+      await consoleProcess.close();
+      redis.disconnect();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
