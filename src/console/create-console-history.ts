@@ -58,10 +58,20 @@ export const HistoryQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(1000).optional(),
   after: text.optional(),
 });
+/** As `history search`: a route's outcome names both (src/cli/history-filter-options.ts). */
+const SearchQuery = HistoryQuery.refine(
+  (query) => (query.route === undefined) === (query.outcome === undefined),
+  { message: 'route and outcome go together', path: ['route'] },
+);
 
 const ReplayRequest = z.strictObject({
   route: text,
-  filters: HistoryQuery.omit({ limit: true, after: true }).default({}),
+  filters: HistoryQuery.omit({ limit: true, after: true })
+    .refine((query) => (query.route === undefined) === (query.outcome === undefined), {
+      message: 'route and outcome go together',
+      path: ['route'],
+    })
+    .default({}),
   dryRun: z.boolean().default(true),
 });
 const ForgetRequest = z.strictObject({ user: text });
@@ -145,7 +155,7 @@ function historyCalls(options: ConsoleHistoryOptions): ConsoleHistory {
   const context = { db: options.db, keys: options.keys };
   return {
     search: (query, scope) =>
-      searchHistory(context, scopedFilters(parsed(HistoryQuery, query, 'query'), scope)),
+      searchHistory(context, scopedFilters(parsed(SearchQuery, query, 'query'), scope)),
     journey: async (institution, id, scope) => {
       if (scope.institution !== undefined && scope.institution !== institution) {
         throw consoleError.scope(`institution ${institution}`);

@@ -139,6 +139,7 @@ describe('the console’s history API over a real PostgreSQL', () => {
     expect(ids(await call(TOKENS.operator, '/events'))).toEqual([loan.id, other.id].sort());
     const bad = await call(TOKENS.operator, '/events?outcome=lost');
     expect(bad.status).toBe(400);
+    expect((await call(TOKENS.operator, '/events?route=loans')).status).toBe(400);
   });
 
   it('shows an event’s journey: its arrival and each attempt with status and error', async () => {
