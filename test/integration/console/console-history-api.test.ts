@@ -196,6 +196,19 @@ describe('the console’s history API over a real PostgreSQL', () => {
     expect(report.body).toMatchObject({ historyEvents: 1 });
     expect(ids(await call(TOKENS.operator, '/events?user=S1004217'))).toEqual([]);
   });
+  it('documents the CLI’s filters and the replay and forget bodies in OpenAPI', async () => {
+    const response = await fetch(`${url}/api/v1/openapi.json`);
+    const document = (await response.json()) as {
+      paths: Record<string, Record<string, Record<string, unknown>>>;
+    };
+    const search = document.paths['/api/v1/events']?.get;
+    const names = (search?.parameters as { name: string }[]).map((one) => one.name);
+    expect(names).toEqual(expect.arrayContaining(['user', 'barcode', 'job-instance', 'after']));
+    const replay = JSON.stringify(document.paths['/api/v1/replays']?.post);
+    expect(replay).toContain('dryRun');
+    expect(replay).toContain('replayId');
+    expect(JSON.stringify(document.paths['/api/v1/forget']?.post)).toContain('"user"');
+  });
 });
 
 describe('the console with its history database down', () => {
