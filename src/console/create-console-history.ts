@@ -154,8 +154,13 @@ export function createConsoleHistory(options: ConsoleHistoryOptions): ConsoleHis
 function historyCalls(options: ConsoleHistoryOptions): ConsoleHistory {
   const context = { db: options.db, keys: options.keys };
   return {
-    search: (query, scope) =>
-      searchHistory(context, scopedFilters(parsed(SearchQuery, query, 'query'), scope)),
+    search: (query, scope) => {
+      const filters = scopedFilters(parsed(SearchQuery, query, 'query'), scope);
+      if (filters.after !== undefined && !isCursor(filters.after)) {
+        throw consoleError.badField('query.after', 'not a `next` of this history');
+      }
+      return searchHistory(context, filters);
+    },
     journey: async (institution, id, scope) => {
       if (scope.institution !== undefined && scope.institution !== institution) {
         throw consoleError.scope(`institution ${institution}`);
@@ -166,27 +171,7 @@ function historyCalls(options: ConsoleHistoryOptions): ConsoleHistory {
       const body = await historyBody(context, received.event);
       return { event: received.event, body: bodyFor(scope, body), steps };
     },
-    replayByQuery: async (request, scope) => {
-      needsOperator(scope, 'replay');
-      const asked = parsed(ReplayRequest, request, 'body');
-      const filters = scopedFilters(asked.filters, scope);
-      const target = options.replayTarget(asked.route);
-      if (target === undefined) throw consoleError.notFound(`route ${asked.route}`);
-      if (asked.dryRun) {
-        const dry = await previewReplay(context, filters);
-        return { dryRun: true, route: asked.route, ...dry };
-      }
-      const result = await replayHistory(context, filters, {
-        queue: target.queue,
-        route: asked.route,
-        jobOptions: target.jobOptions,
-        actor: scope.actor ?? 'console',
-        ...(options.replayRatePerSecond === undefined
-          ? {}
-          : { ratePerSecond: options.replayRatePerSecond }),
-      });
-      return { dryRun: false, route: asked.route, ...result };
-    },
+    replayByQuery: (request, scope) => replayByQuery(options, request, scope),
     forget: async (request, scope) => {
       needsOperator(scope, 'forget');
       // A person is forgotten everywhere this service holds them, across institutions.
@@ -226,4 +211,44 @@ function historyCalls(options: ConsoleHistoryOptions): ConsoleHistory {
       return true;
     },
   };
+}
+
+/** A `next` as searchHistory makes it (history-filters.ts): base64url JSON of three strings. */
+function isCursor(text: string): boolean {
+  try {
+    const parsed: unknown = JSON.parse(Buffer.from(text, 'base64url').toString());
+    return (
+      Array.isArray(parsed) && parsed.length === 3 && parsed.every((x) => typeof x === 'string')
+    );
+  } catch {
+    return false;
+  }
+}
+
+/** The dry run (count and sample) or the replay itself, as `history replay` runs them. */
+async function replayByQuery(
+  options: ConsoleHistoryOptions,
+  request: unknown,
+  scope: HistoryScope,
+): Promise<unknown> {
+  needsOperator(scope, 'replay');
+  const context = { db: options.db, keys: options.keys };
+  const asked = parsed(ReplayRequest, request, 'body');
+  const filters = scopedFilters(asked.filters, scope);
+  const target = options.replayTarget(asked.route);
+  if (target === undefined) throw consoleError.notFound(`route ${asked.route}`);
+  if (asked.dryRun) {
+    const dry = await previewReplay(context, filters);
+    return { dryRun: true, route: asked.route, ...dry };
+  }
+  const result = await replayHistory(context, filters, {
+    queue: target.queue,
+    route: asked.route,
+    jobOptions: target.jobOptions,
+    actor: scope.actor ?? 'console',
+    ...(options.replayRatePerSecond === undefined
+      ? {}
+      : { ratePerSecond: options.replayRatePerSecond }),
+  });
+  return { dryRun: false, route: asked.route, ...result };
 }

@@ -140,6 +140,7 @@ describe('the console’s history API over a real PostgreSQL', () => {
     const bad = await call(TOKENS.operator, '/events?outcome=lost');
     expect(bad.status).toBe(400);
     expect((await call(TOKENS.operator, '/events?route=loans')).status).toBe(400);
+    expect((await call(TOKENS.operator, '/events?after=not-a-cursor')).status).toBe(400);
   });
 
   it('shows an event’s journey: its arrival and each attempt with status and error', async () => {
