@@ -5,19 +5,36 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Queue, Worker } from 'bullmq';
+import pg from 'pg';
 import { ConsoleConfig, loadConfig } from '../src/config';
 import { sha256Hex } from '../src/console/console-access-files';
 import { createRejectedStore } from '../src/events/rejected-store';
+import { openHistoryDatabase } from '../src/history/open-history-database';
 import { createLogger } from '../src/logger';
 import { createConsoleProcess } from '../src/processes/console-process';
 import { closeRedis } from '../src/redis/close-redis';
 import { openProducerConnection } from '../src/redis/open-producer-connection';
 import { routeQueueName } from '../src/routes/route-queue-name';
+import { load as loadHistory } from './history.bench';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 5000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
 const TOKEN = 'bench-console-operator-token';
+/** BENCH_HISTORY=off: the live calls only. The history's size: HISTORY_BENCH_EVENTS (history.bench.ts). */
+const HISTORY = process.env.BENCH_HISTORY !== 'off';
+const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const HISTORY_CALLS = [
+  '/events',
+  '/events?barcode=39123',
+  '/events/01BENCH/ev5',
+  '/replays?route=loans&barcode=39123',
+  '/audit',
+  '/api/v1/events?barcode=39123',
+  '/api/v1/events?institution=01BENCH&action=bib',
+  '/api/v1/events/01BENCH/ev5',
+  '/api/v1/audit',
+];
 const print = (line: string): void => {
   process.stdout.write(`${line}\n`);
 };
@@ -26,16 +43,24 @@ const print = (line: string): void => {
  * `npm run bench -- console`: the live pages and API calls of the console over queues holding
  * EVENTS event jobs (a tenth failed), as many deliveries on one route (a tenth failed) and 500
  * rejected deliveries; REQUESTS sequential requests each, p50/p95 of the time to the whole answer
- * on the loopback (an upper bound of the server time). The history's pages and calls, over
- * 1,000,000 events in PostgreSQL, come with the history (src/history/).
+ * on the loopback (an upper bound of the server time). With the history (unless BENCH_HISTORY=off)
+ * its pages and calls too, over the history bench's SQL load in a schema of its own.
  */
 export async function run(): Promise<void> {
   const queueName = `bench-console-${randomUUID().slice(0, 8)}`;
   const dir = await mkdtemp(path.join(tmpdir(), 'bench-console-'));
   const connection = openProducerConnection(REDIS_URL, { commandTimeoutMs: 10_000 });
   await connection.ping().catch(() => undefined);
+  const schema = `bench_console_${randomUUID().slice(0, 8)}`;
   try {
     await seed(queueName, connection);
+    if (HISTORY) {
+      const db = await openHistoryDatabase({ url: DATABASE_URL, schema });
+      if (db !== undefined) {
+        await loadHistory(db);
+        await db.close();
+      }
+    }
     await writeFile(
       path.join(dir, 'routes.yaml'),
       'routes:\n  - name: loans\n    to: { http: { url: "http://127.0.0.1:9/hook" } }\n',
@@ -50,6 +75,13 @@ export async function run(): Promise<void> {
       ROUTES_FILE: path.join(dir, 'routes.yaml'),
       CONSOLE_TOKENS_FILE: path.join(dir, 'tokens.yaml'),
       LOG_LEVEL: 'silent',
+      ...(HISTORY
+        ? {
+            DATABASE_URL,
+            HISTORY_KEY: 'bench-console-history-key-0123456789abcdef',
+            HISTORY_SCHEMA: schema,
+          }
+        : {}),
     };
     const consoleProcess = createConsoleProcess({
       config: loadConfig(ConsoleConfig, env),
@@ -63,7 +95,7 @@ export async function run(): Promise<void> {
     print(
       `${String(EVENTS)} event jobs, ${String(EVENTS)} deliveries, 500 rejected; ${String(REQUESTS)} requests per call`,
     );
-    print('call                          p50 ms   p95 ms');
+    print(`${'call'.padEnd(50)} p50 ms   p95 ms`);
     for (const call of [
       '/',
       '/routes',
@@ -73,9 +105,10 @@ export async function run(): Promise<void> {
       '/api/v1/routes',
       '/api/v1/rejected',
       '/api/v1/failed',
+      ...(HISTORY ? HISTORY_CALLS : []),
     ]) {
       const times = await measure(`${base}${call}`);
-      print(`GET ${call.padEnd(26)} ${fmt(quantile(times, 0.5))}  ${fmt(quantile(times, 0.95))}`);
+      print(`GET ${call.padEnd(46)} ${fmt(quantile(times, 0.5))}  ${fmt(quantile(times, 0.95))}`);
     }
     server.close();
     await consoleProcess.close();
@@ -89,6 +122,12 @@ export async function run(): Promise<void> {
     if (keys.length > 0) await connection.del(...keys);
     await closeRedis(connection);
     await rm(dir, { recursive: true, force: true });
+    if (HISTORY) {
+      const client = new pg.Client({ connectionString: DATABASE_URL });
+      await client.connect();
+      await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await client.end();
+    }
   }
 }
 

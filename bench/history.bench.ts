@@ -122,7 +122,7 @@ async function ingest(db: SqlExecutor, redis: Redis): Promise<void> {
 }
 
 /** 1,000,000 events and 2,000,000 attempts over ten days, 30 % about patrons, in SQL. */
-async function load(db: SqlExecutor): Promise<void> {
+export async function load(db: SqlExecutor): Promise<void> {
   const now = Date.now();
   const days = Array.from({ length: DAYS }, (_, i) =>
     new Date(now - i * 86_400_000).toISOString().slice(0, 10),

@@ -300,7 +300,10 @@ export const ConsoleConfig = EnvSchema.pick({
   CONSOLE_IDENTITY_HEADER: true,
   CONSOLE_ROLES_FILE: true,
   CONSOLE_SESSION_HOURS: true,
+  // The history pages and API calls read the history (docs/history.md) when DATABASE_URL is set.
+  ...historyKeys,
 })
+  .superRefine(historyKeyWithDatabase, ALWAYS)
   .superRefine((config, ctx) => {
     // Without either file nobody could sign in: a console nobody can open is a mistake.
     if (config.CONSOLE_TOKENS_FILE === undefined && config.CONSOLE_ROLES_FILE === undefined) {

@@ -31,7 +31,7 @@ async function main(): Promise<void> {
     {
       host: config.CONSOLE_HOST,
       port: typeof address === 'object' && address !== null ? address.port : config.CONSOLE_PORT,
-      history: 'off',
+      history: config.DATABASE_URL === undefined ? 'off' : 'on',
       proxySignIn: config.CONSOLE_ROLES_FILE !== undefined,
       dashboard: config.ADMIN_TOKEN === undefined ? 'off' : '/admin/queues',
     },

@@ -10,6 +10,15 @@ import {
   RejectedDetail,
   RejectedList,
   RouteList,
+  AuditList,
+  AuditQuery,
+  EventDetail,
+  EventsPage,
+  EventsQuery,
+  ForgetAnswer,
+  ForgetBody,
+  ReplayAnswer,
+  ReplayBody,
 } from './api-schemas';
 import type { ConsoleActions } from './console-actions';
 import type { ConsoleHistory, HistoryScope } from './console-history';
@@ -46,10 +55,10 @@ export interface OperationDeps {
   readonly history?: ConsoleHistory | undefined;
 }
 
-const HistoryAnswer = z.unknown().describe('the history’s own answer (src/history/)');
 const scopeOf = (principal: Principal): HistoryScope => ({
   role: principal.role,
   institution: principal.institution,
+  actor: principal.name,
 });
 
 export function apiOperations(deps: OperationDeps): Operation[] {
@@ -169,7 +178,8 @@ export function apiOperations(deps: OperationDeps): Operation[] {
       method: 'get',
       path: '/events',
       summary: 'History search (the CLI’s filters as query parameters)',
-      response: HistoryAnswer,
+      response: EventsPage,
+      query: EventsQuery,
       needsHistory: true,
       handle: (input) => history().search(input.query, scopeOf(input.principal)),
     },
@@ -177,7 +187,7 @@ export function apiOperations(deps: OperationDeps): Operation[] {
       method: 'get',
       path: '/events/{institution}/{id}',
       summary: 'An event and its journey',
-      response: HistoryAnswer,
+      response: EventDetail,
       needsHistory: true,
       handle: async (input) => {
         const found = await history().journey(
@@ -194,7 +204,8 @@ export function apiOperations(deps: OperationDeps): Operation[] {
       method: 'post',
       path: '/replays',
       summary: 'Replay by query: { route, filters, dryRun } (operator)',
-      response: HistoryAnswer,
+      response: ReplayAnswer,
+      body: ReplayBody,
       needsHistory: true,
       handle: (input) => history().replayByQuery(input.body, scopeOf(input.principal)),
     },
@@ -202,7 +213,8 @@ export function apiOperations(deps: OperationDeps): Operation[] {
       method: 'post',
       path: '/forget',
       summary: 'Forget a patron: { user } (operator)',
-      response: HistoryAnswer,
+      response: ForgetAnswer,
+      body: ForgetBody,
       needsHistory: true,
       handle: (input) => history().forget(input.body, scopeOf(input.principal)),
     },
@@ -210,7 +222,8 @@ export function apiOperations(deps: OperationDeps): Operation[] {
       method: 'get',
       path: '/audit',
       summary: 'Who did what',
-      response: HistoryAnswer,
+      response: AuditList,
+      query: AuditQuery,
       needsHistory: true,
       handle: (input) => history().listAudit(input.query, scopeOf(input.principal)),
     },

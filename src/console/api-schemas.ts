@@ -122,3 +122,100 @@ export const FailedDetail = FailedJob.extend({
 
 /** `?institution=` on the failed-job calls: which member's event queue (a consortium). */
 export const InstitutionQuery = z.object({ institution: z.string().optional() });
+
+const filterText = z.string().optional();
+/** GET /events: the CLI's filter names (`history search`); times ISO 8601, checked by the history. */
+export const EventsQuery = z.strictObject({
+  id: filterText.describe('event id'),
+  user: filterText.describe('a patron id, card number or e-mail: matched by its keyed hash'),
+  barcode: filterText,
+  mms: filterText,
+  loan: filterText,
+  request: filterText,
+  'job-instance': filterText,
+  institution: filterText,
+  action: filterText,
+  event: filterText.describe('event code, e.g. LOAN_CREATED'),
+  since: filterText.describe('ISO 8601 time'),
+  until: filterText.describe('ISO 8601 time'),
+  route: filterText.describe('with outcome: the latest attempt on this route ended so'),
+  outcome: filterText.describe('delivered, failed, pending or skipped'),
+  limit: filterText.describe('1 to 1000, default 50'),
+  after: filterText.describe('the `next` of the page before'),
+});
+export const EventSummary = z.object({
+  institution: z.string(),
+  eventId: z.string(),
+  action: z.string(),
+  eventCode: z.string().nullable(),
+  platformTime: z.string().nullable(),
+  receivedAt: z.string(),
+  patron: z.boolean(),
+  barcodes: z.array(z.string()),
+  mmsIds: z.array(z.string()),
+  loanIds: z.array(z.string()),
+  requestIds: z.array(z.string()),
+  jobInstanceIds: z.array(z.string()),
+  hasBody: z.boolean(),
+});
+export const EventsPage = z.object({
+  items: z.array(EventSummary),
+  next: z.string().optional().describe('pass as `after` for the next page'),
+});
+export const EventDetail = z.object({
+  event: EventSummary,
+  body: z
+    .unknown()
+    .describe('the event as received, patron fields masked for viewers; null: not kept'),
+  steps: z
+    .array(z.looseObject({ at: z.string(), kind: z.enum(['received', 'attempt', 'job_end']) }))
+    .describe('received, each route attempt (status, error, durationMs), job_end (files)'),
+});
+export const ReplayBody = z.object({
+  route: z.string(),
+  filters: z.record(z.string(), z.string()).optional().describe('as GET /events, no limit/after'),
+  dryRun: z.boolean().optional().describe('default true: count and sample only'),
+});
+export const ReplayAnswer = z.union([
+  z.object({
+    dryRun: z.literal(true),
+    route: z.string(),
+    count: z.number().int(),
+    sample: z.array(EventSummary),
+  }),
+  z.object({
+    dryRun: z.literal(false),
+    route: z.string(),
+    replayId: z.string(),
+    queued: z.number().int(),
+    skipped: z.number().int(),
+  }),
+]);
+export const ForgetBody = z.object({ user: z.string() });
+export const ForgetAnswer = z.object({
+  personHash: z.string(),
+  historyEvents: z.number().int(),
+  historyAttempts: z.number().int(),
+  outboxRecords: z.number().int(),
+  queueJobs: z.record(z.string(), z.number().int()),
+  rejected: z.number().int(),
+});
+export const AuditQuery = z.strictObject({
+  actor: filterText,
+  action: filterText,
+  before: filterText.describe('the `next` of the page before'),
+  limit: filterText.describe('1 to 500, default 50'),
+});
+export const AuditList = z.object({
+  items: z.array(
+    z.object({
+      at: z.string(),
+      actor: z.string(),
+      action: z.string(),
+      target: z.string().nullable(),
+      details: z.record(z.string(), z.unknown()),
+      count: z.number().int().nullable(),
+    }),
+  ),
+  next: z.string().optional(),
+});

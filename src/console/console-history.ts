@@ -42,4 +42,6 @@ export interface ConsoleHistory {
 export interface HistoryScope {
   readonly role: Principal['role'];
   readonly institution?: string | undefined;
+  /** Who acts (kept in the audit of a replay or a forget). */
+  readonly actor?: string | undefined;
 }

@@ -6,18 +6,13 @@ import type { ConsoleActions } from './console-actions';
 import type { ConsoleAuth } from './console-auth';
 import type { ConsoleHistory } from './console-history';
 import { consoleError } from './console-error';
+import { addHistoryPages } from './history-pages-router';
 import { html } from './html';
 import type { Html } from './html';
 import { layout, page } from './pages/layout';
 import type { PageContext } from './pages/layout';
 import { overviewPage } from './pages/overview-page';
-import {
-  failedListPage,
-  failedPage,
-  historyOffPage,
-  rejectedListPage,
-  rejectedPage,
-} from './pages/queue-pages';
+import { failedListPage, failedPage, rejectedListPage, rejectedPage } from './pages/queue-pages';
 import { routesPage } from './pages/routes-page';
 import type { Principal } from './principal';
 import { readOverview } from './read-overview';
@@ -104,19 +99,14 @@ export function pagesRouter(deps: PagesDeps): Router {
       await actions.showFailed(ctx.principal, param(req, 'jobId'), institution(req)),
     ),
   }));
-  // The history pages are wired with src/history/; until then they say it is off.
-  get('/events', '/events', () =>
-    Promise.resolve({
-      title: 'Events',
-      body: historyOffPage('searching events and their journeys'),
-    }),
-  );
-  get('/audit', '/audit', () =>
-    Promise.resolve({
-      title: 'Audit',
-      body: historyOffPage('the audit trail (actions are in the log meanwhile)'),
-    }),
-  );
+  addHistoryPages({
+    router,
+    get,
+    auth: deps.auth,
+    history: deps.history,
+    routeNames: async (principal) =>
+      (await actions.listRoutes(principal)).map((route) => route.name),
+  });
 
   for (const verb of ['pause', 'resume'] as const) {
     post(

@@ -28,3 +28,6 @@ export type { ReplayOptions, ReplayResult } from './replay-history';
 export { countHistory, searchHistory } from './search-history';
 export type { HistoryContext, HistoryEventSummary, HistoryPage } from './search-history';
 export type { SqlExecutor } from './sql-executor';
+export { listAudit } from './list-audit';
+export type { AuditEntry, AuditPage, AuditQuery } from './list-audit';
+export { writeAudit } from './write-audit';

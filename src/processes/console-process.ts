@@ -9,11 +9,19 @@ import { createConsoleActions } from '../console/console-actions';
 import { createConsoleApp } from '../console/create-console-app';
 import { createConsoleAuth } from '../console/console-auth';
 import type { ConsoleHistory } from '../console/console-history';
+import type { ConsoleQueues } from '../console/console-queues';
 import { openConsoleQueues } from '../console/console-queues';
+import { createConsoleHistory } from '../console/create-console-history';
 import type { OverviewSources } from '../console/read-overview';
 import { createRejectedStore } from '../events/rejected-store';
+import type { RejectedStore } from '../events/rejected-store';
+import { deriveHistoryKeys } from '../history/history-keys';
+import { historyStreamKey } from '../history/history-stream-key';
+import { openPgExecutor } from '../history/pg-executor';
+import type { SqlExecutor } from '../history/sql-executor';
 import { loadInstitutionsFile } from '../institutions/load-institutions-file';
 import type { Logger } from '../logger';
+import { routeJobOptions } from '../routes/create-fan-out';
 import { loadRoutesFile } from '../routes/load-routes-file';
 
 export interface ConsoleProcessOptions {
@@ -23,7 +31,7 @@ export interface ConsoleProcessOptions {
   readonly connection: Redis;
   /** For `${VAR}` in the routes and institutions files, as the worker reads them. */
   readonly env: Readonly<Record<string, string | undefined>>;
-  /** The event history; undefined: live state only. */
+  /** The event history; by default opened from DATABASE_URL (undefined there: live state only). */
   readonly history?: ConsoleHistory | undefined;
   /** A route's circuit breaker state, once routes have one. */
   readonly circuitOpen?: OverviewSources['circuitOpen'];
@@ -94,15 +102,21 @@ export function createConsoleProcess(options: ConsoleProcessOptions): ConsolePro
     replayTargets,
     circuitOpen: options.circuitOpen,
   });
+  const historyDb = options.history === undefined ? openHistoryDb(config) : undefined;
+  const history =
+    options.history ??
+    (historyDb === undefined
+      ? undefined
+      : consoleHistoryOf({ config, db: historyDb, queues, rejected, logger: options.logger }));
   const app = createConsoleApp({
     logger: options.logger,
     auth,
     actions,
-    history: options.history,
+    history,
     trustedProxies: config.CONSOLE_TRUSTED_PROXY ?? [],
     overview: {
       queues,
-      history: options.history,
+      history,
       circuitOpen: options.circuitOpen,
       remainingOf: options.remainingOf,
       now: options.now ?? (() => new Date()),
@@ -119,6 +133,49 @@ export function createConsoleProcess(options: ConsoleProcessOptions): ConsolePro
       await replayTargets.close();
       await baseQueue.close();
       await queues.close();
+      await historyDb?.close();
     },
   };
+}
+
+/**
+ * The history's database when DATABASE_URL is set. Not migrated here (the listener and worker
+ * migrate at start-up, `history migrate` by hand) and not connected yet: a pool connects on the
+ * first query, so a PostgreSQL that is down leaves the console serving live state, its overview
+ * saying so and the history calls answering 503 `history_unavailable`.
+ */
+function openHistoryDb(config: ConsoleConfig): SqlExecutor | undefined {
+  if (config.DATABASE_URL === undefined) return undefined;
+  return openPgExecutor({ url: config.DATABASE_URL, schema: config.HISTORY_SCHEMA });
+}
+
+/** Replays go to the route's own queue with its attempts (as `history replay` does). */
+const KEEP_COMPLETED_HOURS = 48;
+
+function consoleHistoryOf(deps: {
+  config: ConsoleConfig;
+  db: SqlExecutor;
+  queues: ConsoleQueues;
+  rejected: RejectedStore;
+  logger: Logger;
+}): ConsoleHistory {
+  const { config, queues } = deps;
+  return createConsoleHistory({
+    db: deps.db,
+    // historyKeyWithDatabase: HISTORY_KEY is set whenever DATABASE_URL is.
+    keys: deriveHistoryKeys(config.HISTORY_KEY ?? ''),
+    logger: deps.logger,
+    replayTarget: (name) => {
+      const found = queues.routes.find((one) => one.route.name === name);
+      return found === undefined
+        ? undefined
+        : { queue: found.queue, jobOptions: routeJobOptions(found.route, KEEP_COMPLETED_HOURS) };
+    },
+    forgetIn: {
+      redis: queues.connection,
+      streamKey: historyStreamKey(config.QUEUE_NAME),
+      queues: [...queues.events, ...queues.routes].map((one) => one.queue),
+      rejected: deps.rejected,
+    },
+  });
 }

@@ -1,0 +1,254 @@
+import type { JobsOptions, Queue } from 'bullmq';
+import { z } from 'zod';
+import { CanonicalEvent } from '../events/canonical-event';
+import { MASK, withoutPersonalData } from '../events/personal-fields';
+import type { ForgetOptions } from '../history/forget-person';
+import { forgetPerson } from '../history/forget-person';
+import { historyBody } from '../history/history-body';
+import type { HistoryFilters } from '../history/history-filters';
+import { historyJourney } from '../history/history-journey';
+import type { HistoryKeys } from '../history/history-keys';
+import { listAudit } from '../history/list-audit';
+import { previewReplay, replayHistory } from '../history/replay-history';
+import { searchHistory } from '../history/search-history';
+import type { SqlExecutor } from '../history/sql-executor';
+import { writeAudit } from '../history/write-audit';
+import { HttpError } from '../http/http-error';
+import type { Logger } from '../logger';
+import { consoleError } from './console-error';
+import type { ConsoleHistory, HistoryScope } from './console-history';
+
+/** Where a replay by query queues: the route's queue and its attempts and backoff. */
+export interface ReplayTarget {
+  readonly queue: Queue;
+  readonly jobOptions: JobsOptions;
+}
+
+export interface ConsoleHistoryOptions {
+  readonly db: SqlExecutor;
+  readonly keys: HistoryKeys;
+  /** The route's queue for a replay; undefined: no such route. */
+  readonly replayTarget: (route: string) => ReplayTarget | undefined;
+  /** Where else a forget looks (queues, outbox, rejected store), as the CLI's `history forget`. */
+  readonly forgetIn?: Omit<ForgetOptions, 'db' | 'keys' | 'actor'>;
+  /** Deliveries queued per second at most by a replay (replayHistory's default when unset). */
+  readonly replayRatePerSecond?: number;
+  readonly logger?: Logger;
+}
+
+const time = z.iso.datetime({ offset: true }).transform((text) => new Date(text));
+const text = z.string().min(1).max(500);
+
+/** The search filters by the CLI's names (src/cli/history-filter-options.ts). */
+export const HistoryQuery = z.strictObject({
+  id: text.optional(),
+  user: text.optional(),
+  barcode: text.optional(),
+  mms: text.optional(),
+  loan: text.optional(),
+  request: text.optional(),
+  'job-instance': text.optional(),
+  institution: text.optional(),
+  action: text.optional(),
+  event: text.optional(),
+  since: time.optional(),
+  until: time.optional(),
+  route: text.optional(),
+  outcome: z.enum(['delivered', 'failed', 'pending', 'skipped']).optional(),
+  limit: z.coerce.number().int().min(1).max(1000).optional(),
+  after: text.optional(),
+});
+/** As `history search`: a route's outcome names both (src/cli/history-filter-options.ts). */
+const SearchQuery = HistoryQuery.refine(
+  (query) => (query.route === undefined) === (query.outcome === undefined),
+  { message: 'route and outcome go together', path: ['route'] },
+);
+
+const ReplayRequest = z.strictObject({
+  route: text,
+  filters: HistoryQuery.omit({ limit: true, after: true })
+    .refine((query) => (query.route === undefined) === (query.outcome === undefined), {
+      message: 'route and outcome go together',
+      path: ['route'],
+    })
+    .default({}),
+  dryRun: z.boolean().default(true),
+});
+const ForgetRequest = z.strictObject({ user: text });
+const AuditListQuery = z.strictObject({
+  actor: text.optional(),
+  action: text.optional(),
+  before: z.iso.datetime({ offset: true }).optional(),
+  limit: z.coerce.number().int().min(1).max(500).optional(),
+});
+
+function parsed<T>(schema: z.ZodType<T>, value: unknown, where: string): T {
+  const result = schema.safeParse(value ?? {});
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const path = issue === undefined ? [] : issue.path.map(String);
+  throw consoleError.badField([where, ...path].join('.'), issue?.message ?? 'invalid');
+}
+
+/** The filters within the principal's institution: forced for a scoped one, 403 for another. */
+export function scopedFilters(
+  query: z.infer<typeof HistoryQuery>,
+  scope: HistoryScope,
+): HistoryFilters {
+  const { 'job-instance': jobInstance, ...rest } = query;
+  if (scope.institution !== undefined && rest.institution !== undefined) {
+    if (rest.institution !== scope.institution)
+      throw consoleError.scope(`institution ${rest.institution}`);
+  }
+  const institution = scope.institution ?? rest.institution;
+  const filters: Record<string, unknown> = { ...rest, jobInstance, institution };
+  return Object.fromEntries(
+    Object.entries(filters).filter(([, value]) => value !== undefined),
+  ) as HistoryFilters;
+}
+
+function needsOperator(scope: HistoryScope, action: string): void {
+  if (scope.role !== 'operator') throw consoleError.role(action);
+}
+
+/** The body as this role may read it: viewers without its patron fields (as eventFor). */
+function bodyFor(scope: HistoryScope, body: CanonicalEvent | undefined): unknown {
+  if (body === undefined) return null;
+  if (scope.role === 'operator') return body;
+  const event = CanonicalEvent.safeParse(body);
+  return event.success ? withoutPersonalData(event.data) : MASK;
+}
+
+/**
+ * ConsoleHistory over the history room's own functions (src/history/): the search and journey,
+ * replay by query and forget as the CLI runs them, and the audit table. The principal's scope is
+ * applied here, once, for every page and API call.
+ */
+export function createConsoleHistory(options: ConsoleHistoryOptions): ConsoleHistory {
+  const history = historyCalls(options);
+  const guarded =
+    <A extends unknown[], R>(call: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      try {
+        return await call(...args);
+      } catch (error) {
+        if (error instanceof HttpError) throw error;
+        options.logger?.warn(
+          { err: error instanceof Error ? error.message : String(error) },
+          'history call failed',
+        );
+        throw new HttpError(503, 'history_unavailable', 'the history database does not answer');
+      }
+    };
+  return {
+    search: guarded(history.search),
+    journey: guarded(history.journey),
+    replayByQuery: guarded(history.replayByQuery),
+    forget: guarded(history.forget),
+    listAudit: guarded(history.listAudit),
+    audit: history.audit,
+    ping: () => history.ping().catch(() => false),
+  };
+}
+
+function historyCalls(options: ConsoleHistoryOptions): ConsoleHistory {
+  const context = { db: options.db, keys: options.keys };
+  return {
+    search: (query, scope) => {
+      const filters = scopedFilters(parsed(SearchQuery, query, 'query'), scope);
+      if (filters.after !== undefined && !isCursor(filters.after)) {
+        throw consoleError.badField('query.after', 'not a `next` of this history');
+      }
+      return searchHistory(context, filters);
+    },
+    journey: async (institution, id, scope) => {
+      if (scope.institution !== undefined && scope.institution !== institution) {
+        throw consoleError.scope(`institution ${institution}`);
+      }
+      const steps = await historyJourney(context, id, institution);
+      const received = steps.find((step) => step.kind === 'received');
+      if (received === undefined) return undefined;
+      const body = await historyBody(context, received.event);
+      return { event: received.event, body: bodyFor(scope, body), steps };
+    },
+    replayByQuery: (request, scope) => replayByQuery(options, request, scope),
+    forget: async (request, scope) => {
+      needsOperator(scope, 'forget');
+      // A person is forgotten everywhere this service holds them, across institutions.
+      if (scope.institution !== undefined)
+        throw consoleError.scope('forgetting a person (every institution)');
+      const asked = parsed(ForgetRequest, request, 'body');
+      return forgetPerson(
+        {
+          ...options.forgetIn,
+          db: options.db,
+          keys: options.keys,
+          actor: scope.actor ?? 'console',
+        },
+        asked.user,
+      );
+    },
+    listAudit: (query, scope) =>
+      listAudit(options.db, {
+        ...parsed(AuditListQuery, query, 'query'),
+        ...(scope.institution === undefined ? {} : { institution: scope.institution }),
+      }),
+    audit: (record) =>
+      writeAudit(options.db, {
+        at: record.at,
+        actor: record.actor,
+        action: record.action,
+        target: record.target,
+        details: {
+          role: record.role,
+          outcome: record.outcome,
+          ...(record.institution === undefined ? {} : { institution: record.institution }),
+          ...(record.detail === undefined ? {} : { detail: record.detail }),
+        },
+      }),
+    ping: async () => {
+      await options.db.query('SELECT 1');
+      return true;
+    },
+  };
+}
+
+/** A `next` as searchHistory makes it (history-filters.ts): base64url JSON of three strings. */
+function isCursor(text: string): boolean {
+  try {
+    const parsed: unknown = JSON.parse(Buffer.from(text, 'base64url').toString());
+    return (
+      Array.isArray(parsed) && parsed.length === 3 && parsed.every((x) => typeof x === 'string')
+    );
+  } catch {
+    return false;
+  }
+}
+
+/** The dry run (count and sample) or the replay itself, as `history replay` runs them. */
+async function replayByQuery(
+  options: ConsoleHistoryOptions,
+  request: unknown,
+  scope: HistoryScope,
+): Promise<unknown> {
+  needsOperator(scope, 'replay');
+  const context = { db: options.db, keys: options.keys };
+  const asked = parsed(ReplayRequest, request, 'body');
+  const filters = scopedFilters(asked.filters, scope);
+  const target = options.replayTarget(asked.route);
+  if (target === undefined) throw consoleError.notFound(`route ${asked.route}`);
+  if (asked.dryRun) {
+    const dry = await previewReplay(context, filters);
+    return { dryRun: true, route: asked.route, ...dry };
+  }
+  const result = await replayHistory(context, filters, {
+    queue: target.queue,
+    route: asked.route,
+    jobOptions: target.jobOptions,
+    actor: scope.actor ?? 'console',
+    ...(options.replayRatePerSecond === undefined
+      ? {}
+      : { ratePerSecond: options.replayRatePerSecond }),
+  });
+  return { dryRun: false, route: asked.route, ...result };
+}

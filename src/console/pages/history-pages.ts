@@ -1,0 +1,231 @@
+import type { JourneyStep } from '../../history/history-journey';
+import type { AuditPage } from '../../history/list-audit';
+import type { HistoryEventSummary, HistoryPage } from '../../history/search-history';
+import { html } from '../html';
+import type { Html } from '../html';
+import type { PageContext } from './layout';
+
+/** The search form's fields, by the CLI's names (src/cli/history-filter-options.ts). */
+export const EVENT_FILTERS = [
+  ['id', 'Event id'],
+  ['user', 'Patron id (matched by its hash)'],
+  ['barcode', 'Item barcode'],
+  ['mms', 'MMS id'],
+  ['loan', 'Loan id'],
+  ['request', 'Request id'],
+  ['job-instance', 'Job instance id'],
+  ['institution', 'Institution'],
+  ['action', 'Action'],
+  ['event', 'Event code'],
+  ['since', 'Since (ISO time)'],
+  ['until', 'Until (ISO time)'],
+  ['route', 'Route'],
+  ['outcome', 'Outcome on the route'],
+] as const;
+
+/** An event and its journey, as createConsoleHistory answers it. */
+export interface EventDetail {
+  readonly event: HistoryEventSummary;
+  readonly body: unknown;
+  readonly steps: JourneyStep[];
+}
+
+function filterFields(values: Readonly<Record<string, string>>, leaveOut: string[] = []): Html {
+  return html`${EVENT_FILTERS.filter(([name]) => !leaveOut.includes(name)).map(
+    ([name, label]) =>
+      html`<p>
+        <label for="f-${name}">${label}</label>
+        <input id="f-${name}" name="${name}" value="${values[name] ?? ''}" />
+      </p>`,
+  )}`;
+}
+
+const eventPath = (item: HistoryEventSummary) =>
+  `/events/${encodeURIComponent(item.institution)}/${encodeURIComponent(item.eventId)}`;
+
+function eventsTable(items: readonly HistoryEventSummary[]): Html {
+  if (items.length === 0) return html`<p>No event matches.</p>`;
+  return html`<table>
+    <thead>
+      <tr>
+        <th scope="col">Event</th>
+        <th scope="col">Institution</th>
+        <th scope="col">Action</th>
+        <th scope="col">Code</th>
+        <th scope="col">Received</th>
+        <th scope="col">Barcodes</th>
+        <th scope="col">Patron</th>
+      </tr>
+    </thead>
+    <tbody>
+      ${items.map(
+        (item) =>
+          html`<tr>
+            <td><a href="${eventPath(item)}">${item.eventId}</a></td>
+            <td>${item.institution}</td>
+            <td>${item.action}</td>
+            <td>${item.eventCode ?? '—'}</td>
+            <td>${item.receivedAt}</td>
+            <td>${item.barcodes.join(', ')}</td>
+            <td>${item.patron ? 'yes' : 'no'}</td>
+          </tr>`,
+      )}
+    </tbody>
+  </table>`;
+}
+
+/** The search: a GET form (its filters stay in the URL) and one page of results. */
+export function eventsPage(values: Readonly<Record<string, string>>, found: HistoryPage): Html {
+  const next = new URLSearchParams({ ...values, after: found.next ?? '' });
+  return html`<p><a href="/replays">Replay by query</a> · <a href="/forget">Forget a patron</a></p>
+    <form method="get" action="/events" class="filters">
+      ${filterFields(values)}
+      <p><button type="submit">Search</button></p>
+    </form>
+    ${eventsTable(found.items)}
+    ${found.next === undefined ? '' : html`<p><a href="/events?${next.toString()}">Next page</a></p>`}`;
+}
+
+function stepRow(step: JourneyStep): Html {
+  if (step.kind === 'received') {
+    return html`<tr>
+      <td>${step.at}</td>
+      <td>received (queued)</td>
+      <td colspan="4"></td>
+    </tr>`;
+  }
+  if (step.kind === 'attempt') {
+    return html`<tr>
+      <td>${step.at}</td>
+      <td>route ${step.route}, attempt ${step.attempt}</td>
+      <td>${step.outcome}</td>
+      <td>${step.status ?? '—'}</td>
+      <td>${step.error ?? '—'}</td>
+      <td>${step.durationMs} ms</td>
+    </tr>`;
+  }
+  return html`<tr>
+    <td>${step.at}</td>
+    <td>job_end ${step.jobInstanceId ?? ''}</td>
+    <td>${step.outcome}</td>
+    <td colspan="2">${step.error ?? JSON.stringify(step.files)}</td>
+    <td></td>
+  </tr>`;
+}
+
+/** One event: its fields, its journey and (operators) "deliver again to route X". */
+export function eventPage(ctx: PageContext, detail: EventDetail, routes: readonly string[]): Html {
+  const { event } = detail;
+  const again =
+    ctx.principal.role === 'operator' && routes.length > 0
+      ? html`<form method="post" action="${eventPath(event)}/replay">
+          <input type="hidden" name="_csrf" value="${ctx.csrf}" />
+          <label for="again-route">Deliver again to route</label>
+          <select id="again-route" name="route">
+            ${routes.map((name) => html`<option>${name}</option>`)}
+          </select>
+          <button type="submit">Deliver again</button>
+        </form>`
+      : '';
+  return html`<p>
+      ${event.institution} · ${event.action} · ${event.eventCode ?? '—'} · received
+      ${event.receivedAt}
+    </p>
+    ${again}
+    <h2>Journey</h2>
+    <table>
+      <thead>
+        <tr>
+          <th scope="col">At</th>
+          <th scope="col">Step</th>
+          <th scope="col">Outcome</th>
+          <th scope="col">Status</th>
+          <th scope="col">Error or files</th>
+          <th scope="col">Duration</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${detail.steps.map(stepRow)}
+      </tbody>
+    </table>
+    <h2>Body${ctx.principal.role === 'viewer' ? ' (patron fields masked)' : ''}</h2>
+    <pre>
+${detail.body === null ? 'not kept (HISTORY_BODIES, or forgotten)' : JSON.stringify(detail.body, null, 2)}</pre>`;
+}
+
+/** Replay by query: the form, then its dry run (count and sample) with a confirm button. */
+export function replayPage(
+  ctx: PageContext,
+  values: Readonly<Record<string, string>>,
+  routes: readonly string[],
+  dry?: { count: number; sample: HistoryEventSummary[] },
+): Html {
+  const hidden = Object.entries(values).map(
+    ([name, value]) => html`<input type="hidden" name="${name}" value="${value}" />`,
+  );
+  const confirm =
+    dry === undefined
+      ? ''
+      : html`<h2>Dry run: ${dry.count} events match</h2>
+          ${eventsTable(dry.sample)}
+          <form method="post" action="/replays">
+            <input type="hidden" name="_csrf" value="${ctx.csrf}" />${hidden}
+            <button type="submit">Replay ${dry.count} events to ${values.route ?? ''}</button>
+          </form>`;
+  return html`<form method="get" action="/replays" class="filters">
+      <p>
+        <label for="r-route">Route</label>
+        <select id="r-route" name="route">
+          ${routes.map(
+            (name) => html`<option ${values.route === name ? html`selected` : ''}>${name}</option>`,
+          )}
+        </select>
+      </p>
+      ${filterFields(values, ['route', 'outcome'])}
+      <p><button type="submit">Count (dry run)</button></p>
+    </form>
+    ${confirm}`;
+}
+
+/** Forget a patron everywhere this service holds them (operators). */
+export function forgetPage(ctx: PageContext): Html {
+  return html`<p>
+      Removes a person's events, attempts, queued jobs and rejected deliveries (docs/privacy.md).
+    </p>
+    <form method="post" action="/forget">
+      <input type="hidden" name="_csrf" value="${ctx.csrf}" />
+      <label for="forget-user">Patron id, card number or e-mail</label>
+      <input id="forget-user" name="user" required />
+      <button type="submit">Forget</button>
+    </form>`;
+}
+
+export function auditPage(found: AuditPage): Html {
+  if (found.items.length === 0) return html`<p>No action recorded.</p>`;
+  return html`<table>
+      <thead>
+        <tr>
+          <th scope="col">At</th>
+          <th scope="col">Who</th>
+          <th scope="col">Action</th>
+          <th scope="col">Target</th>
+          <th scope="col">Count</th>
+          <th scope="col">Details</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${found.items.map(
+          (row) =>
+            html`<tr>
+              <td>${row.at}</td>
+              <td>${row.actor}</td>
+              <td>${row.action}</td>
+              <td>${row.target ?? '—'}</td>
+              <td>${row.count ?? '—'}</td>
+              <td>${JSON.stringify(row.details)}</td>
+            </tr>`,
+        )}
+      </tbody>
+    </table>
+    ${found.next === undefined ? '' : html`<p><a href="/audit?before=${found.next}">Older</a></p>`}`;
+}

@@ -1,0 +1,107 @@
+import { once } from 'node:events';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import type { CanonicalEvent } from '../../src/events/canonical-event';
+import { ConsoleConfig, loadConfig } from '../../src/config';
+import { sha256Hex } from '../../src/console/console-access-files';
+import { createHistoryRecorder } from '../../src/history/create-history-recorder';
+import type { HistoryRecorder } from '../../src/history/create-history-recorder';
+import { createHistoryWriter } from '../../src/history/create-history-writer';
+import { createLogger } from '../../src/logger';
+import { createConsoleProcess } from '../../src/processes/console-process';
+import { routeQueueName } from '../../src/routes/route-queue-name';
+import { TEST_DATABASE_URL, openTestHistory } from './history-database';
+import { TEST_HISTORY_KEY } from './history-events';
+import { TEST_REDIS_URL, obliterateQueue, uniqueQueueName } from './redis';
+
+export const HISTORY_CONSOLE_TOKENS = {
+  operator: 'operator-token-for-the-history-console',
+  viewer: 'viewer-token-for-the-history-console',
+  scoped: 'inst-b-operator-token-for-history-console',
+};
+
+export interface ConsoleWithHistory {
+  readonly url: string;
+  readonly queueName: string;
+  readonly redis: Redis;
+  /** Records the events (and what `more` adds) through the history's outbox and writes them. */
+  record(
+    events: readonly CanonicalEvent[],
+    more?: (r: HistoryRecorder) => Promise<unknown>,
+  ): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * The console process over real Redis and a history of its own schema on the test PostgreSQL,
+ * one route `loans`, and three tokens: an operator, a viewer, an INST_B-only operator.
+ */
+export async function startConsoleWithHistory(): Promise<ConsoleWithHistory> {
+  const dir = await mkdtemp(join(tmpdir(), 'svc-console-history-'));
+  const redis = new Redis(TEST_REDIS_URL);
+  const queueName = uniqueQueueName('console-history');
+  const streamKey = `${queueName}:history`;
+  const history = await openTestHistory('console');
+  const tokens = HISTORY_CONSOLE_TOKENS;
+  await writeFile(
+    join(dir, 'routes.yaml'),
+    'routes:\n  - name: loans\n    match: { action: [loan] }\n' +
+      '    to: { http: { url: "http://127.0.0.1:9/hook", timeoutMs: 2000 } }\n',
+  );
+  await writeFile(
+    join(dir, 'tokens.yaml'),
+    'tokens:\n' +
+      `  - { name: ops, sha256: ${sha256Hex(tokens.operator)}, role: operator }\n` +
+      `  - { name: reader, sha256: ${sha256Hex(tokens.viewer)}, role: viewer }\n` +
+      `  - { name: inst-b-ops, sha256: ${sha256Hex(tokens.scoped)}, role: operator, institution: INST_B }\n`,
+  );
+  const env = {
+    REDIS_URL: TEST_REDIS_URL,
+    QUEUE_NAME: queueName,
+    ROUTES_FILE: join(dir, 'routes.yaml'),
+    CONSOLE_TOKENS_FILE: join(dir, 'tokens.yaml'),
+    DATABASE_URL: TEST_DATABASE_URL,
+    HISTORY_KEY: TEST_HISTORY_KEY,
+    HISTORY_SCHEMA: history.schema,
+  };
+  const consoleProcess = createConsoleProcess({
+    config: loadConfig(ConsoleConfig, env),
+    logger: createLogger({ level: 'silent', name: 'test' }),
+    connection: redis,
+    env,
+  });
+  const server = createServer(consoleProcess.app).listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const recorder = createHistoryRecorder({
+    redis,
+    streamKey,
+    historyKey: TEST_HISTORY_KEY,
+    bodies: 'all',
+    maxBacklog: 10_000,
+  });
+  return {
+    url: `http://127.0.0.1:${String((server.address() as AddressInfo).port)}`,
+    queueName,
+    redis,
+    record: async (events, more) => {
+      for (const event of events) await recorder.event(event);
+      await more?.(recorder);
+      const writer = createHistoryWriter({ redis, db: history.db, streamKey });
+      while ((await writer.drainOnce()) > 0);
+    },
+    close: async () => {
+      server.close();
+      await consoleProcess.close();
+      await redis.del(streamKey);
+      await obliterateQueue(routeQueueName(queueName, 'loans'));
+      await obliterateQueue(queueName);
+      redis.disconnect();
+      await history.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,256 @@
+import { once } from 'node:events';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import { ConsoleConfig, loadConfig } from '../../../src/config';
+import { sha256Hex } from '../../../src/console/console-access-files';
+import { createHistoryRecorder } from '../../../src/history/create-history-recorder';
+import { createHistoryWriter } from '../../../src/history/create-history-writer';
+import { createLogger } from '../../../src/logger';
+import { createConsoleProcess } from '../../../src/processes/console-process';
+import type { ConsoleProcess } from '../../../src/processes/console-process';
+import { routeQueueName } from '../../../src/routes/route-queue-name';
+import { TEST_DATABASE_URL, openTestHistory } from '../../helpers/history-database';
+import { TEST_HISTORY_KEY, fixtureEvent } from '../../helpers/history-events';
+import { TEST_REDIS_URL, obliterateQueue, uniqueQueueName } from '../../helpers/redis';
+
+jest.setTimeout(60_000);
+
+const TOKENS = {
+  operator: 'operator-token-for-the-history-api',
+  viewer: 'viewer-token-for-the-history-api',
+  scoped: 'inst-b-operator-token-for-history',
+};
+
+describe('the console’s history API over a real PostgreSQL', () => {
+  let dir: string;
+  let redis: Redis;
+  let queueName: string;
+  let history: Awaited<ReturnType<typeof openTestHistory>>;
+  let consoleProcess: ConsoleProcess;
+  let server: Server;
+  let url: string;
+  const loan = fixtureEvent('loan-returned');
+  const other = { ...fixtureEvent('item-updated'), institution: { value: 'INST_B' } };
+
+  const call = async (token: string, path: string, body?: unknown) => {
+    const response = await fetch(`${url}/api/v1${path}`, {
+      method: body === undefined ? 'GET' : 'POST',
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  };
+  const ids = (answer: { body: Record<string, unknown> }) =>
+    (answer.body.items as { eventId: string }[]).map((item) => item.eventId).sort();
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'svc-console-history-'));
+    redis = new Redis(TEST_REDIS_URL);
+    queueName = uniqueQueueName('console-history');
+    history = await openTestHistory('console');
+    const recorder = createHistoryRecorder({
+      redis,
+      streamKey: `${queueName}:history`,
+      historyKey: TEST_HISTORY_KEY,
+      bodies: 'all',
+      maxBacklog: 1000,
+    });
+    await recorder.event(loan);
+    await recorder.event(other);
+    await recorder.attempt({
+      event: loan,
+      route: 'loans',
+      attempt: 1,
+      startedAt: new Date(),
+      endedAt: new Date(),
+      outcome: 'failed',
+      status: 500,
+      error: 'destination is down',
+      durationMs: 12,
+    });
+    const writer = createHistoryWriter({
+      redis,
+      db: history.db,
+      streamKey: `${queueName}:history`,
+    });
+    while ((await writer.drainOnce()) > 0);
+    await writeFile(
+      join(dir, 'routes.yaml'),
+      'routes:\n  - name: loans\n    match: { action: [loan] }\n' +
+        '    to: { http: { url: "http://127.0.0.1:9/hook", timeoutMs: 2000 } }\n',
+    );
+    await writeFile(
+      join(dir, 'tokens.yaml'),
+      'tokens:\n' +
+        `  - { name: ops, sha256: ${sha256Hex(TOKENS.operator)}, role: operator }\n` +
+        `  - { name: reader, sha256: ${sha256Hex(TOKENS.viewer)}, role: viewer }\n` +
+        `  - { name: inst-b-ops, sha256: ${sha256Hex(TOKENS.scoped)}, role: operator, institution: INST_B }\n`,
+    );
+    const env = {
+      REDIS_URL: TEST_REDIS_URL,
+      QUEUE_NAME: queueName,
+      ROUTES_FILE: join(dir, 'routes.yaml'),
+      CONSOLE_TOKENS_FILE: join(dir, 'tokens.yaml'),
+      DATABASE_URL: TEST_DATABASE_URL,
+      HISTORY_KEY: TEST_HISTORY_KEY,
+      HISTORY_SCHEMA: history.schema,
+    };
+    consoleProcess = createConsoleProcess({
+      config: loadConfig(ConsoleConfig, env),
+      logger: createLogger({ level: 'silent', name: 'test' }),
+      connection: redis,
+      env,
+    });
+    server = createServer(consoleProcess.app);
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    url = `http://127.0.0.1:${String((server.address() as AddressInfo).port)}`;
+  });
+
+  afterAll(async () => {
+    server?.close();
+    await consoleProcess?.close();
+    await redis.del(`${queueName}:history`);
+    await obliterateQueue(routeQueueName(queueName, 'loans'));
+    await obliterateQueue(queueName);
+    redis.disconnect();
+    await history?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('finds an event by an item barcode and by a patron id (matched by its hash)', async () => {
+    // The item event (INST_B) carries the same item barcode.
+    expect(ids(await call(TOKENS.operator, '/events?barcode=39000123456'))).toEqual(
+      [loan.id, other.id].sort(),
+    );
+    expect(
+      ids(await call(TOKENS.operator, '/events?barcode=39000123456&institution=01SVC_INST')),
+    ).toEqual([loan.id]);
+    expect(ids(await call(TOKENS.operator, '/events?user=s1004217'))).toEqual([loan.id]);
+    expect(ids(await call(TOKENS.operator, '/events'))).toEqual([loan.id, other.id].sort());
+    const bad = await call(TOKENS.operator, '/events?outcome=lost');
+    expect(bad.status).toBe(400);
+    expect((await call(TOKENS.operator, '/events?route=loans')).status).toBe(400);
+    expect((await call(TOKENS.operator, '/events?after=not-a-cursor')).status).toBe(400);
+  });
+
+  it('shows an event’s journey: its arrival and each attempt with status and error', async () => {
+    const answer = await call(TOKENS.operator, `/events/01SVC_INST/${loan.id}`);
+    expect(answer.status).toBe(200);
+    const steps = answer.body.steps as { kind: string; status?: number; error?: string }[];
+    expect(steps.map((step) => step.kind)).toEqual(['received', 'attempt']);
+    expect(steps[1]).toMatchObject({ status: 500, error: 'destination is down' });
+    expect(JSON.stringify(answer.body.body)).toContain('S1004217');
+    expect((await call(TOKENS.operator, '/events/01SVC_INST/nope')).status).toBe(404);
+  });
+
+  it('masks patron fields for a viewer, who cannot replay or forget', async () => {
+    const answer = await call(TOKENS.viewer, `/events/01SVC_INST/${loan.id}`);
+    expect(answer.status).toBe(200);
+    expect(JSON.stringify(answer.body.body)).not.toContain('S1004217');
+    const replay = await call(TOKENS.viewer, '/replays', { route: 'loans', filters: {} });
+    expect(replay.status).toBe(403);
+    expect((await call(TOKENS.viewer, '/forget', { user: 'S1004217' })).status).toBe(403);
+  });
+
+  it('keeps an institution-scoped operator to its own institution', async () => {
+    expect(ids(await call(TOKENS.scoped, '/events'))).toEqual([other.id]);
+    expect((await call(TOKENS.scoped, '/events?institution=01SVC_INST')).status).toBe(403);
+    expect((await call(TOKENS.scoped, `/events/01SVC_INST/${loan.id}`)).status).toBe(403);
+    const dry = await call(TOKENS.scoped, '/replays', { route: 'loans', filters: {} });
+    expect(dry.body).toMatchObject({ dryRun: true, count: 1 });
+  });
+
+  it('replays by query: the dry run counts, the replay queues on the route and is audited', async () => {
+    const filters = { barcode: '39000123456', institution: '01SVC_INST' };
+    const dry = await call(TOKENS.operator, '/replays', { route: 'loans', filters });
+    expect(dry.body).toMatchObject({ dryRun: true, count: 1 });
+    const done = await call(TOKENS.operator, '/replays', {
+      route: 'loans',
+      filters,
+      dryRun: false,
+    });
+    expect(done.body).toMatchObject({ dryRun: false, queued: 1, skipped: 0 });
+    const queue = new Queue(routeQueueName(queueName, 'loans'), { connection: redis });
+    const jobs = await queue.getJobs(['waiting', 'delayed', 'prioritized']);
+    expect(jobs.map((job) => (job.data as { id: string }).id)).toEqual([loan.id]);
+    await queue.close();
+    const audit = await call(TOKENS.operator, '/audit');
+    const rows = audit.body.items as { actor: string; action: string; target: string }[];
+    expect(rows[0]).toMatchObject({ actor: 'ops', action: 'replay', target: 'loans' });
+    // The replay named 01SVC_INST in its filters: not in INST_B's audit.
+    expect((await call(TOKENS.scoped, '/audit')).body.items).toEqual([]);
+  });
+
+  it('forgets a patron for a consortium operator only', async () => {
+    expect((await call(TOKENS.scoped, '/forget', { user: 'S1004217' })).status).toBe(403);
+    const report = await call(TOKENS.operator, '/forget', { user: 'S1004217' });
+    expect(report.body).toMatchObject({ historyEvents: 1 });
+    expect(ids(await call(TOKENS.operator, '/events?user=S1004217'))).toEqual([]);
+  });
+  it('documents the CLI’s filters and the replay and forget bodies in OpenAPI', async () => {
+    const response = await fetch(`${url}/api/v1/openapi.json`);
+    const document = (await response.json()) as {
+      paths: Record<string, Record<string, Record<string, unknown>>>;
+    };
+    const search = document.paths['/api/v1/events']?.get;
+    const names = (search?.parameters as { name: string }[]).map((one) => one.name);
+    expect(names).toEqual(expect.arrayContaining(['user', 'barcode', 'job-instance', 'after']));
+    const replay = JSON.stringify(document.paths['/api/v1/replays']?.post);
+    expect(replay).toContain('dryRun');
+    expect(replay).toContain('replayId');
+    expect(JSON.stringify(document.paths['/api/v1/forget']?.post)).toContain('"user"');
+  });
+});
+
+describe('the console with its history database down', () => {
+  it('still serves live state, says PostgreSQL is down and answers history calls 503', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'svc-console-pgdown-'));
+    const redis = new Redis(TEST_REDIS_URL);
+    await writeFile(
+      join(dir, 'tokens.yaml'),
+      `tokens:\n  - { name: ops, sha256: ${sha256Hex(TOKENS.operator)}, role: operator }\n`,
+    );
+    const env = {
+      REDIS_URL: TEST_REDIS_URL,
+      QUEUE_NAME: uniqueQueueName('console-pgdown'),
+      CONSOLE_TOKENS_FILE: join(dir, 'tokens.yaml'),
+      // Port 9 (discard): nothing listens, the connection is refused.
+      DATABASE_URL: 'postgres://postgres@127.0.0.1:9/test',
+      HISTORY_KEY: TEST_HISTORY_KEY,
+    };
+    const consoleProcess = createConsoleProcess({
+      config: loadConfig(ConsoleConfig, env),
+      logger: createLogger({ level: 'silent', name: 'test' }),
+      connection: redis,
+      env,
+    });
+    const server = createServer(consoleProcess.app).listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const base = `http://127.0.0.1:${String((server.address() as AddressInfo).port)}/api/v1`;
+    const get = (path: string) =>
+      fetch(`${base}${path}`, { headers: { authorization: `Bearer ${TOKENS.operator}` } });
+    try {
+      const overview = await get('/overview');
+      expect(overview.status).toBe(200);
+      expect(JSON.stringify(await overview.json())).toContain('"down"');
+      const events = await get('/events');
+      expect(events.status).toBe(503);
+      expect(await events.json()).toMatchObject({ error: 'history_unavailable' });
+    } finally {
+      server.close();
+      await consoleProcess.close();
+      redis.disconnect();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,113 @@
+import type { Page } from 'playwright-core';
+import {
+  launchTestBrowser,
+  screenshot,
+  seriousA11yViolations,
+} from '../../helpers/console-browser';
+import type { TestBrowser } from '../../helpers/console-browser';
+import {
+  HISTORY_CONSOLE_TOKENS as TOKENS,
+  startConsoleWithHistory,
+} from '../../helpers/console-with-history';
+import type { ConsoleWithHistory } from '../../helpers/console-with-history';
+import { fixtureEvent } from '../../helpers/history-events';
+
+jest.setTimeout(120_000);
+
+describe('the console’s history pages in a real browser', () => {
+  let consoleUnderTest: ConsoleWithHistory;
+  let browser: TestBrowser;
+  const loan = fixtureEvent('loan-returned');
+  const other = { ...fixtureEvent('item-updated'), institution: { value: 'INST_B' } };
+
+  const signIn = async (token: string): Promise<Page> => {
+    await browser.context.clearCookies();
+    const page = await browser.context.newPage();
+    await page.goto(`${consoleUnderTest.url}/sign-in`);
+    await page.fill('input[name="token"]', token);
+    await page.click('button[type="submit"]');
+    await page.waitForURL(`${consoleUnderTest.url}/`);
+    return page;
+  };
+  const checked = async (page: Page, name: string) => {
+    await screenshot(page, name);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+  };
+
+  beforeAll(async () => {
+    consoleUnderTest = await startConsoleWithHistory();
+    await consoleUnderTest.record([loan, other], (recorder) =>
+      recorder.attempt({
+        event: loan,
+        route: 'loans',
+        attempt: 1,
+        startedAt: new Date(),
+        endedAt: new Date(),
+        outcome: 'failed',
+        status: 500,
+        error: 'destination is down',
+        durationMs: 12,
+      }),
+    );
+    browser = await launchTestBrowser();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await consoleUnderTest?.close();
+  });
+
+  it('finds an event by barcode and by patron id, opens its journey and delivers it again', async () => {
+    const page = await signIn(TOKENS.operator);
+    await page.goto(`${consoleUnderTest.url}/events`);
+    await page.fill('#f-barcode', '39000123456');
+    await page.fill('#f-institution', '01SVC_INST');
+    await page.click('button:has-text("Search")');
+    expect(page.url()).toContain('barcode=39000123456');
+    expect(await page.locator('tbody tr').count()).toBe(1);
+    await checked(page, 'events');
+    await page.goto(`${consoleUnderTest.url}/events?user=S1004217`);
+    await page.click(`a:has-text("${loan.id}")`);
+    await page.waitForSelector('text=destination is down');
+    expect(await page.textContent('pre')).toContain('S1004217');
+    await checked(page, 'event');
+    await page.click('button:has-text("Deliver again")');
+    await page.waitForSelector('text=1 events queued on route loans');
+  });
+
+  it('replays by query after showing its count', async () => {
+    const page = await signIn(TOKENS.operator);
+    await page.goto(`${consoleUnderTest.url}/replays?route=loans&barcode=39000123456`);
+    await page.waitForSelector('text=Dry run: 2 events match');
+    await checked(page, 'replay');
+    await page.click('button:has-text("Replay 2 events to loans")');
+    await page.waitForSelector('text=2 events queued on route loans');
+    await page.goto(`${consoleUnderTest.url}/audit`);
+    expect(await page.locator('tbody tr').count()).toBeGreaterThanOrEqual(2);
+    await checked(page, 'audit');
+    await page.goto(`${consoleUnderTest.url}/forget`);
+    await checked(page, 'forget');
+  });
+
+  it('masks patron fields for a viewer and shows no action buttons', async () => {
+    const page = await signIn(TOKENS.viewer);
+    await page.goto(`${consoleUnderTest.url}/events/01SVC_INST/${loan.id}`);
+    await page.waitForSelector('text=patron fields masked');
+    expect(await page.textContent('pre')).not.toContain('S1004217');
+    expect(await page.locator('button:has-text("Deliver again")').count()).toBe(0);
+    await checked(page, 'event-viewer');
+  });
+
+  it('keeps an institution-scoped operator out of another institution (page and API)', async () => {
+    const page = await signIn(TOKENS.scoped);
+    await page.goto(`${consoleUnderTest.url}/events`);
+    expect(await page.locator('tbody tr').count()).toBe(1);
+    expect(await page.textContent('tbody')).toContain(other.id);
+    const refused = await page.goto(`${consoleUnderTest.url}/events/01SVC_INST/${loan.id}`);
+    expect(refused?.status()).toBe(403);
+    const api = await fetch(`${consoleUnderTest.url}/api/v1/events?institution=01SVC_INST`, {
+      headers: { authorization: `Bearer ${TOKENS.scoped}` },
+    });
+    expect(api.status).toBe(403);
+  });
+});
