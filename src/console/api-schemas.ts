@@ -143,7 +143,7 @@ export const EventsQuery = z.strictObject({
   limit: filterText.describe('1 to 1000, default 50'),
   after: filterText.describe('the `next` of the page before'),
 });
-export const EventSummary = z.object({
+const EventSummary = z.object({
   institution: z.string(),
   eventId: z.string(),
   action: z.string(),

@@ -40,7 +40,7 @@ const time = z.iso.datetime({ offset: true }).transform((text) => new Date(text)
 const text = z.string().min(1).max(500);
 
 /** The search filters by the CLI's names (src/cli/history-filter-options.ts). */
-export const HistoryQuery = z.strictObject({
+const HistoryQuery = z.strictObject({
   id: text.optional(),
   user: text.optional(),
   barcode: text.optional(),
@@ -91,7 +91,7 @@ function parsed<T>(schema: z.ZodType<T>, value: unknown, where: string): T {
 }
 
 /** The filters within the principal's institution: forced for a scoped one, 403 for another. */
-export function scopedFilters(
+function scopedFilters(
   query: z.infer<typeof HistoryQuery>,
   scope: HistoryScope,
 ): HistoryFilters {
