@@ -2,6 +2,7 @@ import { context, propagation, trace } from '@opentelemetry/api';
 import { ExpressInstrumentation, ExpressLayerType } from '@opentelemetry/instrumentation-express';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
+import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { registerInstrumentations } from '@opentelemetry/instrumentation';
 import { OTLPTraceExporter as OtlpJsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { OTLPTraceExporter as OtlpProtobufExporter } from '@opentelemetry/exporter-trace-otlp-proto';
@@ -55,6 +56,10 @@ export function openTracingSdk(options: StartTracingOptions): Tracing {
       new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE] }),
       // Commands inside an event's work only, not BullMQ's polling between events.
       new IORedisInstrumentation({ requireParentSpan: true }),
+      // The postgres destination's inserts inside a delivery; statement text only, never the
+      // values (enhancedDatabaseReporting stays off: they are the event's body). The history
+      // writer's batches run outside any event and are not traced.
+      new PgInstrumentation({ requireParentSpan: true, enhancedDatabaseReporting: false }),
     ],
   });
   return {
