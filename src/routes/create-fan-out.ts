@@ -1,6 +1,6 @@
 import type { JobsOptions, Queue } from 'bullmq';
 import type { CanonicalEvent } from '../events/canonical-event';
-import { matchesRoute } from './match-route';
+import { matchesRoute, skippedByWhere } from './match-route';
 import { ROUTE_BACKOFF } from './route-backoff';
 import type { AnyRoute } from './routes-file';
 
@@ -15,6 +15,8 @@ export interface FanOutOptions {
    * finds them and adds nothing.
    */
   readonly keepCompletedHours: number;
+  /** Called for each route the event's `where:` kept it from (the history's `skipped`). */
+  readonly onSkipped?: (event: CanonicalEvent, route: string) => Promise<unknown>;
 }
 
 /** The job options of a route's deliveries: its attempts and backoff, a failed set kept for replay. */
@@ -33,17 +35,22 @@ export function routeJobOptions(route: AnyRoute, keepCompletedHours: number): Jo
  * killed between two adds and the event job run again adds the missing jobs and doubles none.
  * The adds go out together; if one fails the whole fan-out throws and the event job is retried.
  */
-export function createFanOut({ routes, keepCompletedHours }: FanOutOptions): FanOut {
+export function createFanOut({ routes, keepCompletedHours, onSkipped }: FanOutOptions): FanOut {
   const options = new Map(
     routes.map(({ route }) => [route.name, routeJobOptions(route, keepCompletedHours)]),
   );
   return async (event, jobId) => {
     const matched = routes.filter(({ route }) => matchesRoute(route.match, event));
-    await Promise.all(
-      matched.map(({ route, queue }) =>
+    const skipped =
+      onSkipped === undefined
+        ? []
+        : routes.filter(({ route }) => skippedByWhere(route.match, event));
+    await Promise.all([
+      ...matched.map(({ route, queue }) =>
         queue.add(event.action, event, { ...options.get(route.name), jobId }),
       ),
-    );
+      ...skipped.map(({ route }) => onSkipped?.(event, route.name)),
+    ]);
     return matched.map(({ route }) => route.name);
   };
 }

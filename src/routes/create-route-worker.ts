@@ -2,6 +2,7 @@ import { UnrecoverableError, Worker } from 'bullmq';
 import type { Job, Telemetry } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { CanonicalEvent } from '../events/canonical-event';
+import type { HistoryRecorder } from '../history/create-history-recorder';
 import type { Logger } from '../logger';
 import { DeliveryError } from './delivery-error';
 import type { Admission, CircuitBreaker } from './circuit-breaker';
@@ -27,6 +28,8 @@ export interface RouteWorkerOptions {
   readonly autorun?: boolean;
   /** BullMQ's telemetry (src/tracing/); none when tracing is off. */
   readonly telemetry?: Telemetry;
+  /** The event history's recorder (docs/history.md): one record per attempt; none when off. */
+  readonly history?: Pick<HistoryRecorder, 'attempt'>;
 }
 
 /**
@@ -36,7 +39,7 @@ export interface RouteWorkerOptions {
  * The route's `ratePerSecond` is BullMQ's limiter, which holds across every worker process.
  */
 export function createRouteWorker(options: RouteWorkerOptions): Worker {
-  const { route, destination, logger, metrics, circuit } = options;
+  const { route, destination, logger, metrics, circuit, history } = options;
   // Shaped here, per attempt, not at fan-out: the job keeps the canonical event for replay and
   // for a routes file changed since (a new `send:` applies to deliveries still waiting).
   const shape = createSendShaper(route.send);
@@ -54,6 +57,26 @@ export function createRouteWorker(options: RouteWorkerOptions): Worker {
     // Open circuit: back to wait, no attempt spent (the queue is held until the next probe).
     if (admission.kind === 'wait') throw Worker.RateLimitError();
     const started = performance.now();
+    const startedAt = new Date();
+    // One outbox XADD per attempt (never PostgreSQL): awaited so the record is kept before the job ends.
+    const recordAttempt = async (
+      outcome: 'delivered' | 'retrying' | 'failed',
+      durationMs: number,
+      error?: unknown,
+    ): Promise<void> => {
+      if (history === undefined) return;
+      await history.attempt({
+        event,
+        route: route.name,
+        ...(job.id === undefined ? {} : { jobId: job.id }),
+        attempt,
+        startedAt,
+        endedAt: new Date(),
+        outcome,
+        ...statusAndErrorOf(error),
+        durationMs,
+      });
+    };
     try {
       const body = await shape(event);
       await deliveryInSpan(job, fields, () => destination.deliver(event, body));
@@ -75,6 +98,7 @@ export function createRouteWorker(options: RouteWorkerOptions): Worker {
         metrics?.retried(route.name);
         logger.warn({ ...fields, durationMs, reason }, 'delivery failed: will be retried');
       }
+      await recordAttempt(last ? 'failed' : 'retrying', durationMs, error);
       if (!retryable) throw new UnrecoverableError(reason);
       throw error;
     }
@@ -87,6 +111,7 @@ export function createRouteWorker(options: RouteWorkerOptions): Worker {
       Number.isNaN(receivedAt) ? undefined : Math.max(0, Date.now() - receivedAt) / 1000,
     );
     logger.info({ ...fields, durationMs }, 'delivered');
+    await recordAttempt('delivered', durationMs);
   };
 
   const worker = new Worker<CanonicalEvent>(options.queueName, processor, {
@@ -112,4 +137,13 @@ function limiterOf(ratePerSecond: number): { max: number; duration: number } {
   return ratePerSecond >= 1
     ? { max: Math.floor(ratePerSecond), duration: 1000 }
     : { max: 1, duration: Math.round(1000 / ratePerSecond) };
+}
+
+/** The destination's answer for the history: its message, and the HTTP status it names. */
+function statusAndErrorOf(error: unknown): { status?: number; error?: string } {
+  if (error === undefined) return {};
+  const message = error instanceof Error ? error.message : String(error);
+  // The HTTP adapter's refusals read `<target>: HTTP <status>` (destinations/http.ts).
+  const status = /: HTTP (\d{3})$/.exec(message)?.[1];
+  return { error: message, ...(status === undefined ? {} : { status: Number(status) }) };
 }

@@ -2,10 +2,11 @@ import { Queue } from 'bullmq';
 import type { Telemetry, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Registry } from 'prom-client';
+import type { HistoryRecorder } from '../history/create-history-recorder';
 import type { Logger } from '../logger';
 import { createDestination } from './create-destination';
 import { createFanOut } from './create-fan-out';
-import type { FanOut } from './create-fan-out';
+import type { FanOut, FanOutOptions } from './create-fan-out';
 import { createRouteMetrics } from './route-metrics';
 import { createCircuitBreaker } from './circuit-breaker';
 import { createRouteWorker } from './create-route-worker';
@@ -39,6 +40,11 @@ export interface StartRoutingOptions {
   readonly stalledInterval?: number;
   /** BullMQ's telemetry (src/tracing/): route jobs carry the event's trace; none when off. */
   readonly telemetry?: Telemetry;
+  /**
+   * The event history's recorder (docs/history.md): every delivery attempt, and every route an
+   * event's `where:` skipped. Nothing is recorded without it.
+   */
+  readonly history?: Pick<HistoryRecorder, 'attempt'>;
 }
 
 export interface Routing {
@@ -106,6 +112,7 @@ export function startRouting(options: StartRoutingOptions): Routing {
         destination,
         logger,
         ...(metrics === undefined ? {} : { metrics }),
+        ...(options.history === undefined ? {} : { history: options.history }),
         ...telemetryOf(options),
         ...(options.lockDuration === undefined ? {} : { lockDuration: options.lockDuration }),
         ...(options.stalledInterval === undefined
@@ -116,7 +123,11 @@ export function startRouting(options: StartRoutingOptions): Routing {
     }
   }
   return {
-    fanOut: createFanOut({ routes: entries, keepCompletedHours: options.keepCompletedHours ?? 48 }),
+    fanOut: createFanOut({
+      routes: entries,
+      keepCompletedHours: options.keepCompletedHours ?? 48,
+      ...skippedOf(options.history),
+    }),
     queues,
     workers,
     close: async () => {
@@ -129,4 +140,25 @@ export function startRouting(options: StartRoutingOptions): Routing {
 
 function telemetryOf({ telemetry }: StartRoutingOptions): { telemetry?: Telemetry } {
   return telemetry === undefined ? {} : { telemetry };
+}
+
+/** A route skipped by `where:` is one history record: no attempt made, nothing delivered. */
+function skippedOf(
+  history: Pick<HistoryRecorder, 'attempt'> | undefined,
+): Pick<FanOutOptions, 'onSkipped'> {
+  if (history === undefined) return {};
+  return {
+    onSkipped: (event, route) => {
+      const now = new Date();
+      return history.attempt({
+        event,
+        route,
+        attempt: 0,
+        startedAt: now,
+        endedAt: now,
+        outcome: 'skipped',
+        durationMs: 0,
+      });
+    },
+  };
 }
