@@ -31,6 +31,11 @@ export interface WorkerHistoryOptions {
   readonly openRetryMs?: number;
   /** How often retention runs (docs/history.md: hourly). */
   readonly pruneEveryMs?: number;
+  /**
+   * An opened history database (the demo's PGlite, openHistoryDatabase({ embedded: true })) used
+   * instead of DATABASE_URL; its owner closes it.
+   */
+  readonly database?: SqlExecutor;
   /** The writer's own timings (tests make them short). */
   readonly writer?: { readonly retryMs?: number; readonly blockMs?: number };
 }
@@ -55,7 +60,8 @@ export interface WorkerHistory {
 export function startWorkerHistory(options: WorkerHistoryOptions): WorkerHistory | undefined {
   const { config, connection, logger } = options;
   const { DATABASE_URL: url, HISTORY_KEY: historyKey } = config;
-  if (url === undefined || historyKey === undefined) return undefined;
+  const given = options.database;
+  if ((url === undefined && given === undefined) || historyKey === undefined) return undefined;
   const streamKey = historyStreamKey(config.QUEUE_NAME);
   const recorder = createHistoryRecorder({
     redis: connection,
@@ -70,7 +76,7 @@ export function startWorkerHistory(options: WorkerHistoryOptions): WorkerHistory
   let db: SqlExecutor | undefined;
   let pruneTimer: NodeJS.Timeout | undefined;
   const started = (async () => {
-    db = await openUntilStopped(url, options, stopping.signal);
+    db = given ?? (await openUntilStopped(url ?? '', options, stopping.signal));
     if (db === undefined) return;
     writer = createHistoryWriter({ redis: connection, db, streamKey, logger, ...options.writer });
     writer.start();
@@ -97,7 +103,7 @@ export function startWorkerHistory(options: WorkerHistoryOptions): WorkerHistory
       await started;
       clearInterval(pruneTimer);
       await writer?.stop();
-      await db?.close();
+      if (given === undefined) await db?.close();
     },
   };
 }

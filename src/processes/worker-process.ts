@@ -44,8 +44,11 @@ export interface WorkerProcessOptions {
   readonly handlers?: readonly HandlerEntry[];
   /** BullMQ's telemetry when tracing is on (src/tracing/start-tracing.ts); nothing is traced without. */
   readonly telemetry?: Telemetry | undefined;
-  /** The history's timings (tests make them short); with DATABASE_URL only. */
-  readonly historyTuning?: Pick<WorkerHistoryOptions, 'openRetryMs' | 'pruneEveryMs' | 'writer'>;
+  /** The history's timings (tests make them short), or an opened database (the demo's PGlite). */
+  readonly historyOptions?: Pick<
+    WorkerHistoryOptions,
+    'openRetryMs' | 'pruneEveryMs' | 'writer' | 'database'
+  >;
 }
 
 export interface WorkerProcess extends RunningWorker {
@@ -88,7 +91,7 @@ export function createWorkerProcess(options: WorkerProcessOptions): WorkerProces
     connection: options.connection,
     logger,
     ...(options.metrics === undefined ? {} : { registry: options.metrics.registry }),
-    ...options.historyTuning,
+    ...options.historyOptions,
   });
   const routing =
     config.ROUTES_FILE === undefined ? undefined : routingOf(options, config.ROUTES_FILE, history);

@@ -76,7 +76,7 @@ describe('the history of a job_end handled by the worker process', () => {
       }),
       logger: log.logger,
       env: {},
-      historyTuning: { openRetryMs: 100, writer: { retryMs: 100, blockMs: 100 } },
+      historyOptions: { openRetryMs: 100, writer: { retryMs: 100, blockMs: 100 } },
     });
     const admin = (path: string, body: unknown) =>
       fetch(`${running.url}/sandbox${path}`, {

@@ -116,7 +116,7 @@ describe('the worker process records the event history', () => {
       connection,
       env: {},
       ...(metrics === undefined ? {} : { metrics }),
-      historyTuning: { openRetryMs: 100, writer: { retryMs: 100, blockMs: 100 } },
+      historyOptions: { openRetryMs: 100, writer: { retryMs: 100, blockMs: 100 } },
     });
     closers.push(async () => {
       await running.close();
