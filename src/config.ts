@@ -227,7 +227,7 @@ export const ClientConfig = EnvSchema.pick({
 export type ClientConfig = z.infer<typeof ClientConfig>;
 
 /** The history's keys, picked together by every process that records or reads history. */
-export const historyKeys = {
+const historyKeys = {
   DATABASE_URL: true,
   HISTORY_KEY: true,
   HISTORY_SCHEMA: true,
@@ -264,7 +264,7 @@ export const WorkerConfig = ClientConfig.extend({
 export type WorkerConfig = z.infer<typeof WorkerConfig>;
 
 /** With DATABASE_URL the history is on, and it cannot hash or encrypt without HISTORY_KEY. */
-export function historyKeyWithDatabase(
+function historyKeyWithDatabase(
   config: { DATABASE_URL?: unknown; HISTORY_KEY?: unknown },
   ctx: z.RefinementCtx,
 ): void {

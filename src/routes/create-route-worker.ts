@@ -2,7 +2,7 @@ import { UnrecoverableError, Worker } from 'bullmq';
 import type { Job, Telemetry } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { CanonicalEvent } from '../events/canonical-event';
-import type { HistoryRecorder } from '../history/create-history-recorder';
+import type { HistoryRecorder } from '../history';
 import type { Logger } from '../logger';
 import { DeliveryError } from './delivery-error';
 import type { Admission, CircuitBreaker } from './circuit-breaker';

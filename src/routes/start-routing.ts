@@ -2,7 +2,7 @@ import { Queue } from 'bullmq';
 import type { Telemetry, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Registry } from 'prom-client';
-import type { HistoryRecorder } from '../history/create-history-recorder';
+import type { HistoryRecorder } from '../history';
 import type { Logger } from '../logger';
 import { createDestination } from './create-destination';
 import { createFanOut } from './create-fan-out';
