@@ -7,6 +7,9 @@ import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import { historyStreamKey } from '../src/history';
 import { Connection } from 'rabbitmq-client';
 import type { Consumer } from 'rabbitmq-client';
 import { signWebhookBody } from '../src/signature/sign-webhook-body';
@@ -34,18 +37,29 @@ const print = (line: string): void => {
  * process on the path spent per event (listener, worker, Redis, RabbitMQ, this load generator).
  */
 export async function run(): Promise<void> {
-  // The same run measures both: shaping's cost is read beside the unshaped figure, not across runs.
-  for (const shaped of [false, true]) {
-    print(
-      shaped
-        ? '--- shaped: RabbitMQ route with a where filter, send: { mask: patron } and a small JSONata transform'
-        : '--- unshaped: the canonical event on both routes',
-    );
-    await runCase(shaped);
-  }
+  // The same run measures all: shaping's and history's costs are read beside the plain figure.
+  print('--- unshaped: the canonical event on both routes');
+  const plain = await runCase(false, false);
+  print(
+    '--- shaped: RabbitMQ route with a where filter, send: { mask: patron } and a small JSONata transform',
+  );
+  await runCase(true, false);
+  print(
+    `--- history on: unshaped, every event and attempt recorded (PostgreSQL ${HISTORY_DB_URL})`,
+  );
+  const recorded = await runCase(false, true);
+  const ratio = recorded / plain;
+  print(
+    `history on / off, end to end: ${(ratio * 100).toFixed(0)} % (target ≥ 90 %) ${ratio >= 0.9 ? 'met' : 'MISSED'}`,
+  );
 }
 
-async function runCase(shaped: boolean): Promise<void> {
+/** The PostgreSQL of the history case (docs/history.md); a schema of its own, dropped after. */
+const HISTORY_DB_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+/** End to end events/s of one case. */
+async function runCase(shaped: boolean, history: boolean): Promise<number> {
+  const schema = `bench_history_${randomUUID().slice(0, 8)}`;
   const names = { queue: `bench-routing-${randomUUID().slice(0, 8)}` };
   const dir = await mkdtemp(path.join(tmpdir(), 'bench-routing-'));
   const exchange = `bench-routing-${randomUUID().slice(0, 8)}`;
@@ -64,7 +78,16 @@ async function runCase(shaped: boolean): Promise<void> {
       'bench/servers/routing-worker.ts',
     ],
     /ready/,
-    workerEnv(names.queue, await writeRoutesFile(dir, exchange, shaped)),
+    {
+      ...workerEnv(names.queue, await writeRoutesFile(dir, exchange, shaped)),
+      ...(history
+        ? {
+            DATABASE_URL: HISTORY_DB_URL,
+            HISTORY_KEY: 'bench-history-key-of-at-least-32-characters',
+            HISTORY_SCHEMA: schema,
+          }
+        : {}),
+    },
   ).catch(async (error: unknown) => {
     await stopChild(listener.child);
     throw error;
@@ -76,7 +99,7 @@ async function runCase(shaped: boolean): Promise<void> {
     const postedIn = performance.now() - started;
     const finished = await seen.all(120_000);
     const elapsed = performance.now() - started;
-    report({ seen, finished, postedIn, elapsed, cpu: processes.since() });
+    return report({ seen, finished, postedIn, elapsed, cpu: processes.since() });
   } finally {
     tail.stop();
     await consumer.close();
@@ -85,6 +108,7 @@ async function runCase(shaped: boolean): Promise<void> {
     await stopChild(worker.child);
     await stopChild(listener.child);
     await obliterateRoutes(names.queue);
+    if (history) await dropHistory(names.queue, schema);
     await rm(dir, { recursive: true, force: true });
   }
 }
@@ -173,7 +197,7 @@ function report(run: {
   postedIn: number;
   elapsed: number;
   cpu: ReadonlyMap<string, number>;
-}): void {
+}): number {
   const { latencies, counts } = run.seen;
   const sorted = [...latencies].sort((a, b) => a - b);
   const at = (q: number): number =>
@@ -189,8 +213,9 @@ function report(run: {
   print(
     `posted in ${(run.postedIn / 1000).toFixed(2)} s (${(EVENTS / (run.postedIn / 1000)).toFixed(0)} posts/s)`,
   );
+  const perSecond = latencies.length / (run.elapsed / 1000);
   print(
-    `end to end: ${(latencies.length / (run.elapsed / 1000)).toFixed(0)} events/s (posted → both destinations confirmed, ${(run.elapsed / 1000).toFixed(2)} s; the last ${((run.elapsed - run.postedIn) / 1000).toFixed(2)} s after the last post)`,
+    `end to end: ${perSecond.toFixed(0)} events/s (posted → both destinations confirmed, ${(run.elapsed / 1000).toFixed(2)} s; the last ${((run.elapsed - run.postedIn) / 1000).toFixed(2)} s after the last post)`,
   );
   print(
     `latency: p50 ${at(0.5).toFixed(0)} ms, p99 ${at(0.99).toFixed(0)} ms, max ${at(1).toFixed(0)} ms`,
@@ -208,6 +233,7 @@ function report(run: {
   print(
     `CPU per event, µs: ${parts.join(', ')}; all ${(total / events).toFixed(0)} (${(total / 1000 / run.elapsed).toFixed(2)} cores busy over the run)`,
   );
+  return perSecond;
 }
 
 /** An exclusive queue bound to every key of the exchange; resolves once it is consuming. */
@@ -390,6 +416,17 @@ async function obliterateRoutes(queueName: string): Promise<void> {
     await queue.obliterate({ force: true });
     await queue.close();
   }
+}
+
+/** The history case's outbox stream and schema. */
+async function dropHistory(queueName: string, schema: string): Promise<void> {
+  const redis = new Redis(REDIS_URL);
+  await redis.del(historyStreamKey(queueName));
+  redis.disconnect();
+  const client = new pg.Client({ connectionString: HISTORY_DB_URL });
+  await client.connect();
+  await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  await client.end();
 }
 
 async function startChild(
