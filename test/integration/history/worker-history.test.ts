@@ -235,4 +235,30 @@ describe('the worker process records the event history', () => {
       expect(steps.map((step) => step.kind)).toEqual(['received', 'attempt']);
     }
   });
+
+  it('starts and delivers while PostgreSQL is away at start, and writes the history once it answers', async () => {
+    proxy = await startStoppableProxy({ host: '127.0.0.1', port: 5432 });
+    await proxy.stop();
+    const receiver = await startFlakyReceiver(0);
+    closers.push(receiver.close);
+    const url = new URL(TEST_DATABASE_URL);
+    url.host = `127.0.0.1:${String(proxy.port)}`;
+    const running = await startWorker(
+      url.toString(),
+      'routes:\n  - name: circ\n    match: { action: [LOAN] }\n' +
+        `    to: { http: { url: "${receiver.url}" } }\n    circuit: off\n`,
+    );
+    await running.worker.waitUntilReady();
+    const event = routeEvent();
+    await enqueue(event);
+    await eventually(() => receiver.delivered.has(event.id), 'the delivery without PostgreSQL');
+    expect(await redis.xlen(historyStreamKey(queueName))).toBe(2);
+
+    await proxy.start();
+    await eventually(
+      async () => (await journeyOf(event.id).catch(() => [])).length === 2,
+      'the history written once PostgreSQL answers',
+      20_000,
+    );
+  });
 });
