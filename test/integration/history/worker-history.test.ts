@@ -220,7 +220,12 @@ describe('the worker process records the event history', () => {
       'every delivery of the burst with PostgreSQL away',
       20_000,
     );
-    // Each event's record and its attempt wait in Redis: 100 records, none written.
+    // Each event's record and its attempt wait in Redis: 100 records, none written (the last
+    // attempt is recorded just after its destination answered).
+    await eventually(
+      async () => (await redis.xlen(historyStreamKey(queueName))) >= 100,
+      'the records of the burst in the outbox',
+    );
     const backlog = await registry.getSingleMetricAsString('svcws_history_backlog');
     expect(Number(/svcws_history_backlog (\d+)/.exec(backlog)?.[1])).toBeGreaterThanOrEqual(100);
 
@@ -252,7 +257,11 @@ describe('the worker process records the event history', () => {
     const event = routeEvent();
     await enqueue(event);
     await eventually(() => receiver.delivered.has(event.id), 'the delivery without PostgreSQL');
-    expect(await redis.xlen(historyStreamKey(queueName))).toBe(2);
+    // The attempt is recorded just after the destination answered: both records wait in Redis.
+    await eventually(
+      async () => (await redis.xlen(historyStreamKey(queueName))) === 2,
+      'two records in the outbox',
+    );
 
     await proxy.start();
     await eventually(
