@@ -18,6 +18,8 @@ import { routeQueueName } from '../src/routes/route-queue-name';
 import { createSvcClient } from '@svcws/client';
 import { createListenerProcess } from '../src/processes/listener-process';
 import { createWorkerProcess } from '../src/processes/worker-process';
+import { deriveHistoryKeys, openHistoryDatabase } from '../src/history';
+import { demoJourney } from './demo/demo-journey';
 import { demoRedis, NoRedisError } from './demo/demo-redis';
 import { createDemoNarrator, kb, ms } from './demo/demo-narrator';
 import { logTee } from './demo/log-tee';
@@ -144,6 +146,11 @@ async function main(): Promise<number> {
       await routeQueue.obliterate({ force: true });
       await routeQueue.close();
     });
+    // The event history (docs/history.md) in PGlite, in this process: nothing to install.
+    const historyKey = randomBytes(32).toString('base64url');
+    const historyDb = await openHistoryDatabase({ embedded: true });
+    if (historyDb === undefined) throw new Error('no embedded history database');
+    cleanups.push(() => historyDb.close());
     const config = loadConfig(WorkerConfig, {
       ROUTES_FILE: routesFile,
       SVC_BASE_URL: platform.url,
@@ -153,6 +160,7 @@ async function main(): Promise<number> {
       RECORDS_DIR: recordsDir,
       WORKER_CONCURRENCY: '2',
       DOWNLOAD_FORMAT: env.DOWNLOAD_FORMAT,
+      HISTORY_KEY: historyKey,
     });
     const workerMetrics = createWorkerMetrics();
     const workerConnection = openWorkerConnection(config.REDIS_URL, workerLogger);
@@ -163,6 +171,7 @@ async function main(): Promise<number> {
       connection: workerConnection,
       env,
       metrics: workerMetrics,
+      historyOptions: { database: historyDb },
     });
     cleanups.push(worker.close);
     const metricsServer = await workerMetrics.listen(0, '127.0.0.1');
@@ -178,6 +187,7 @@ async function main(): Promise<number> {
     line('Listener', `${listenerUrl}  (${webhookFormat} webhooks)`);
     line('Worker', `${config.DOWNLOAD_FORMAT} downloads into ${recordsDir}`);
     line('Routes', `${routesFile}: every event → ${archiveDir} (JSON lines per day)`);
+    line('History', 'PGlite in this process (PostgreSQL in WebAssembly)');
     line('Logs', `${logFile}  (pino JSON lines of all three)`);
     print();
 
@@ -241,6 +251,19 @@ async function main(): Promise<number> {
       say('✗', `event ${outcome.eventId} not routed to the archive within 5 s; see ${logFile}`);
       return 1;
     }
+    const journey = await demoJourney(
+      { db: historyDb, keys: deriveHistoryKeys(historyKey) },
+      outcome.eventId,
+      ['archive'],
+      5000,
+    );
+    if (journey === undefined) {
+      say('✗', `the history of event ${outcome.eventId} is not complete within 5 s`);
+      return 1;
+    }
+    print();
+    print(`History of event ${outcome.eventId} (npm run events -- history show):`);
+    for (const step of journey) print(`  ${step}`);
     print();
     print(
       `Summary: event ${outcome.eventId} → job ${outcome.jobId} "${outcome.jobName}", instance ${outcome.instanceId} ${outcome.status}:`,

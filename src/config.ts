@@ -233,6 +233,17 @@ export const ClientConfig = EnvSchema.pick({
 });
 export type ClientConfig = z.infer<typeof ClientConfig>;
 
+/** The history's keys, picked together by every process that records or reads history. */
+const historyKeys = {
+  DATABASE_URL: true,
+  HISTORY_KEY: true,
+  HISTORY_SCHEMA: true,
+  HISTORY_BODIES: true,
+  HISTORY_RETENTION_DAYS: true,
+  HISTORY_PATRON_RETENTION_DAYS: true,
+  HISTORY_BACKLOG_MAX: true,
+} as const;
+
 export const WorkerConfig = ClientConfig.extend({
   ...EnvSchema.pick({
     ...redisKeys,
@@ -250,28 +261,19 @@ export const WorkerConfig = ClientConfig.extend({
     ROUTE_INLINE_DEADLINE_MS: true,
     INSTITUTIONS_FILE: true,
   }).shape,
+  ...EnvSchema.pick(historyKeys).shape,
   // The worker retries through BullMQ (JOB_ATTEMPTS); client retries inside would multiply them.
   SVC_MAX_RETRIES: nonNegativeInt.default(0),
   SVC_BASE_URL: EnvSchema.shape.SVC_BASE_URL.optional(),
   SVC_API_KEY: EnvSchema.shape.SVC_API_KEY.optional(),
 })
   .superRefine(requiredWithoutInstitutionsFile(['SVC_BASE_URL', 'SVC_API_KEY']), ALWAYS)
-  .superRefine(sentinelKeysTogether);
+  .superRefine(sentinelKeysTogether)
+  .superRefine(historyKeyWithDatabase);
 export type WorkerConfig = z.infer<typeof WorkerConfig>;
 
-/** The history's keys, picked together by every process that records or reads history. */
-export const historyKeys = {
-  DATABASE_URL: true,
-  HISTORY_KEY: true,
-  HISTORY_SCHEMA: true,
-  HISTORY_BODIES: true,
-  HISTORY_RETENTION_DAYS: true,
-  HISTORY_PATRON_RETENTION_DAYS: true,
-  HISTORY_BACKLOG_MAX: true,
-} as const;
-
 /** With DATABASE_URL the history is on, and it cannot hash or encrypt without HISTORY_KEY. */
-export function historyKeyWithDatabase(
+function historyKeyWithDatabase(
   config: { DATABASE_URL?: unknown; HISTORY_KEY?: unknown },
   ctx: z.RefinementCtx,
 ): void {

@@ -1,4 +1,4 @@
-import type { HistoryFilters } from '../history/history-filters';
+import type { HistoryFilters } from '../history';
 import { CliUsageError } from './cli-usage-error';
 import type { CommandArgs } from './parse-command-args';
 import { positiveIntOption } from './parse-command-args';

@@ -1,7 +1,6 @@
 import { Queue } from 'bullmq';
 import { createRejectedStore } from '../events/rejected-store';
-import { forgetPerson } from '../history/forget-person';
-import { historyStreamKey } from '../history/history-stream-key';
+import { forgetPerson, historyStreamKey } from '../history';
 import { routeQueueName } from '../routes/route-queue-name';
 import { EnvSchema, loadConfig } from '../config';
 import type { CliIo } from './cli-io';

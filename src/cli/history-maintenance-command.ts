@@ -1,5 +1,4 @@
-import { migrateHistory } from '../history/migrate-history';
-import { pruneHistory } from '../history/prune-history';
+import { migrateHistory, pruneHistory } from '../history';
 import type { CliIo } from './cli-io';
 import { openCliHistory } from './open-cli-history';
 import { parseCommandArgs } from './parse-command-args';

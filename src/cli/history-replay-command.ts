@@ -1,5 +1,5 @@
 import { Queue } from 'bullmq';
-import { previewReplay, replayHistory } from '../history/replay-history';
+import { previewReplay, replayHistory } from '../history';
 import { routeJobOptions } from '../routes/create-fan-out';
 import { routeQueueName } from '../routes/route-queue-name';
 import type { CliIo } from './cli-io';

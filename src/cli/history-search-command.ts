@@ -1,5 +1,5 @@
-import { searchHistory } from '../history/search-history';
-import type { HistoryEventSummary } from '../history/search-history';
+import { searchHistory } from '../history';
+import type { HistoryEventSummary } from '../history';
 import type { CliIo } from './cli-io';
 import { HISTORY_FILTER_OPTIONS, historyFiltersOf } from './history-filter-options';
 import { openCliHistory } from './open-cli-history';

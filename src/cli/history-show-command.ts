@@ -1,5 +1,5 @@
-import { historyJourney } from '../history/history-journey';
-import type { JourneyStep } from '../history/history-journey';
+import { historyJourney } from '../history';
+import type { JourneyStep } from '../history';
 import type { CliIo } from './cli-io';
 import { CliUsageError } from './cli-usage-error';
 import { eventLine } from './history-search-command';

@@ -1,8 +1,6 @@
 import { HistoryConfig, loadConfig } from '../config';
-import { deriveHistoryKeys } from '../history/history-keys';
-import { openHistoryDatabase } from '../history/open-history-database';
-import type { SqlExecutor } from '../history/sql-executor';
-import type { HistoryContext } from '../history/search-history';
+import { deriveHistoryKeys, openHistoryDatabase } from '../history';
+import type { HistoryContext, SqlExecutor } from '../history';
 import type { CliIo } from './cli-io';
 
 export interface CliHistory extends HistoryContext {

@@ -45,6 +45,8 @@ export interface CliRouteQueues {
   readonly queues: ReadonlyMap<string, Queue>;
   /** The queues' connection, for state kept beside them (a route's circuit). */
   readonly connection: Redis;
+  /** QUEUE_NAME: the deployment the queues (and the history's outbox) belong to. */
+  readonly queueName: string;
   close(): Promise<void>;
 }
 
@@ -65,6 +67,7 @@ export async function openRouteQueues(env: CliIo['env']): Promise<CliRouteQueues
     routes,
     queues,
     connection: redis.connection,
+    queueName: config.QUEUE_NAME,
     close: async () => {
       for (const queue of queues.values()) await queue.close();
       await redis.close();

@@ -2,6 +2,7 @@ import type { CliIo } from './cli-io';
 import { CliUsageError } from './cli-usage-error';
 import { openRouteQueues, routeNamed } from './open-route-queues';
 import { parseCommandArgs } from './parse-command-args';
+import { recordCliAudit } from './record-cli-audit';
 
 /**
  * `routes pause <name>` / `routes resume <name>`: BullMQ's queue pause, which holds for every
@@ -23,6 +24,11 @@ export async function routesPauseCommand(
     if (verb === 'pause') await queue.pause();
     else await queue.resume();
     const waiting = await queue.getWaitingCount();
+    await recordCliAudit(io.env, cli, {
+      action: verb,
+      target: `route ${route.name}`,
+      details: { route: route.name, waiting },
+    });
     io.out(
       `✓ route ${route.name} ${verb === 'pause' ? 'paused' : 'resumed'} (${String(waiting)} waiting).`,
     );

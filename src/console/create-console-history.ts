@@ -91,10 +91,7 @@ function parsed<T>(schema: z.ZodType<T>, value: unknown, where: string): T {
 }
 
 /** The filters within the principal's institution: forced for a scoped one, 403 for another. */
-function scopedFilters(
-  query: z.infer<typeof HistoryQuery>,
-  scope: HistoryScope,
-): HistoryFilters {
+function scopedFilters(query: z.infer<typeof HistoryQuery>, scope: HistoryScope): HistoryFilters {
   const { 'job-instance': jobInstance, ...rest } = query;
   if (scope.institution !== undefined && rest.institution !== undefined) {
     if (rest.institution !== scope.institution)

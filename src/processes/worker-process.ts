@@ -23,6 +23,8 @@ import { createHandlerRegistry } from '../worker/handler-registry';
 import type { Dispatch } from '../worker/handler-registry';
 import { sweepRecordsDir } from '../worker/job-end/sweep-records-dir';
 import { handlerEntries } from './handler-entries';
+import { startWorkerHistory } from './worker-history';
+import type { WorkerHistory, WorkerHistoryOptions } from './worker-history';
 
 export interface WorkerProcessOptions {
   readonly config: WorkerConfig;
@@ -42,6 +44,11 @@ export interface WorkerProcessOptions {
   readonly handlers?: readonly HandlerEntry[];
   /** BullMQ's telemetry when tracing is on (src/tracing/start-tracing.ts); nothing is traced without. */
   readonly telemetry?: Telemetry | undefined;
+  /** The history's timings (tests make them short), or an opened database (the demo's PGlite). */
+  readonly historyOptions?: Pick<
+    WorkerHistoryOptions,
+    'openRetryMs' | 'pruneEveryMs' | 'writer' | 'database'
+  >;
 }
 
 export interface WorkerProcess extends RunningWorker {
@@ -79,9 +86,16 @@ export function createWorkerProcess(options: WorkerProcessOptions): WorkerProces
     idleTimeoutMs: config.SVC_TIMEOUT_MS,
     logger,
   });
+  const history = startWorkerHistory({
+    config,
+    connection: options.connection,
+    logger,
+    ...(options.metrics === undefined ? {} : { registry: options.metrics.registry }),
+    ...options.historyOptions,
+  });
   const routing =
-    config.ROUTES_FILE === undefined ? undefined : routingOf(options, config.ROUTES_FILE);
-  const running = queues.map((queue) => startEventWorker(options, queue, routing?.fanOut));
+    config.ROUTES_FILE === undefined ? undefined : routingOf(options, config.ROUTES_FILE, history);
+  const running = queues.map((queue) => startEventWorker(options, queue, routing?.fanOut, history));
   const [first] = running;
   if (first === undefined) throw new Error('no event worker');
   if (options.metrics !== undefined) {
@@ -94,12 +108,17 @@ export function createWorkerProcess(options: WorkerProcessOptions): WorkerProces
     close: async () => {
       await Promise.all(running.map((one) => one.close()));
       await routing?.close();
+      await history?.close();
     },
   };
 }
 
 /** Routing (docs/routing.md): one set of route queues for every institution's events. */
-function routingOf(options: WorkerProcessOptions, routesFile: string): Routing {
+function routingOf(
+  options: WorkerProcessOptions,
+  routesFile: string,
+  history: WorkerHistory | undefined,
+): Routing {
   const { config, logger, connection, env, metrics, tuning = {}, telemetry } = options;
   return startRouting({
     routes: loadRoutesFile(routesFile, env).routes,
@@ -109,6 +128,7 @@ function routingOf(options: WorkerProcessOptions, routesFile: string): Routing {
     logger,
     ...(metrics === undefined ? {} : { registry: metrics.registry }),
     ...(telemetry === undefined ? {} : { telemetry }),
+    ...(history === undefined ? {} : { history: history.recorder }),
     ...(tuning.lockDuration === undefined ? {} : { lockDuration: tuning.lockDuration }),
     ...(tuning.stalledInterval === undefined ? {} : { stalledInterval: tuning.stalledInterval }),
     ...(config.ROUTE_INLINE === 'on'
@@ -158,10 +178,17 @@ function queueOf(
  */
 function startEventWorker(
   options: WorkerProcessOptions,
-  { member, logger, config, client, dispatch }: EventQueueParts,
+  parts: EventQueueParts,
   fanOut: FanOut | undefined,
+  history: WorkerHistory | undefined,
 ): RunningWorker {
-  const eventSteps: EventStep[] = fanOut === undefined ? [] : [memberFanOut(fanOut, member)];
+  const { member, logger, config, client } = parts;
+  // The event is recorded before it is routed: its journey starts with its arrival.
+  const eventSteps: EventStep[] = [
+    ...(history === undefined ? [] : [history.eventStep]),
+    ...(fanOut === undefined ? [] : [memberFanOut(fanOut, member)]),
+  ];
+  const dispatch = history === undefined ? parts.dispatch : history.withJobEnd(parts.dispatch);
   const { telemetry } = options;
   // With tracing on, the steps and the handler run inside the event's span (dispatch-in-span.ts).
   const run =

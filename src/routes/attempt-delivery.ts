@@ -1,10 +1,13 @@
 import type { CanonicalEvent } from '../events/canonical-event';
+import type { HistoryRecorder } from '../history';
 import type { Logger } from '../logger';
 import type { Admission, CircuitBreaker } from './circuit-breaker';
 import { DeliveryError } from './delivery-error';
 import type { DeliverySpanFields } from './delivery-in-span';
 import type { Destination } from './destinations/destination';
 import { withTimeout } from './destinations/with-timeout';
+import { recordAttempt } from './record-attempt';
+import type { RecordedOutcome } from './record-attempt';
 import type { RouteMetrics } from './route-metrics';
 import type { AnyRoute } from './routes-file';
 
@@ -18,6 +21,8 @@ export interface RouteDelivery {
   readonly shape?: (event: CanonicalEvent) => Promise<string | undefined>;
   /** The route's circuit breaker (circuit-breaker.ts); told each attempt's outcome. */
   readonly circuit?: CircuitBreaker;
+  /** The event history (docs/history.md): every attempt, inline or queued, with its number. */
+  readonly history?: Pick<HistoryRecorder, 'attempt'>;
 }
 
 /** Which attempt this is, of how many the route allows (`retry.attempts`, the first included). */
@@ -32,6 +37,8 @@ export interface AttemptNumber {
   readonly deadlineMs?: number;
   /** Called once the destination answered or gave up, also after the deadline passed. */
   readonly onSettled?: () => void;
+  /** The route job's id; none for an attempt made inline. */
+  readonly jobId?: string;
   /** How the circuit let this attempt through (a probe, or as usual). */
   readonly admission?: Admission;
   /** Runs the delivery inside the caller's span (delivery-in-span.ts); directly without it. */
@@ -70,7 +77,22 @@ export async function attemptDelivery(
     attempt: attempt.number,
   };
   const started = performance.now();
+  const startedAt = new Date();
   const admission = attempt.admission ?? PASS;
+  const record = (outcome: RecordedOutcome, error?: unknown): Promise<void> =>
+    recordAttempt(
+      delivery.history,
+      event,
+      {
+        route: route.name,
+        ...(attempt.jobId === undefined ? {} : { jobId: attempt.jobId }),
+        number: attempt.number,
+        startedAt,
+        durationMs: Math.round(performance.now() - started),
+      },
+      outcome,
+      error,
+    );
   try {
     const body = await delivery.shape?.(event);
     const deliver = (): Promise<void> => destination.deliver(event, body);
@@ -97,10 +119,12 @@ export async function attemptDelivery(
         { ...fields, durationMs, reason, retryable },
         'delivery failed: moved to the route failed set',
       );
+      await record('failed', error);
       return { kind: 'failed', error, reason, retryable };
     }
     metrics?.retried(route.name);
     logger.warn({ ...fields, durationMs, reason }, 'delivery failed: will be retried');
+    await record('retrying', error);
     return { kind: 'retry', error, reason };
   }
   const durationMs = Math.round(performance.now() - started);
@@ -112,6 +136,7 @@ export async function attemptDelivery(
     Number.isNaN(receivedAt) ? undefined : Math.max(0, Date.now() - receivedAt) / 1000,
   );
   logger.info({ ...fields, durationMs }, 'delivered');
+  await record('delivered');
   return { kind: 'delivered' };
 }
 

@@ -2,7 +2,7 @@ import type { Queue } from 'bullmq';
 import type { CanonicalEvent } from '../events/canonical-event';
 import type { AttemptOutcome } from './attempt-delivery';
 import type { InlineRoute } from './inline-route';
-import { matchesRoute } from './match-route';
+import { matchesRoute, skippedByWhere } from './match-route';
 import { ROUTE_BACKOFF, routeBackoff } from './route-backoff';
 import type { RouteJobOptions } from './route-job-options';
 import type { AnyRoute } from './routes-file';
@@ -28,6 +28,8 @@ export interface FanOutOptions {
    * finds them and adds nothing.
    */
   readonly keepCompletedHours: number;
+  /** Called for each route the event's `where:` kept it from (the history's `skipped`). */
+  readonly onSkipped?: (event: CanonicalEvent, route: string) => Promise<unknown>;
 }
 
 /** The job options of a route's deliveries: its attempts and backoff, a failed set kept for replay. */
@@ -48,12 +50,21 @@ export function routeJobOptions(route: AnyRoute, keepCompletedHours: number): Ro
  * queue holds: a worker killed between two adds and the event job run again adds the missing jobs
  * and doubles none. If an add fails the whole fan-out throws and the event job is retried.
  */
-export function createFanOut({ routes, keepCompletedHours }: FanOutOptions): FanOut {
+export function createFanOut({ routes, keepCompletedHours, onSkipped }: FanOutOptions): FanOut {
   const options = new Map(
     routes.map(({ route }) => [route.name, routeJobOptions(route, keepCompletedHours)]),
   );
   return async (event, jobId) => {
     const matched = routes.filter(({ route }) => matchesRoute(route.match, event));
+    // Recorded beside the deliveries (one outbox XADD each, history on), awaited before it ends.
+    const recordingSkips =
+      onSkipped === undefined
+        ? Promise.resolve([])
+        : Promise.all(
+            routes
+              .filter(({ route }) => skippedByWhere(route.match, event))
+              .map(({ route }) => onSkipped(event, route.name)),
+          );
     const jobs = await Promise.all(
       matched.map(async ({ route, queue, inline }) => {
         const base = options.get(route.name) ?? routeJobOptions(route, keepCompletedHours);
@@ -76,6 +87,7 @@ export function createFanOut({ routes, keepCompletedHours }: FanOutOptions): Fan
             ),
       ),
     );
+    await recordingSkips;
     return matched.map(({ route }) => route.name);
   };
 }

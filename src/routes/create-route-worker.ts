@@ -58,6 +58,7 @@ export function createRouteWorker(options: RouteWorkerOptions): Worker {
       number: job.attemptsMade + 1 + offset,
       of: (job.opts.attempts ?? 1) + offset,
       admission,
+      ...(job.id === undefined ? {} : { jobId: job.id }),
       inSpan: (fields, deliver) => deliveryInSpan(job, fields, deliver),
     });
     if (outcome.kind === 'delivered') return;

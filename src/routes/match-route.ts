@@ -20,6 +20,16 @@ export function matchesRoute(match: RouteMatch, event: CanonicalEvent): boolean 
   return true;
 }
 
+/**
+ * The event matched every condition of the route but its `where:` (the history records the route
+ * as skipped by filter, docs/history.md); a route without `where:` is never skipped.
+ */
+export function skippedByWhere(match: RouteMatch, event: CanonicalEvent): boolean {
+  if (match.where === undefined) return false;
+  const { where: _where, ...codes } = match;
+  return matchesRoute(codes, event) && !matchesWhere(match.where, event);
+}
+
 function includesValue(allowed: readonly string[], value: string | undefined): boolean {
   return value !== undefined && allowed.includes(value);
 }

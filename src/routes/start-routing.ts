@@ -2,10 +2,11 @@ import { Queue } from 'bullmq';
 import type { Telemetry, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Registry } from 'prom-client';
+import type { HistoryRecorder } from '../history';
 import type { Logger } from '../logger';
 import { createDestination } from './create-destination';
 import { createFanOut } from './create-fan-out';
-import type { FanOut, FanOutRoute } from './create-fan-out';
+import type { FanOut, FanOutOptions, FanOutRoute } from './create-fan-out';
 import { createInlineRoute } from './inline-route';
 import { createPausedState } from './paused-state';
 import type { PausedState } from './paused-state';
@@ -65,6 +66,11 @@ export interface StartRoutingOptions {
    * (ROUTE_INLINE on); unset: every delivery is a route job. Needs `runWorkers`.
    */
   readonly inline?: InlineDeliveryOptions;
+  /**
+   * The event history's recorder (docs/history.md): every delivery attempt, and every route an
+   * event's `where:` skipped. Nothing is recorded without it.
+   */
+  readonly history?: Pick<HistoryRecorder, 'attempt'>;
 }
 
 export interface Routing {
@@ -119,6 +125,7 @@ export function startRouting(options: StartRoutingOptions): Routing {
     fanOut: createFanOut({
       routes: fanOutRoutes,
       keepCompletedHours: options.keepCompletedHours ?? 48,
+      ...skippedOf(options.history),
     }),
     queues,
     workers,
@@ -177,6 +184,7 @@ function deliveringRoute(
     shape: createSendShaper(route.send),
     ...(metrics === undefined ? {} : { metrics }),
     ...(circuit === undefined ? {} : { circuit }),
+    ...(options.history === undefined ? {} : { history: options.history }),
   };
   const worker = createRouteWorker({
     route,
@@ -202,4 +210,25 @@ function deliveringRoute(
       (circuit?.closedNow() ?? true) && (canTakeInline === undefined || canTakeInline(one)),
   });
   return { destination, worker, paused, fanOut: { route, queue, inline: inlineRoute } };
+}
+
+/** A route skipped by `where:` is one history record: no attempt made, nothing delivered. */
+function skippedOf(
+  history: Pick<HistoryRecorder, 'attempt'> | undefined,
+): Pick<FanOutOptions, 'onSkipped'> {
+  if (history === undefined) return {};
+  return {
+    onSkipped: (event, route) => {
+      const now = new Date();
+      return history.attempt({
+        event,
+        route,
+        attempt: 0,
+        startedAt: now,
+        endedAt: now,
+        outcome: 'skipped',
+        durationMs: 0,
+      });
+    },
+  };
 }

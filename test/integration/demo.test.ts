@@ -26,6 +26,9 @@ function runDemo(env: Record<string, string>): Promise<Run> {
   });
 }
 
+// The demo's history runs in PGlite, whose WebAssembly takes seconds to start on a loaded machine.
+jest.setTimeout(90_000);
+
 const quick = { DEMO_RECORDS: '7', DEMO_JOB_DURATION_MS: '200', DEMO_TIMEOUT_MS: '20000' };
 
 describe('npm run demo', () => {
@@ -65,6 +68,12 @@ describe('npm run demo', () => {
       .split('\n')
       .map((archivedLine) => JSON.parse(archivedLine) as { id: string; action: string });
     expect(archived).toEqual([expect.objectContaining({ id: eventId, action: 'job_end' })]);
+    // The event's journey, read back from the embedded history.
+    const journey = run.stdout.slice(run.stdout.indexOf(`History of event ${eventId}`));
+    expect(journey).toMatch(
+      /received and queued: job_end from 01SVC_INST\n.*route archive: attempt 1 delivered in \d+ ms/,
+    );
+    expect(journey).toContain(`processed: job_end stored → ${file} (7 records, `);
     const log = /Logs\s+(\S+)/.exec(run.stdout)?.[1] ?? '';
     expect((await stat(log)).size).toBeGreaterThan(0);
     expect(await readFile(log, 'utf8')).toContain('"msg":"job_end: records stored"');

@@ -50,6 +50,8 @@ export interface JobEndResult {
   readonly status: string;
   readonly files: readonly StoredFile[];
   readonly apiCalls: number;
+  /** The instance's counters (type → value), as the platform reported them. */
+  readonly counters: Record<string, string>;
 }
 
 /** What one run of the handler knows and counts while it goes. */
@@ -87,6 +89,7 @@ export function createJobEndHandler(options: JobEndHandlerOptions): EventHandler
       const instance = await fetchInstance(options, run);
       const jobId = jobIdOfInstance(instance) ?? jobIdOfInstance(event.job_instance);
       const status = instance.status.value;
+      const counters = countersOf(instance);
       const summary = summaryOf(run, { jobId, jobName: instance.job_info?.name, status });
 
       const decision = recordsToDownload(instance, options);
@@ -105,6 +108,7 @@ export function createJobEndHandler(options: JobEndHandlerOptions): EventHandler
           status,
           files: [],
           apiCalls: run.apiCalls,
+          counters,
         };
       }
 
@@ -125,7 +129,15 @@ export function createJobEndHandler(options: JobEndHandlerOptions): EventHandler
         summary(files, stored ? {} : { reason: 'already stored' }),
         stored ? 'job_end: records stored' : 'job_end: records already stored',
       );
-      return { outcome: 'stored', jobId, instanceId, status, files, apiCalls: run.apiCalls };
+      return {
+        outcome: 'stored',
+        jobId,
+        instanceId,
+        status,
+        files,
+        apiCalls: run.apiCalls,
+        counters,
+      };
     },
   };
 }
@@ -145,14 +157,18 @@ async function fetchInstance(options: JobEndHandlerOptions, run: Run): Promise<J
       jobId: jobIdOfInstance(instance) ?? jobIdOfInstance(run.event.job_instance),
       jobName: instance.job_info?.name,
       status: instance.status.value,
-      counters: Object.fromEntries(
-        (instance.counter ?? []).map((counter) => [counter.type.value, counter.value]),
-      ),
+      counters: countersOf(instance),
       alerts: (instance.alert ?? []).map((alert) => alert.value),
     },
     'job instance fetched',
   );
   return instance;
+}
+
+function countersOf(instance: JobInstance): Record<string, string> {
+  return Object.fromEntries(
+    (instance.counter ?? []).map((counter) => [counter.type.value, counter.value]),
+  );
 }
 
 /** The fields of the one summary line each run ends with. */

@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import { HISTORY_OFF } from '../../../src/cli/open-cli-history';
 import { runCli } from '../../../src/cli/run-cli';
 import { createHistoryRecorder } from '../../../src/history/create-history-recorder';
 import { createHistoryWriter } from '../../../src/history/create-history-writer';
@@ -32,6 +33,7 @@ describe('npm run events -- history', () => {
     const io = captureIo({ REDIS_URL: TEST_REDIS_URL });
     expect(await runCli(['history', 'search'], io)).toBe(1);
     expect(io.stderr()).toContain('History is off');
+    expect(io.stderr().trim()).toBe(HISTORY_OFF);
   });
 
   it('migrates, then searches, shows and forgets', async () => {

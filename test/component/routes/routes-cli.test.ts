@@ -4,7 +4,10 @@ import { openWorkerConnection } from '../../../src/redis/open-worker-connection'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { userInfo } from 'node:os';
 import { runCli } from '../../../src/cli/run-cli';
+import { createHistoryWriter, historyStreamKey } from '../../../src/history';
+import { TEST_DATABASE_URL, openTestHistory } from '../../helpers/history-database';
 import { jobIdForEvent } from '../../../src/events/job-id-for-event';
 import { parseRoutesFile } from '../../../src/routes/load-routes-file';
 import { startRouting } from '../../../src/routes/start-routing';
@@ -98,6 +101,41 @@ describe('npm run events -- routes …', () => {
     await eventually(() => receiver.accepted.length === 1, 'the replayed delivery after resume');
     expect(receiver.accepted).toEqual([event.id]);
     expect((await run('routes', '--json')).out).toContain('"delivered": 1');
+  });
+
+  it('records pause, resume and replay in the history audit with the OS user when history is on', async () => {
+    const event = routeEvent();
+    await routing.fanOut(event, jobIdForEvent(event.id));
+    const indexer = routing.queues.get('indexer');
+    await eventually(async () => (await indexer?.getFailedCount()) === 1, 'the refused delivery');
+    const streamKey = historyStreamKey(env.QUEUE_NAME ?? '');
+    // History off: the commands work as before and keep nothing.
+    expect((await run('routes', 'pause', 'indexer')).status).toBe(0);
+    expect(await connection.xlen(streamKey)).toBe(0);
+
+    const history = await openTestHistory('routes_audit');
+    try {
+      env = { ...env, DATABASE_URL: TEST_DATABASE_URL, HISTORY_KEY: 'k'.repeat(40) };
+      expect((await run('routes', 'resume', 'indexer')).status).toBe(0);
+      expect((await run('routes', 'pause', 'indexer')).status).toBe(0);
+      expect((await run('routes', 'replay', 'indexer', '--all')).status).toBe(0);
+      await createHistoryWriter({ redis: connection, db: history.db, streamKey }).drainOnce();
+      const rows = await history.db.query<{
+        actor: string;
+        action: string;
+        target: string;
+        count: number | null;
+      }>('SELECT actor, action, target, count FROM audit ORDER BY at, record_id');
+      const actor = `cli:${userInfo().username}`;
+      expect(rows.rows).toEqual([
+        { actor, action: 'resume', target: 'route indexer', count: null },
+        { actor, action: 'pause', target: 'route indexer', count: null },
+        { actor, action: 'replay', target: 'route indexer', count: 1 },
+      ]);
+    } finally {
+      await connection.del(streamKey);
+      await history.close();
+    }
   });
 
   it('tests a sample against a route without sending it', async () => {
