@@ -1,8 +1,8 @@
 import type { z } from 'zod';
 
 /**
- * One row of the operation table (spec §4). The 94 operations are data, not methods
- * (CONVENTIONS 6): `request()` reads a row to build, check and classify a call.
+ * One row of the operation table (spec §4). The 94 operations are data, not methods:
+ * `request()` reads a row to build, check and classify a call.
  */
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';

@@ -1,7 +1,7 @@
 /**
  * The API key travels in the query string (spec §5 rule 1), so every URL the client builds carries
  * it. These functions are the only way a URL or a foreign error text leaves the client: errors and
- * log lines see their output, never the input (CONVENTIONS 7).
+ * log lines see their output, never the input (a key in a log is a key leaked).
  */
 
 const REDACTED = '[redacted]';

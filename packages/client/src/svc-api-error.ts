@@ -40,7 +40,7 @@ export interface SvcApiErrorFields {
 }
 
 /**
- * The one error of a failed call (CONVENTIONS 5): machine fields for the worker to decide on
+ * The one error of a failed call: machine fields for the worker to decide on
  * (retry, or give up), a redacted URL, and nothing that could carry the API key.
  */
 export class SvcApiError extends Error {

@@ -1,7 +1,7 @@
 /**
  * A call refused before it left the client because a parameter breaks a rule of the spec (§2, §4,
  * §8). The message names the operation, the parameter and the rule, never a value: a value could be
- * the API key passed by mistake, or data that does not belong in a log line (CONVENTIONS 7).
+ * the API key passed by mistake, or data that does not belong in a log line (secrets never reach a log).
  */
 export class SvcParamError extends Error {
   readonly operation: string;
