@@ -94,38 +94,17 @@ export async function attemptDelivery(
       error,
     );
   try {
-    const body = await delivery.shape?.(event);
-    const deliver = (): Promise<void> => destination.deliver(event, body);
-    const delivering = attempt.inSpan === undefined ? deliver() : attempt.inSpan(fields, deliver);
-    if (attempt.onSettled !== undefined) void delivering.then(attempt.onSettled, attempt.onSettled);
-    await (attempt.deadlineMs === undefined
-      ? delivering
-      : withTimeout(
-          delivering,
-          attempt.deadlineMs,
-          `${destination.target}: inline attempt`,
-          'answer',
-        ));
+    await send(delivery, event, attempt, fields);
   } catch (error) {
     // A failure of the event itself (a transform) says nothing about the destination.
     const destinationFailed = !(error instanceof DeliveryError && error.shaping);
     if (destinationFailed) await delivery.circuit?.failed(admission);
-    const durationMs = Math.round(performance.now() - started);
-    const retryable = !(error instanceof DeliveryError) || error.retryable;
-    const reason = error instanceof Error ? error.message : String(error);
-    if (!retryable || attempt.number >= attempt.of) {
-      metrics?.failed(route.name);
-      logger.error(
-        { ...fields, durationMs, reason, retryable },
-        'delivery failed: moved to the route failed set',
-      );
-      await record('failed', error);
-      return { kind: 'failed', error, reason, retryable };
-    }
-    metrics?.retried(route.name);
-    logger.warn({ ...fields, durationMs, reason }, 'delivery failed: will be retried');
-    await record('retrying', error);
-    return { kind: 'retry', error, reason };
+    const outcome = failedOutcome(delivery, error, attempt, {
+      ...fields,
+      durationMs: Math.round(performance.now() - started),
+    });
+    await record(outcome.kind === 'retry' ? 'retrying' : 'failed', error);
+    return outcome;
   }
   const durationMs = Math.round(performance.now() - started);
   await delivery.circuit?.succeeded(admission);
@@ -138,6 +117,50 @@ export async function attemptDelivery(
   logger.info({ ...fields, durationMs }, 'delivered');
   await record('delivered');
   return { kind: 'delivered' };
+}
+
+/** The route's body (`send:`) to the destination, in the caller's span, within the deadline. */
+async function send(
+  delivery: RouteDelivery,
+  event: CanonicalEvent,
+  attempt: AttemptNumber,
+  fields: DeliverySpanFields,
+): Promise<void> {
+  const { destination } = delivery;
+  const body = await delivery.shape?.(event);
+  const deliver = (): Promise<void> => destination.deliver(event, body);
+  const delivering = attempt.inSpan === undefined ? deliver() : attempt.inSpan(fields, deliver);
+  if (attempt.onSettled !== undefined) void delivering.then(attempt.onSettled, attempt.onSettled);
+  await (attempt.deadlineMs === undefined
+    ? delivering
+    : withTimeout(
+        delivering,
+        attempt.deadlineMs,
+        `${destination.target}: inline attempt`,
+        'answer',
+      ));
+}
+
+/** A failed attempt: another after the backoff, or the failed set; one log line and metric. */
+function failedOutcome(
+  { route, logger, metrics }: RouteDelivery,
+  error: unknown,
+  attempt: AttemptNumber,
+  fields: DeliverySpanFields & { target: string; durationMs: number },
+): AttemptOutcome {
+  const retryable = !(error instanceof DeliveryError) || error.retryable;
+  const reason = error instanceof Error ? error.message : String(error);
+  if (!retryable || attempt.number >= attempt.of) {
+    metrics?.failed(route.name);
+    logger.error(
+      { ...fields, reason, retryable },
+      'delivery failed: moved to the route failed set',
+    );
+    return { kind: 'failed', error, reason, retryable };
+  }
+  metrics?.retried(route.name);
+  logger.warn({ ...fields, reason }, 'delivery failed: will be retried');
+  return { kind: 'retry', error, reason };
 }
 
 const PASS: Admission = { kind: 'pass' };
