@@ -1,7 +1,6 @@
 import { once } from 'node:events';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
-import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,35 +8,28 @@ import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { ConsoleConfig, loadConfig } from '../../../src/config';
 import { sha256Hex } from '../../../src/console/console-access-files';
-import { createHistoryRecorder } from '../../../src/history/create-history-recorder';
-import { createHistoryWriter } from '../../../src/history/create-history-writer';
 import { createLogger } from '../../../src/logger';
 import { createConsoleProcess } from '../../../src/processes/console-process';
-import type { ConsoleProcess } from '../../../src/processes/console-process';
 import { routeQueueName } from '../../../src/routes/route-queue-name';
-import { TEST_DATABASE_URL, openTestHistory } from '../../helpers/history-database';
 import { TEST_HISTORY_KEY, fixtureEvent } from '../../helpers/history-events';
-import { TEST_REDIS_URL, obliterateQueue, uniqueQueueName } from '../../helpers/redis';
+import { TEST_REDIS_URL, uniqueQueueName } from '../../helpers/redis';
+import {
+  HISTORY_CONSOLE_TOKENS,
+  startConsoleWithHistory,
+} from '../../helpers/console-with-history';
+import type { ConsoleWithHistory } from '../../helpers/console-with-history';
 
 jest.setTimeout(60_000);
 
-const TOKENS = {
-  operator: 'operator-token-for-the-history-api',
-  viewer: 'viewer-token-for-the-history-api',
-  scoped: 'inst-b-operator-token-for-history',
-};
+const TOKENS = HISTORY_CONSOLE_TOKENS;
 
 describe('the console’s history API over a real PostgreSQL', () => {
-  let dir: string;
+  let running: ConsoleWithHistory;
   let redis: Redis;
   let queueName: string;
-  let history: Awaited<ReturnType<typeof openTestHistory>>;
-  let consoleProcess: ConsoleProcess;
-  let server: Server;
   let url: string;
   const loan = fixtureEvent('loan-returned');
   const other = { ...fixtureEvent('item-updated'), institution: { value: 'INST_B' } };
-
   const call = async (token: string, path: string, body?: unknown) => {
     const response = await fetch(`${url}/api/v1${path}`, {
       method: body === undefined ? 'GET' : 'POST',
@@ -53,78 +45,25 @@ describe('the console’s history API over a real PostgreSQL', () => {
     (answer.body.items as { eventId: string }[]).map((item) => item.eventId).sort();
 
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'svc-console-history-'));
-    redis = new Redis(TEST_REDIS_URL);
-    queueName = uniqueQueueName('console-history');
-    history = await openTestHistory('console');
-    const recorder = createHistoryRecorder({
-      redis,
-      streamKey: `${queueName}:history`,
-      historyKey: TEST_HISTORY_KEY,
-      bodies: 'all',
-      maxBacklog: 1000,
-    });
-    await recorder.event(loan);
-    await recorder.event(other);
-    await recorder.attempt({
-      event: loan,
-      route: 'loans',
-      attempt: 1,
-      startedAt: new Date(),
-      endedAt: new Date(),
-      outcome: 'failed',
-      status: 500,
-      error: 'destination is down',
-      durationMs: 12,
-    });
-    const writer = createHistoryWriter({
-      redis,
-      db: history.db,
-      streamKey: `${queueName}:history`,
-    });
-    while ((await writer.drainOnce()) > 0);
-    await writeFile(
-      join(dir, 'routes.yaml'),
-      'routes:\n  - name: loans\n    match: { action: [loan] }\n' +
-        '    to: { http: { url: "http://127.0.0.1:9/hook", timeoutMs: 2000 } }\n',
+    running = await startConsoleWithHistory();
+    ({ redis, queueName, url } = running);
+    await running.record([loan, other], (recorder) =>
+      recorder.attempt({
+        event: loan,
+        route: 'loans',
+        attempt: 1,
+        startedAt: new Date(),
+        endedAt: new Date(),
+        outcome: 'failed',
+        status: 500,
+        error: 'destination is down',
+        durationMs: 12,
+      }),
     );
-    await writeFile(
-      join(dir, 'tokens.yaml'),
-      'tokens:\n' +
-        `  - { name: ops, sha256: ${sha256Hex(TOKENS.operator)}, role: operator }\n` +
-        `  - { name: reader, sha256: ${sha256Hex(TOKENS.viewer)}, role: viewer }\n` +
-        `  - { name: inst-b-ops, sha256: ${sha256Hex(TOKENS.scoped)}, role: operator, institution: INST_B }\n`,
-    );
-    const env = {
-      REDIS_URL: TEST_REDIS_URL,
-      QUEUE_NAME: queueName,
-      ROUTES_FILE: join(dir, 'routes.yaml'),
-      CONSOLE_TOKENS_FILE: join(dir, 'tokens.yaml'),
-      DATABASE_URL: TEST_DATABASE_URL,
-      HISTORY_KEY: TEST_HISTORY_KEY,
-      HISTORY_SCHEMA: history.schema,
-    };
-    consoleProcess = createConsoleProcess({
-      config: loadConfig(ConsoleConfig, env),
-      logger: createLogger({ level: 'silent', name: 'test' }),
-      connection: redis,
-      env,
-    });
-    server = createServer(consoleProcess.app);
-    server.listen(0, '127.0.0.1');
-    await once(server, 'listening');
-    url = `http://127.0.0.1:${String((server.address() as AddressInfo).port)}`;
   });
 
   afterAll(async () => {
-    server?.close();
-    await consoleProcess?.close();
-    await redis.del(`${queueName}:history`);
-    await obliterateQueue(routeQueueName(queueName, 'loans'));
-    await obliterateQueue(queueName);
-    redis.disconnect();
-    await history?.close();
-    await rm(dir, { recursive: true, force: true });
+    await running?.close();
   });
 
   it('finds an event by an item barcode and by a patron id (matched by its hash)', async () => {
