@@ -9,9 +9,20 @@ const BUILD_DIR = path.join(ROOT, '.tmp/bench-build');
 /**
  * Compiles src/ and the bench's servers with tsc, as `npm start` runs the listener (from tsc's
  * output, not through a TypeScript loader): a loader's own memory would count in the RSS target,
- * and every server runs the same kind of JavaScript.
+ * and every server runs the same kind of JavaScript. The client package is built first, as
+ * `npm run build` does: a fresh clone has no packages/client/dist.
  */
 export function buildServers(): void {
+  // src/ imports @svcws/client, which Node resolves to the workspace package's dist/.
+  execFileSync(
+    process.execPath,
+    [
+      require.resolve('typescript/bin/tsc'),
+      '-p',
+      path.join(ROOT, 'packages/client/tsconfig.build.json'),
+    ],
+    { cwd: ROOT, stdio: 'inherit' },
+  );
   mkdirSync(BUILD_DIR, { recursive: true });
   const config = path.join(BUILD_DIR, 'tsconfig.json');
   writeFileSync(
