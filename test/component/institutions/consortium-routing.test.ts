@@ -32,6 +32,7 @@ describe('a consortium worker routes fairly across its members', () => {
   });
   afterAll(async () => {
     await worker?.close();
+    await connection.del(`bull:${routeQueueName(base, 'shared')}:fair`);
     await closeRedis(connection);
     for (const name of [
       ...codes.map((code) => institutionQueueName(base, code)),

@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import { Registry } from 'prom-client';
 import type { CanonicalEvent } from '../../../src/events/canonical-event';
 import { jobIdForEvent } from '../../../src/events/job-id-for-event';
+import { replayFailedJob } from '../../../src/cli/replay-failed-jobs';
 import { closeRedis } from '../../../src/redis/close-redis';
 import { openWorkerConnection } from '../../../src/redis/open-worker-connection';
 import { parseRoutesFile } from '../../../src/routes/load-routes-file';
@@ -39,17 +40,28 @@ describe('routing: fair across institutions on a shared route', () => {
   });
   afterEach(async () => {
     await routing?.close();
-    for (const queue of routing?.queues.values() ?? []) await obliterateQueue(queue.name);
+    for (const queue of routing?.queues.values() ?? []) {
+      await connection.del(queue.toKey('fair'), queue.toKey('circuit'));
+      await obliterateQueue(queue.name);
+    }
     routing = undefined;
     await closeRedis(connection);
     await receiver.close();
   });
 
-  function start(options: { fair: boolean; runWorkers: boolean; ratePerSecond?: number }): Queue {
+  function start(options: {
+    fair: boolean;
+    runWorkers: boolean;
+    ratePerSecond?: number;
+    attempts?: number;
+  }): Queue {
     const rate =
-      options.ratePerSecond === undefined
+      (options.ratePerSecond === undefined
         ? ''
-        : `    ratePerSecond: ${String(options.ratePerSecond)}\n`;
+        : `    ratePerSecond: ${String(options.ratePerSecond)}\n`) +
+      (options.attempts === undefined
+        ? ''
+        : `    retry: { attempts: ${String(options.attempts)} }\n`);
     const { routes } = parseRoutesFile(
       `routes:
   - name: shared
@@ -114,6 +126,21 @@ ${rate}`,
     await fanOutAll([1, 2].map((seq) => memberEvent(B, seq)));
     expect(await takingOrder(queue)).toEqual(['A1', 'A2', 'A3', 'A4', 'B1', 'B2']);
     expect(await queue.getPrioritizedCount()).toBe(0);
+  });
+
+  it('replays a failed prioritized delivery, which keeps its priority', async () => {
+    const queue = start({ fair: true, runWorkers: true, attempts: 1 });
+    receiver.answer(500);
+    const event = memberEvent(B, 1);
+    await fanOutAll([event]);
+    await eventually(async () => (await queue.getFailedCount()) === 1, 'the delivery to fail');
+    receiver.answer(200);
+    const [failed] = await queue.getFailed();
+    if (failed === undefined) throw new Error('no failed job');
+    expect(failed.priority).toBeGreaterThan(0);
+    await replayFailedJob(failed);
+    await eventually(async () => (await queue.getCompletedCount()) === 1, 'the replay delivered');
+    expect((await queue.getJob(memberJobId(event)))?.priority).toBe(failed.priority);
   });
 
   it("delivers a member's 20 events within 5 s behind another's 20,000 while that backlog drains", async () => {

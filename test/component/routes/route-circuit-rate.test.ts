@@ -84,7 +84,10 @@ describe('route circuit breaker: the failure-rate rule', () => {
   });
   afterEach(async () => {
     await routing?.close();
-    for (const queue of routing?.queues.values() ?? []) await obliterateQueue(queue.name);
+    for (const queue of routing?.queues.values() ?? []) {
+      await connection.del(queue.toKey('circuit'));
+      await obliterateQueue(queue.name);
+    }
     routing = undefined;
     await closeRedis(connection);
     await receiver?.close();
