@@ -123,28 +123,45 @@ export function createCircuitBreaker(options: CircuitBreakerOptions): CircuitBre
     failed: async (admission) => {
       if (admission.kind === 'pass') sample?.record(true);
       const rate = rateOver(settings.failureRate, sample);
-      const [outcome, value, failures] = (await connection.eval(
-        FAILED,
-        2,
-        key,
-        probeKey,
-        String(Date.now()),
-        String(probeMs),
-        String(maxProbeMs),
-        admission.kind === 'probe' ? '1' : '0',
-        String(settings.failures),
-        rate === undefined ? '0' : '1',
-      )) as [string, number, number?];
+      const [outcome, value, failures] = await countFailure(connection, key, {
+        probeMs,
+        maxProbeMs,
+        probe: admission.kind === 'probe',
+        failures: settings.failures,
+        rateOver: rate !== undefined,
+      });
       cached.readAt = 0;
       if (outcome === 'opened') sample?.clear();
-      logTransition(
-        options,
-        outcome,
-        value,
-        (failures ?? 0) >= settings.failures ? undefined : rate,
-      );
+      logTransition(options, outcome, value, failures >= settings.failures ? undefined : rate);
     },
   };
+}
+
+/** The FAILED script: its outcome, the wait it set, and the failures in a row so far. */
+async function countFailure(
+  connection: Redis,
+  key: string,
+  attempt: {
+    probeMs: number;
+    maxProbeMs: number;
+    probe: boolean;
+    failures: number;
+    rateOver: boolean;
+  },
+): Promise<[string, number, number]> {
+  const [outcome, value, failures] = (await connection.eval(
+    FAILED,
+    2,
+    key,
+    `${key}:probe`,
+    String(Date.now()),
+    String(attempt.probeMs),
+    String(attempt.maxProbeMs),
+    attempt.probe ? '1' : '0',
+    String(attempt.failures),
+    attempt.rateOver ? '1' : '0',
+  )) as [string, number, number?];
+  return [outcome, value, failures ?? 0];
 }
 
 /** This process's sample of the route's outcomes, unless the rate rule is off. */
@@ -195,7 +212,7 @@ export async function isCircuitOpen(connection: Redis, queue: Queue): Promise<bo
   return (await connection.hget(circuitKeyOf(queue), 'state')) === 'open';
 }
 
-/** The Redis hash of a route's circuit, beside its BullMQ queue (an obliterate removes it too). */
+/** The Redis hash of a route's circuit, beside its BullMQ queue (BullMQ's obliterate leaves it). */
 function circuitKeyOf(queue: Queue): string {
   return queue.toKey('circuit');
 }
