@@ -3,6 +3,7 @@ import { CliUsageError } from './cli-usage-error';
 import { openRouteQueues, routeNamed } from './open-route-queues';
 import { parseCommandArgs } from './parse-command-args';
 import { recordCliAudit } from './record-cli-audit';
+import { routeWaitingCount } from '../routes/route-waiting-count';
 
 /**
  * `routes pause <name>` / `routes resume <name>`: BullMQ's queue pause, which holds for every
@@ -23,7 +24,7 @@ export async function routesPauseCommand(
     if (queue === undefined) return 1;
     if (verb === 'pause') await queue.pause();
     else await queue.resume();
-    const waiting = await queue.getWaitingCount();
+    const waiting = await routeWaitingCount(queue);
     await recordCliAudit(io.env, cli, {
       action: verb,
       target: `route ${route.name}`,

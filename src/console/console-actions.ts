@@ -6,6 +6,7 @@ import { replayOneRejected } from '../cli/replay-rejected';
 import type { ReplayTargets } from '../cli/replay-targets';
 import { previewDelivery } from '../routes/preview-delivery';
 import { redactUrlCredentials } from '../routes/redact-url-credentials';
+import { routeWaitingCount } from '../routes/route-waiting-count';
 import type { Route } from '../routes/routes-file';
 import type { ActionResult, FailedJob, RouteFailure, RouteView } from './api-schemas';
 import type { ConsoleQueues, EventQueue } from './console-queues';
@@ -92,7 +93,7 @@ export function createConsoleActions(options: ConsoleActionsOptions) {
       }
       if (paused) await queue.pause();
       else await queue.resume();
-      const waiting = await queue.getWaitingCount();
+      const waiting = await routeWaitingCount(queue);
       return {
         done: true,
         message: `route ${name} ${paused ? 'paused' : 'resumed'} (${String(waiting)} waiting)`,

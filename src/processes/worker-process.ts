@@ -94,7 +94,9 @@ export function createWorkerProcess(options: WorkerProcessOptions): WorkerProces
     ...options.historyOptions,
   });
   const routing =
-    config.ROUTES_FILE === undefined ? undefined : routingOf(options, config.ROUTES_FILE, history);
+    config.ROUTES_FILE === undefined
+      ? undefined
+      : routingOf(options, config.ROUTES_FILE, history, (members?.length ?? 1) > 1);
   const running = queues.map((queue) => startEventWorker(options, queue, routing?.fanOut, history));
   const [first] = running;
   if (first === undefined) throw new Error('no event worker');
@@ -113,14 +115,19 @@ export function createWorkerProcess(options: WorkerProcessOptions): WorkerProces
   };
 }
 
-/** Routing (docs/routing.md): one set of route queues for every institution's events. */
+/**
+ * Routing (docs/routing.md): one set of route queues for every institution's events, taken
+ * round-robin across the institutions when there are several.
+ */
 function routingOf(
   options: WorkerProcessOptions,
   routesFile: string,
   history: WorkerHistory | undefined,
+  fairAcrossInstitutions: boolean,
 ): Routing {
   const { config, logger, connection, env, metrics, tuning = {}, telemetry } = options;
   return startRouting({
+    fairAcrossInstitutions,
     routes: loadRoutesFile(routesFile, env).routes,
     connection,
     redisUrl: config.REDIS_URL,

@@ -1,7 +1,9 @@
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from '../logger';
-import type { RouteCircuit } from './route-circuit';
+import { createFailureWindow } from './failure-window';
+import type { FailureWindow } from './failure-window';
+import type { RouteCircuit, RouteFailureRate } from './route-circuit';
 
 /** Whether a delivery may go now: as usual, as the one probe of an open circuit, or not yet. */
 export type Admission =
@@ -32,7 +34,8 @@ export interface CircuitBreakerOptions {
   readonly cacheMs?: number;
 }
 
-// A failed attempt: counted; at the threshold the circuit opens; a failed probe doubles the wait.
+// A failed attempt: counted; at the threshold (or with the failure rate over its own, ARGV[6]) the
+// circuit opens; a failed probe doubles the wait.
 const FAILED = `
 local failures = redis.call('HINCRBY', KEYS[1], 'failures', 1)
 local now = tonumber(ARGV[1])
@@ -43,9 +46,9 @@ if redis.call('HGET', KEYS[1], 'state') == 'open' then
   redis.call('DEL', KEYS[2])
   return {'probe-failed', delay}
 end
-if failures >= tonumber(ARGV[5]) then
+if failures >= tonumber(ARGV[5]) or ARGV[6] == '1' then
   redis.call('HSET', KEYS[1], 'state', 'open', 'delayMs', ARGV[2], 'probeAt', now + tonumber(ARGV[2]))
-  return {'opened', tonumber(ARGV[2])}
+  return {'opened', tonumber(ARGV[2]), failures}
 end
 return {'counted', failures}
 `;
@@ -62,21 +65,26 @@ return 'reset'
  * A route's circuit breaker, its state in Redis so every worker process sees one circuit. Open:
  * deliveries are not attempted but put back to wait (BullMQ's manual rate limit on the route
  * queue, which holds every worker process): none fails, none is lost. One probe at a time,
- * claimed with SET NX; the state is read at most every `cacheMs` on the hot path.
+ * claimed with SET NX; the state is read at most every `cacheMs` on the hot path. The failure
+ * rate is this process's own sample (failure-window.ts), judged at each failed attempt; a
+ * success costs no command unless it follows a failure.
  */
 export function createCircuitBreaker(options: CircuitBreakerOptions): CircuitBreaker {
-  const { route, settings, queue, connection, logger } = options;
+  const { settings, queue, connection } = options;
   const key = circuitKeyOf(queue);
   const probeKey = `${key}:probe`;
   const cacheMs = options.cacheMs ?? 250;
   const probeMs = Math.round(settings.probeSeconds * 1000);
   const maxProbeMs = Math.max(probeMs, Math.round(settings.maxProbeSeconds * 1000));
+  const sample = windowOf(settings.failureRate);
   let cached = { readAt: 0, open: false, probeAt: 0, failures: 0 };
 
   const read = async (): Promise<typeof cached> => {
     const now = Date.now();
     if (now - cached.readAt < cacheMs) return cached;
     const [state, probeAt, failures] = await connection.hmget(key, 'state', 'probeAt', 'failures');
+    // Closed since last read (by a probe anywhere): the sample before it says nothing now.
+    if (cached.open && state !== 'open') sample?.clear();
     cached = {
       readAt: now,
       open: state === 'open',
@@ -104,36 +112,99 @@ export function createCircuitBreaker(options: CircuitBreakerOptions): CircuitBre
       return claimed === 'OK' ? { kind: 'probe' } : hold(Math.min(1000, probeMs));
     },
     succeeded: async (admission) => {
+      if (admission.kind === 'pass') sample?.record(false);
       if (admission.kind !== 'probe' && !cached.open && cached.failures === 0) return;
       const outcome = await connection.eval(SUCCEEDED, 2, key, probeKey);
       cached = { readAt: Date.now(), open: false, probeAt: 0, failures: 0 };
-      if (outcome === 'closed') logger.info({ route }, 'route circuit closed');
+      if (outcome !== 'closed') return;
+      sample?.clear();
+      options.logger.info({ route: options.route }, 'route circuit closed');
     },
     failed: async (admission) => {
-      const now = Date.now();
-      const probe = admission.kind === 'probe' ? '1' : '0';
-      const [outcome, value] = (await connection.eval(
-        FAILED,
-        2,
-        key,
-        probeKey,
-        String(now),
-        String(probeMs),
-        String(maxProbeMs),
-        probe,
-        String(settings.failures),
-      )) as [string, number];
+      if (admission.kind === 'pass') sample?.record(true);
+      const rate = rateOver(settings.failureRate, sample);
+      const [outcome, value, failures] = await countFailure(connection, key, {
+        probeMs,
+        maxProbeMs,
+        probe: admission.kind === 'probe',
+        failures: settings.failures,
+        rateOver: rate !== undefined,
+      });
       cached.readAt = 0;
-      if (outcome === 'opened') {
-        logger.warn(
-          { route, failures: settings.failures, probeSeconds: value / 1000 },
-          'route circuit opened: deliveries wait',
-        );
-      } else if (outcome === 'probe-failed') {
-        logger.warn({ route, nextProbeSeconds: value / 1000 }, 'route circuit probe failed');
-      }
+      if (outcome === 'opened') sample?.clear();
+      logTransition(options, outcome, value, failures >= settings.failures ? undefined : rate);
     },
   };
+}
+
+/** The FAILED script: its outcome, the wait it set, and the failures in a row so far. */
+async function countFailure(
+  connection: Redis,
+  key: string,
+  attempt: {
+    probeMs: number;
+    maxProbeMs: number;
+    probe: boolean;
+    failures: number;
+    rateOver: boolean;
+  },
+): Promise<[string, number, number]> {
+  const [outcome, value, failures] = (await connection.eval(
+    FAILED,
+    2,
+    key,
+    `${key}:probe`,
+    String(Date.now()),
+    String(attempt.probeMs),
+    String(attempt.maxProbeMs),
+    attempt.probe ? '1' : '0',
+    String(attempt.failures),
+    attempt.rateOver ? '1' : '0',
+  )) as [string, number, number?];
+  return [outcome, value, failures ?? 0];
+}
+
+/** This process's sample of the route's outcomes, unless the rate rule is off. */
+function windowOf(rate: RouteFailureRate): FailureWindow | undefined {
+  return rate === 'off' ? undefined : createFailureWindow({ windowMs: rate.windowSeconds * 1000 });
+}
+
+/** The window's counts when they break the rate rule: enough attempts, too many failed. */
+function rateOver(
+  rate: RouteFailureRate,
+  window: FailureWindow | undefined,
+): { attempts: number; failures: number } | undefined {
+  if (rate === 'off' || window === undefined) return undefined;
+  const counts = window.counts();
+  const over =
+    counts.attempts >= rate.minAttempts && counts.failures * 100 > rate.percent * counts.attempts;
+  return over ? counts : undefined;
+}
+
+/** The log line of a transition; `rate` when the failure rate (not a run of failures) opened it. */
+function logTransition(
+  { route, settings, logger }: CircuitBreakerOptions,
+  outcome: string,
+  value: number,
+  rate: { attempts: number; failures: number } | undefined,
+): void {
+  if (outcome === 'opened') {
+    const why =
+      rate === undefined || settings.failureRate === 'off'
+        ? { rule: 'consecutive', failures: settings.failures }
+        : {
+            rule: 'failure rate',
+            failedPercent: Math.round((rate.failures * 100) / rate.attempts),
+            attempts: rate.attempts,
+            windowSeconds: settings.failureRate.windowSeconds,
+          };
+    logger.warn(
+      { route, ...why, probeSeconds: value / 1000 },
+      'route circuit opened: deliveries wait',
+    );
+  } else if (outcome === 'probe-failed') {
+    logger.warn({ route, nextProbeSeconds: value / 1000 }, 'route circuit probe failed');
+  }
 }
 
 /** Whether a route's circuit is open, for the metrics gauge and the CLI. */
@@ -141,7 +212,7 @@ export async function isCircuitOpen(connection: Redis, queue: Queue): Promise<bo
   return (await connection.hget(circuitKeyOf(queue), 'state')) === 'open';
 }
 
-/** The Redis hash of a route's circuit, beside its BullMQ queue (an obliterate removes it too). */
+/** The Redis hash of a route's circuit, beside its BullMQ queue (BullMQ's obliterate leaves it). */
 function circuitKeyOf(queue: Queue): string {
   return queue.toKey('circuit');
 }

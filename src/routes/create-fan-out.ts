@@ -1,6 +1,7 @@
 import type { Queue } from 'bullmq';
 import type { CanonicalEvent } from '../events/canonical-event';
 import type { AttemptOutcome } from './attempt-delivery';
+import type { FairPriorities } from './fair-priorities';
 import type { InlineRoute } from './inline-route';
 import { matchesRoute, skippedByWhere } from './match-route';
 import { ROUTE_BACKOFF, routeBackoff } from './route-backoff';
@@ -30,6 +31,12 @@ export interface FanOutOptions {
   readonly keepCompletedHours: number;
   /** Called for each route the event's `where:` kept it from (the history's `skipped`). */
   readonly onSkipped?: (event: CanonicalEvent, route: string) => Promise<unknown>;
+  /**
+   * A process serving several institutions (fair-priorities.ts): each route job gets a priority
+   * that takes the route's deliveries round-robin across institutions. Absent: no priority, and
+   * no command more than the adds.
+   */
+  readonly fair?: FairPriorities;
 }
 
 /** The job options of a route's deliveries: its attempts and backoff, a failed set kept for replay. */
@@ -50,7 +57,12 @@ export function routeJobOptions(route: AnyRoute, keepCompletedHours: number): Ro
  * queue holds: a worker killed between two adds and the event job run again adds the missing jobs
  * and doubles none. If an add fails the whole fan-out throws and the event job is retried.
  */
-export function createFanOut({ routes, keepCompletedHours, onSkipped }: FanOutOptions): FanOut {
+export function createFanOut({
+  routes,
+  keepCompletedHours,
+  onSkipped,
+  fair,
+}: FanOutOptions): FanOut {
   const options = new Map(
     routes.map(({ route }) => [route.name, routeJobOptions(route, keepCompletedHours)]),
   );
@@ -77,19 +89,45 @@ export function createFanOut({ routes, keepCompletedHours, onSkipped }: FanOutOp
     for (const { queue, opts } of jobs) {
       if (opts !== undefined) byQueue.set(queue, [...(byQueue.get(queue) ?? []), opts]);
     }
-    await Promise.all(
-      [...byQueue].map(([queue, all]) =>
-        // One job is one script call; addBulk wraps its calls in MULTI/EXEC, two commands more.
-        all.length === 1 && all[0] !== undefined
-          ? queue.add(event.action, event, { ...all[0], jobId })
-          : queue.addBulk(
-              all.map((opts) => ({ name: event.action, data: event, opts: { ...opts, jobId } })),
-            ),
-      ),
-    );
+    await addRouteJobs(await withPriorities(byQueue, event, fair), event, jobId);
     await recordingSkips;
     return matched.map(({ route }) => route.name);
   };
+}
+
+/** One add per route queue (an `addBulk` for several jobs), each job with the event job's id. */
+async function addRouteJobs(
+  byQueue: ReadonlyMap<Queue, readonly RouteJobOptions[]>,
+  event: CanonicalEvent,
+  jobId: string,
+): Promise<void> {
+  await Promise.all(
+    [...byQueue].map(([queue, all]) =>
+      // One job is one script call; addBulk wraps its calls in MULTI/EXEC, two commands more.
+      all.length === 1 && all[0] !== undefined
+        ? queue.add(event.action, event, { ...all[0], jobId })
+        : queue.addBulk(
+            all.map((opts) => ({ name: event.action, data: event, opts: { ...opts, jobId } })),
+          ),
+    ),
+  );
+}
+
+/** The jobs with their institution's round-robin priority on each queue, when `fair` is given. */
+async function withPriorities(
+  byQueue: Map<Queue, RouteJobOptions[]>,
+  event: CanonicalEvent,
+  fair: FairPriorities | undefined,
+): Promise<Map<Queue, RouteJobOptions[]>> {
+  if (fair === undefined || byQueue.size === 0) return byQueue;
+  const queues = [...byQueue.keys()];
+  const priorities = await fair(event.institution?.value ?? '', queues);
+  return new Map(
+    queues.map((queue, index) => [
+      queue,
+      (byQueue.get(queue) ?? []).map((opts) => ({ ...opts, priority: priorities[index] ?? 0 })),
+    ]),
+  );
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { isCircuitOpen } from './circuit-breaker';
+import { routeWaitingCount } from './route-waiting-count';
 import { Counter, Gauge, Histogram } from 'prom-client';
 import type { Registry } from 'prom-client';
 
@@ -101,8 +102,7 @@ function registerQueueGauges(registry: Registry, queues: ReadonlyMap<string, Que
     registers: [registry],
     async collect() {
       for (const [route, queue] of queues) {
-        const counts = await queue.getJobCounts('wait', 'prioritized');
-        this.set({ route }, (counts.wait ?? 0) + (counts.prioritized ?? 0));
+        this.set({ route }, await routeWaitingCount(queue));
       }
     },
   });
@@ -117,8 +117,11 @@ function registerQueueGauges(registry: Registry, queues: ReadonlyMap<string, Que
         // BullMQ 6 LPUSHes a new job on the wait list and its workers take from the tail
         // (RPOPLPUSH), so the oldest is last; `asc` reads the list from that end. A paused queue
         // keeps its jobs on the same list. Checked by test/component/routes/route-metrics.test.ts.
-        const [oldest] = await queue.getJobs('wait', 0, 0, true);
-        this.set({ route }, oldest === undefined ? 0 : Math.max(0, now - oldest.timestamp) / 1000);
+        // With several institutions the jobs wait in the prioritized set (fair-priorities.ts),
+        // whose first is the oldest of the round served now: the older of the two heads.
+        const heads = await queue.getJobs(['wait', 'prioritized'], 0, 0, true);
+        const oldest = Math.min(now, ...heads.map((job) => job.timestamp));
+        this.set({ route }, Math.max(0, now - oldest) / 1000);
       }
     },
   });

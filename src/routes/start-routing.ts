@@ -7,6 +7,7 @@ import type { Logger } from '../logger';
 import { createDestination } from './create-destination';
 import { createFanOut } from './create-fan-out';
 import type { FanOut, FanOutOptions, FanOutRoute } from './create-fan-out';
+import { createFairPriorities } from './fair-priorities';
 import { createInlineRoute } from './inline-route';
 import { createPausedState } from './paused-state';
 import type { PausedState } from './paused-state';
@@ -71,6 +72,12 @@ export interface StartRoutingOptions {
    * event's `where:` skipped. Nothing is recorded without it.
    */
   readonly history?: Pick<HistoryRecorder, 'attempt'>;
+  /**
+   * The process serves several institutions (INSTITUTIONS_FILE with two or more): a route's
+   * deliveries are taken round-robin across them (fair-priorities.ts), one script call per event
+   * routed to a queue. Off (a single institution): nothing is added to the path.
+   */
+  readonly fairAcrossInstitutions?: boolean;
 }
 
 export interface Routing {
@@ -126,6 +133,9 @@ export function startRouting(options: StartRoutingOptions): Routing {
       routes: fanOutRoutes,
       keepCompletedHours: options.keepCompletedHours ?? 48,
       ...skippedOf(options.history),
+      ...(options.fairAcrossInstitutions === true
+        ? { fair: createFairPriorities(connection) }
+        : {}),
     }),
     queues,
     workers,
