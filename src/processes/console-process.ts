@@ -33,6 +33,11 @@ export interface ConsoleProcessOptions {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** The event history; by default opened from DATABASE_URL (undefined there: live state only). */
   readonly history?: ConsoleHistory | undefined;
+  /**
+   * An opened history database (the demo's PGlite) read with HISTORY_KEY instead of DATABASE_URL;
+   * the caller closes it after `close()`.
+   */
+  readonly historyDatabase?: SqlExecutor | undefined;
   /** A route's circuit breaker state, once routes have one. */
   readonly circuitOpen?: OverviewSources['circuitOpen'];
   /** The API budget left per institution, where the worker stores it. */
@@ -102,12 +107,16 @@ export function createConsoleProcess(options: ConsoleProcessOptions): ConsolePro
     replayTargets,
     circuitOpen: options.circuitOpen,
   });
-  const historyDb = options.history === undefined ? openHistoryDb(config) : undefined;
+  const historyDb =
+    options.history === undefined && options.historyDatabase === undefined
+      ? openHistoryDb(config)
+      : undefined;
+  const readFrom = options.historyDatabase ?? historyDb;
   const history =
     options.history ??
-    (historyDb === undefined
+    (readFrom === undefined
       ? undefined
-      : consoleHistoryOf({ config, db: historyDb, queues, rejected, logger: options.logger }));
+      : consoleHistoryOf({ config, db: readFrom, queues, rejected, logger: options.logger }));
   const app = createConsoleApp({
     logger: options.logger,
     auth,
