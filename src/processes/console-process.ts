@@ -38,6 +38,8 @@ export interface ConsoleProcessOptions {
    * the caller closes it after `close()`.
    */
   readonly historyDatabase?: SqlExecutor | undefined;
+  /** Deliveries a replay by query queues per second at most (replayHistory's 50 by default). */
+  readonly replayRatePerSecond?: number | undefined;
   /** A route's circuit breaker state, once routes have one. */
   readonly circuitOpen?: OverviewSources['circuitOpen'];
   /** The API budget left per institution, where the worker stores it. */
@@ -116,7 +118,14 @@ export function createConsoleProcess(options: ConsoleProcessOptions): ConsolePro
     options.history ??
     (readFrom === undefined
       ? undefined
-      : consoleHistoryOf({ config, db: readFrom, queues, rejected, logger: options.logger }));
+      : consoleHistoryOf({
+          config,
+          db: readFrom,
+          queues,
+          rejected,
+          logger: options.logger,
+          replayRatePerSecond: options.replayRatePerSecond,
+        }));
   const app = createConsoleApp({
     logger: options.logger,
     auth,
@@ -139,6 +148,8 @@ export function createConsoleProcess(options: ConsoleProcessOptions): ConsolePro
   return {
     app,
     close: async () => {
+      // The replays running in the background stop first (between two events).
+      if (options.history === undefined) await history?.close();
       await replayTargets.close();
       await baseQueue.close();
       await queues.close();
@@ -167,6 +178,7 @@ function consoleHistoryOf(deps: {
   queues: ConsoleQueues;
   rejected: RejectedStore;
   logger: Logger;
+  replayRatePerSecond: number | undefined;
 }): ConsoleHistory {
   const { config, queues } = deps;
   return createConsoleHistory({
@@ -174,6 +186,9 @@ function consoleHistoryOf(deps: {
     // historyKeyWithDatabase: HISTORY_KEY is set whenever DATABASE_URL is.
     keys: deriveHistoryKeys(config.HISTORY_KEY ?? ''),
     logger: deps.logger,
+    ...(deps.replayRatePerSecond === undefined
+      ? {}
+      : { replayRatePerSecond: deps.replayRatePerSecond }),
     replayTarget: (name) => {
       const found = queues.routes.find((one) => one.route.name === name);
       return found === undefined
