@@ -59,7 +59,7 @@ function liveCalls(ids: { rejected: string; failed: string }): Call[] {
 }
 
 /** The history's pages and calls over the loaded events (01BENCH, ev5, route indexer). */
-function historyCalls(next: string): Call[] {
+function historyCalls(next: string, replayId: string): Call[] {
   const filtered = [
     'barcode=39123',
     'institution=01BENCH&action=bib',
@@ -71,6 +71,8 @@ function historyCalls(next: string): Call[] {
     ...filtered.map((query) => `/events?${query}`),
     '/events/01BENCH/ev5',
     '/replays',
+    `/replays/${replayId}`,
+    `/replays/${replayId}/progress`,
     '/replays?route=loans&barcode=39123',
     '/replays?route=loans&institution=01BENCH',
     '/replays?route=loans',
@@ -79,6 +81,7 @@ function historyCalls(next: string): Call[] {
     '/api/v1/events',
     ...filtered.map((query) => `/api/v1/events?${query}`),
     '/api/v1/events/01BENCH/ev5',
+    `/api/v1/replays/${replayId}`,
     '/api/v1/audit',
   ]
     .map((path): Call => ({ path }))
@@ -171,8 +174,10 @@ async function measureAll(base: string): Promise<void> {
   const rejected = (await first<Items<{ ref: string }>>('/api/v1/rejected')).items[0]?.ref ?? '';
   const failed = (await first<Items<{ jobId: string }>>('/api/v1/failed')).items[0]?.jobId ?? '';
   const calls = liveCalls({ rejected, failed });
-  if (HISTORY)
-    calls.push(...historyCalls((await first<Items<unknown>>('/api/v1/events')).next ?? ''));
+  if (HISTORY) {
+    const next = (await first<Items<unknown>>('/api/v1/events')).next ?? '';
+    calls.push(...historyCalls(next, await oneReplay(base)));
+  }
   print(
     `${String(EVENTS)} event jobs, ${String(EVENTS)} deliveries, 500 rejected; ${String(REQUESTS)} requests per call; load average ${loadAverage()}`,
   );
@@ -190,6 +195,20 @@ async function measureAll(base: string): Promise<void> {
   print(
     `${String(calls.length - missed)} of ${String(calls.length)} calls within target; load average ${loadAverage()}`,
   );
+}
+
+/** A replay of one event (its progress page and call are measured): its id. */
+async function oneReplay(base: string): Promise<string> {
+  const response = await fetch(`${base}/api/v1/replays`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      route: 'loans',
+      filters: { id: 'ev5', institution: '01BENCH' },
+      dryRun: false,
+    }),
+  });
+  return ((await response.json()) as { replayId: string }).replayId;
 }
 
 /** A cursor or a job id makes a path long; the table keeps its start. */

@@ -52,6 +52,11 @@ export function createConsoleActions(options: ConsoleActionsOptions) {
   };
 
   return {
+    /** The routes' names, from the routes file (nothing read from Redis): the replay forms' list. */
+    routeNames(): string[] {
+      return queues.routes.map((one) => one.route.name);
+    },
+
     async listRoutes(principal: Principal): Promise<RouteView[]> {
       return Promise.all(
         queues.routes.map(async ({ route, queue }) => {

@@ -103,8 +103,7 @@ export function pagesRouter(deps: PagesDeps): Router {
     get,
     auth: deps.auth,
     history: deps.history,
-    routeNames: async (principal) =>
-      (await actions.listRoutes(principal)).map((route) => route.name),
+    routeNames: () => Promise.resolve(actions.routeNames()),
   });
 
   for (const verb of ['pause', 'resume'] as const) {
