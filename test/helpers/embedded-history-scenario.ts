@@ -11,7 +11,7 @@ import { deriveHistoryKeys } from '../../src/history/history-keys';
 import { migrateHistory } from '../../src/history/migrate-history';
 import { openHistoryDatabase } from '../../src/history/open-history-database';
 import { pruneHistory } from '../../src/history/prune-history';
-import { searchHistory } from '../../src/history/search-history';
+import { countHistory, searchHistory } from '../../src/history/search-history';
 import { dumpSchemaText } from './history-database';
 import { TEST_HISTORY_KEY, fixtureEvent } from './history-events';
 import { TEST_REDIS_URL, uniqueQueueName } from './redis';
@@ -49,6 +49,11 @@ async function main(): Promise<void> {
     const written = await createHistoryWriter({ redis, db, streamKey }).drainOnce();
     const context = { db, keys: deriveHistoryKeys(TEST_HISTORY_KEY) };
     const found = await searchHistory(context, { user: 'S1004217' });
+    const counts = [
+      await countHistory(context, { action: 'loan' }),
+      await countHistory(context, { action: 'loan' }, 0),
+    ];
+    const newest = await searchHistory(context, { limit: 1 });
     const steps = await historyJourney(context, loan.id);
     const dump = (await dumpSchemaText(db)).toLowerCase();
     const pruned = await pruneHistory(db, { days: 90, patronDays: 7 });
@@ -57,6 +62,10 @@ async function main(): Promise<void> {
       JSON.stringify({
         embedded: db.embedded,
         appliedAgain: again.applied,
+        version: again.current,
+        counts,
+        newest: newest.items.map((item) => item.eventId),
+        hasNext: newest.next !== undefined,
         written,
         loanId: loan.id,
         found: found.items.map((item) => item.eventId),
