@@ -115,7 +115,48 @@ async function runReplay(
   signal: AbortSignal,
 ): Promise<void> {
   const { context } = deps;
-  const audit = (action: string, details: Record<string, unknown>) =>
+  const audit = auditOf(context, replay, run);
+  // Counted beside the replay; the run ends once both have (a count that fails leaves it null).
+  const counting = countHistory(context, replay.filters).then(
+    (matched) => {
+      run.matched = matched;
+    },
+    () => undefined,
+  );
+  try {
+    await audit('replay.start', {});
+    const result = await replayHistory(context, replay.filters, {
+      ...replay.target,
+      route: replay.route,
+      actor: replay.actor,
+      replayId: run.replayId,
+      signal,
+      ...(deps.ratePerSecond === undefined ? {} : { ratePerSecond: deps.ratePerSecond }),
+      onProgress: ({ queued, skipped }) => {
+        run.queued = queued;
+        run.skipped = skipped;
+      },
+    });
+    await counting;
+    Object.assign(run, {
+      queued: result.queued,
+      skipped: result.skipped,
+      state: result.stopped ? 'stopped' : 'done',
+      endedAt: new Date().toISOString(),
+    });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    await counting;
+    run.errors.push(message);
+    Object.assign(run, { state: 'failed', endedAt: new Date().toISOString() });
+    deps.logger?.error({ replayId: run.replayId, err: message }, 'replay by query failed');
+    await audit('replay.failed', { error: message, queued: run.queued }).catch(() => undefined);
+  }
+}
+
+/** An audit row about this replay: who, the route, its id, filters and institution. */
+function auditOf(context: HistoryContext, replay: ReplayStart, run: ReplayRun) {
+  return (action: string, details: Record<string, unknown>) =>
     writeAudit(context.db, {
       at: new Date(),
       actor: replay.actor,
@@ -128,36 +169,4 @@ async function runReplay(
         ...details,
       },
     });
-  try {
-    await audit('replay.start', {});
-    const [result] = await Promise.all([
-      replayHistory(context, replay.filters, {
-        ...replay.target,
-        route: replay.route,
-        actor: replay.actor,
-        replayId: run.replayId,
-        signal,
-        ...(deps.ratePerSecond === undefined ? {} : { ratePerSecond: deps.ratePerSecond }),
-        onProgress: ({ queued, skipped }) => {
-          run.queued = queued;
-          run.skipped = skipped;
-        },
-      }),
-      countHistory(context, replay.filters).then((matched) => {
-        run.matched = matched;
-      }),
-    ]);
-    Object.assign(run, {
-      queued: result.queued,
-      skipped: result.skipped,
-      state: result.stopped ? 'stopped' : 'done',
-      endedAt: new Date().toISOString(),
-    });
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    run.errors.push(message);
-    Object.assign(run, { state: 'failed', endedAt: new Date().toISOString() });
-    deps.logger?.error({ replayId: run.replayId, err: message }, 'replay by query failed');
-    await audit('replay.failed', { error: message, queued: run.queued }).catch(() => undefined);
-  }
 }

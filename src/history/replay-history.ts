@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { JobsOptions, Queue } from 'bullmq';
 import { jobIdForEvent } from '../events/job-id-for-event';
 import { historyBody } from './history-body';
@@ -85,7 +86,9 @@ export async function replayHistory(
         continue;
       }
       const wait = nextAt - Date.now();
-      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      // The signal ends the wait at once (an abort rejects it; nothing to report).
+      if (wait > 0) await delay(wait, undefined, { signal: options.signal }).catch(() => undefined);
+      if (stopped()) break;
       nextAt = Math.max(nextAt, Date.now() - gapMs) + gapMs;
       await options.queue.add(event.action, event, {
         ...options.jobOptions,
