@@ -4,7 +4,6 @@
  * without --experimental-vm-modules. Prints what it saw as one JSON line.
  */
 import { Redis } from 'ioredis';
-import { createHistoryRecorder } from '../../src/history/create-history-recorder';
 import { createHistoryWriter } from '../../src/history/create-history-writer';
 import { historyJourney } from '../../src/history/history-journey';
 import { deriveHistoryKeys } from '../../src/history/history-keys';
@@ -13,7 +12,7 @@ import { openHistoryDatabase } from '../../src/history/open-history-database';
 import { pruneHistory } from '../../src/history/prune-history';
 import { countHistory, searchHistory } from '../../src/history/search-history';
 import { dumpSchemaText } from './history-database';
-import { TEST_HISTORY_KEY, fixtureEvent } from './history-events';
+import { TEST_HISTORY_KEY, fixtureEvent, testHistoryRecorder } from './history-events';
 import { TEST_REDIS_URL, uniqueQueueName } from './redis';
 
 async function main(): Promise<void> {
@@ -23,13 +22,7 @@ async function main(): Promise<void> {
   const streamKey = `${uniqueQueueName('embedded')}:history`;
   try {
     const again = await migrateHistory(db);
-    const recorder = createHistoryRecorder({
-      redis,
-      streamKey,
-      historyKey: TEST_HISTORY_KEY,
-      bodies: 'all',
-      maxBacklog: 100,
-    });
+    const recorder = testHistoryRecorder(redis, streamKey);
     const loan = fixtureEvent('loan-returned');
     const old = fixtureEvent('loan-created', {
       receivedAt: new Date(Date.now() - 30 * 86_400_000).toISOString(),

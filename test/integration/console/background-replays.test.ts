@@ -1,13 +1,12 @@
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { createBackgroundReplays } from '../../../src/console/background-replays';
-import type { ReplayRun } from '../../../src/console/background-replays';
-import { createHistoryRecorder } from '../../../src/history/create-history-recorder';
+import type { BackgroundReplays, ReplayRun } from '../../../src/console/background-replays';
 import { createHistoryWriter } from '../../../src/history/create-history-writer';
 import { deriveHistoryKeys } from '../../../src/history/history-keys';
 import type { SqlExecutor } from '../../../src/history/sql-executor';
 import { openTestHistory } from '../../helpers/history-database';
-import { TEST_HISTORY_KEY, fixtureEvent } from '../../helpers/history-events';
+import { TEST_HISTORY_KEY, fixtureEvent, testHistoryRecorder } from '../../helpers/history-events';
 import { TEST_REDIS_URL, obliterateQueue, uniqueQueueName } from '../../helpers/redis';
 
 jest.setTimeout(60_000);
@@ -27,6 +26,15 @@ describe('replays by query in the background', () => {
   let queueName: string;
   const bibs = [0, 1].map((i) => fixtureEvent('bib-updated', { id: `bg-bib-${String(i)}` }));
   const context = () => ({ db: history.db, keys: deriveHistoryKeys(TEST_HISTORY_KEY) });
+  /** A replay of the two bib events to route indexer through `queue`. */
+  const replayBibs = (replays: BackgroundReplays, queue: Queue) =>
+    replays.start({
+      route: 'indexer',
+      filters: { action: 'bib' },
+      actor: 'ops',
+      institution: undefined,
+      target: { queue, jobOptions: {} },
+    });
   const auditOf = async (replayId: string) =>
     (
       await history.db.query<{ action: string; details: Record<string, unknown> }>(
@@ -40,13 +48,7 @@ describe('replays by query in the background', () => {
     redis = new Redis(TEST_REDIS_URL);
     queueName = uniqueQueueName('bg-replay');
     const streamKey = `${queueName}:history`;
-    const recorder = createHistoryRecorder({
-      redis,
-      streamKey,
-      historyKey: TEST_HISTORY_KEY,
-      bodies: 'all',
-      maxBacklog: 100,
-    });
+    const recorder = testHistoryRecorder(redis, streamKey);
     for (const bib of bibs) await recorder.event(bib);
     const writer = createHistoryWriter({ redis, db: history.db, streamKey });
     while ((await writer.drainOnce()) > 0);
@@ -64,13 +66,7 @@ describe('replays by query in the background', () => {
     await queue.close(); // a closed queue cannot add: the replay fails on its first event
     const replays = createBackgroundReplays({ context: context() });
 
-    const started = replays.start({
-      route: 'indexer',
-      filters: { action: 'bib' },
-      actor: 'ops',
-      institution: undefined,
-      target: { queue, jobOptions: {} },
-    });
+    const started = replayBibs(replays, queue);
     const run = await ended(() => replays.get(started.replayId));
 
     expect(started.state).toBe('running');
@@ -86,13 +82,7 @@ describe('replays by query in the background', () => {
     const queue = new Queue(queueName, { connection: { url: TEST_REDIS_URL } });
     // One delivery every 10 s: the second waits long after close().
     const replays = createBackgroundReplays({ context: context(), ratePerSecond: 0.1 });
-    const started = replays.start({
-      route: 'indexer',
-      filters: { action: 'bib' },
-      actor: 'ops',
-      institution: undefined,
-      target: { queue, jobOptions: {} },
-    });
+    const started = replayBibs(replays, queue);
     while ((replays.get(started.replayId)?.queued ?? 0) < 1) {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
