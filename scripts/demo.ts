@@ -19,6 +19,7 @@ import { createSvcClient } from '@svcws/client';
 import { createListenerProcess } from '../src/processes/listener-process';
 import { createWorkerProcess } from '../src/processes/worker-process';
 import { deriveHistoryKeys, openHistoryDatabase } from '../src/history';
+import { startDemoConsole } from './demo/demo-console';
 import { demoJourney } from './demo/demo-journey';
 import { demoRedis, NoRedisError } from './demo/demo-redis';
 import { createDemoNarrator, kb, ms } from './demo/demo-narrator';
@@ -26,7 +27,8 @@ import { logTee } from './demo/log-tee';
 
 /**
  * `npm run demo [-- --watch]`: the whole path on one machine, in one process — the sandbox (the
- * platform), the listener and the worker — with a private Redis when none answers. Knobs (env):
+ * platform), the listener and the worker — with a private Redis when none answers; `--watch`
+ * keeps them running and adds the operator console with a token valid for this run only. Knobs (env):
  * DEMO_RECORDS (25), DEMO_JOB_DURATION_MS (2000), DEMO_WEBHOOK_FORMAT (json|xml), DEMO_TIMEOUT_MS
  * (60000), DOWNLOAD_FORMAT (XML|BINARY), WEBHOOK_SECRET (random unless given; never printed).
  */
@@ -273,6 +275,20 @@ async function main(): Promise<number> {
     );
 
     if (watch) {
+      // The console only when watching: the plain demo stays as quick as it was.
+      const operatorConsole = await startDemoConsole({
+        redisUrl: redis.url,
+        queueName,
+        routesFile,
+        historyDb,
+        historyKey,
+        dir,
+        logger: logger('console'),
+      });
+      cleanups.push(operatorConsole.close);
+      print();
+      print(`Console: ${operatorConsole.signInUrl}`);
+      print(`  operator token for this run only (paste it in the form): ${operatorConsole.token}`);
       print();
       print('Watching (Ctrl-C stops everything). Try:');
       print(

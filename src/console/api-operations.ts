@@ -19,6 +19,7 @@ import {
   ForgetBody,
   ReplayAnswer,
   ReplayBody,
+  ReplayRun,
 } from './api-schemas';
 import type { ConsoleActions } from './console-actions';
 import type { ConsoleHistory, HistoryScope } from './console-history';
@@ -45,6 +46,8 @@ export interface Operation {
   readonly body?: z.ZodType;
   /** Answers 503 `history_off` while the console runs without history. */
   readonly needsHistory?: boolean;
+  /** When the answer is 202 Accepted (work goes on after it): the Location of its progress. */
+  readonly accepted?: (result: unknown) => string | undefined;
   handle(input: OperationInput): Promise<unknown>;
 }
 
@@ -208,6 +211,23 @@ export function apiOperations(deps: OperationDeps): Operation[] {
       body: ReplayBody,
       needsHistory: true,
       handle: (input) => history().replayByQuery(input.body, scopeOf(input.principal)),
+      accepted: (result) => {
+        const run = result as { dryRun: boolean; replayId?: string };
+        return run.dryRun ? undefined : `/api/v1/replays/${run.replayId ?? ''}`;
+      },
+    },
+    {
+      method: 'get',
+      path: '/replays/{id}',
+      summary: 'A replay by query’s progress: matched, queued so far, state',
+      response: ReplayRun,
+      needsHistory: true,
+      handle: async (input) => {
+        const run = await history().replayProgress(name(input, 'id'), scopeOf(input.principal));
+        if (run === undefined)
+          throw new HttpError(404, 'not_found', `no replay ${name(input, 'id')}`);
+        return run;
+      },
     },
     {
       method: 'post',

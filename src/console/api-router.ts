@@ -39,7 +39,10 @@ export function apiRouter(deps: {
         query: query as Record<string, string>,
         body,
       });
-      res.json(operation.response.parse(result));
+      const answer: unknown = operation.response.parse(result);
+      const location = operation.accepted?.(answer);
+      if (location !== undefined) res.status(202).location(location);
+      res.json(answer);
     });
   }
   router.use((_req: Request, _res: Response, next: NextFunction) => {

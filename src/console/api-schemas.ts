@@ -176,20 +176,33 @@ export const ReplayBody = z.object({
   filters: z.record(z.string(), z.string()).optional().describe('as GET /events, no limit/after'),
   dryRun: z.boolean().optional().describe('default true: count and sample only'),
 });
+export const ReplayRun = z.object({
+  replayId: z.string(),
+  route: z.string(),
+  state: z
+    .enum(['running', 'done', 'failed', 'stopped'])
+    .describe('stopped: the console stopped (restart) before the end'),
+  filters: z.record(z.string(), z.string()).describe('as the audit keeps them: no person’s id'),
+  matched: z.number().int().nullable().describe('events matching; null while being counted'),
+  queued: z.number().int().describe('deliveries queued on the route so far'),
+  skipped: z.number().int().describe('matching events whose body the history does not hold'),
+  startedAt: z.iso.datetime(),
+  endedAt: z.iso.datetime().nullable(),
+  errors: z.array(z.string()),
+  actor: z.string(),
+  institution: z.string().nullable().describe('the institution it was held to; null: all'),
+});
 export const ReplayAnswer = z.union([
   z.object({
     dryRun: z.literal(true),
     route: z.string(),
-    count: z.number().int(),
+    count: z.number().int().describe('with `more`: a floor (the count stops there)'),
+    more: z.boolean().describe('more events match than `count`'),
     sample: z.array(EventSummary),
   }),
-  z.object({
-    dryRun: z.literal(false),
-    route: z.string(),
-    replayId: z.string(),
-    queued: z.number().int(),
-    skipped: z.number().int(),
-  }),
+  ReplayRun.extend({ dryRun: z.literal(false) }).describe(
+    '202 Accepted: the replay runs in the background; Location: /api/v1/replays/{replayId}',
+  ),
 ]);
 export const ForgetBody = z.object({ user: z.string() });
 export const ForgetAnswer = z.object({

@@ -27,6 +27,13 @@ export interface ConsoleActionsOptions {
 const RECENT = 10;
 /** Failed jobs read for a list (newest first). */
 const LIST = 200;
+/**
+ * Failed event jobs listed per event queue (newest first): a page of 100 jobs read whole
+ * (event and stack) stays within its time at any queue size; the CLI's `failed` lists them all.
+ */
+export const FAILED_LIST = 100;
+/** Rejected deliveries listed, newest first; the CLI's `rejected list` shows them all. */
+export const REJECTED_LIST = 100;
 
 /**
  * What the console reads and does, over the queues and the rejected store, for one principal:
@@ -53,13 +60,20 @@ export function createConsoleActions(options: ConsoleActionsOptions) {
   };
 
   return {
+    /** The routes' names, from the routes file (nothing read from Redis): the replay forms' list. */
+    routeNames(): string[] {
+      return queues.routes.map((one) => one.route.name);
+    },
+
     async listRoutes(principal: Principal): Promise<RouteView[]> {
       return Promise.all(
         queues.routes.map(async ({ route, queue }) => {
           const [counts, state, failed] = await Promise.all([
             queue.getJobCounts('wait', 'prioritized', 'active', 'delayed', 'failed', 'completed'),
             routeStateOf(queue, route.name, options.circuitOpen),
-            queue.getFailed(0, LIST - 1),
+            // Every institution's: the newest RECENT are the list; one institution's are
+            // found among the newest LIST.
+            queue.getFailed(0, (principal.institution === undefined ? RECENT : LIST) - 1),
           ]);
           const mine = failed.filter((job) =>
             seesInstitution(principal, jobInstitution(job) ?? undefined),
@@ -129,8 +143,13 @@ export function createConsoleActions(options: ConsoleActionsOptions) {
     },
 
     async listRejected(principal: Principal) {
-      const all = await rejected.list();
-      return all.filter((entry) => seesInstitution(principal, entry.institution));
+      // Every institution's: the newest REJECTED_LIST only; one institution's: found among them all.
+      const all = await rejected.list(
+        principal.institution === undefined ? REJECTED_LIST : undefined,
+      );
+      return all
+        .filter((entry) => seesInstitution(principal, entry.institution))
+        .slice(0, REJECTED_LIST);
     },
 
     async showRejected(principal: Principal, ref: string) {
@@ -160,7 +179,7 @@ export function createConsoleActions(options: ConsoleActionsOptions) {
       const visible = queues.events.filter((one) => seesInstitution(principal, one.institution));
       const lists = await Promise.all(
         visible.map(async (one) =>
-          (await one.queue.getFailed(0, LIST - 1)).map((job) => failedJob(one, job)),
+          (await one.queue.getFailed(0, FAILED_LIST - 1)).map((job) => failedJob(one, job)),
         ),
       );
       return lists.flat().sort((a, b) => (b.failedAt ?? '').localeCompare(a.failedAt ?? ''));

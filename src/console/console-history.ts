@@ -26,8 +26,13 @@ export interface ConsoleHistory {
   search(filters: Readonly<Record<string, string>>, scope: HistoryScope): Promise<unknown>;
   /** `GET /api/v1/events/{institution}/{id}`: the event and its journey; undefined: not found. */
   journey(institution: string, id: string, scope: HistoryScope): Promise<unknown>;
-  /** `POST /api/v1/replays`: `{ route, filters, dryRun }`. */
+  /**
+   * `POST /api/v1/replays`: `{ route, filters, dryRun }`. A dry run answers its count and sample;
+   * a replay starts in the background and answers its first progress (`replayId`).
+   */
   replayByQuery(request: unknown, scope: HistoryScope): Promise<unknown>;
+  /** `GET /api/v1/replays/{id}`: a replay's progress; undefined: no such replay (or forgotten). */
+  replayProgress(replayId: string, scope: HistoryScope): Promise<unknown>;
   /** `POST /api/v1/forget`: `{ user }`. */
   forget(request: unknown, scope: HistoryScope): Promise<unknown>;
   /** `GET /api/v1/audit`. */
@@ -36,6 +41,8 @@ export interface ConsoleHistory {
   audit(record: AuditRecord): Promise<void>;
   /** PostgreSQL answers (the overview's health line). */
   ping(): Promise<boolean>;
+  /** Stops the replays running in the background (the console's shutdown). */
+  close(): Promise<void>;
 }
 
 /** Who asks, as the history needs it: masked fields for viewers, one institution or all. */

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import express from 'express';
 import type { Express, Router } from 'express';
 import helmet from 'helmet';
@@ -11,6 +12,9 @@ import { CONSOLE_CSS } from './pages/console-css';
 import { pageErrorHandler, pagesRouter } from './pages-router';
 import type { OverviewSources } from './read-overview';
 import { signInRoutes } from './sign-in-routes';
+
+/** htmx, the partial-update library of the replay progress page, read once from its package. */
+const HTMX = readFileSync(require.resolve('htmx.org/dist/htmx.min.js'), 'utf8');
 
 export interface ConsoleAppOptions {
   readonly logger: Logger;
@@ -28,7 +32,8 @@ export interface ConsoleAppOptions {
 
 /**
  * The console's Express app (it never listens itself: console-process.ts and bin/console.ts do).
- * Every page and API answer carries helmet's headers with a CSP that allows no script at all.
+ * Every page and API answer carries helmet's headers with a CSP that allows no inline script
+ * and no script from elsewhere.
  */
 export function createConsoleApp(options: ConsoleAppOptions): Express {
   const app = express();
@@ -42,6 +47,9 @@ export function createConsoleApp(options: ConsoleAppOptions): Express {
         useDefaults: false,
         directives: {
           defaultSrc: ["'none'"],
+          // Only files of this origin (htmx on the replay progress page), never inline script.
+          scriptSrc: ["'self'"],
+          connectSrc: ["'self'"],
           styleSrc: ["'self'"],
           imgSrc: ["'self'"],
           formAction: ["'self'"],
@@ -58,6 +66,9 @@ export function createConsoleApp(options: ConsoleAppOptions): Express {
   });
   app.get('/console.css', (_req, res) => {
     res.type('css').send(CONSOLE_CSS);
+  });
+  app.get('/htmx.min.js', (_req, res) => {
+    res.type('js').send(HTMX);
   });
   const deps = { ...options };
   app.use(

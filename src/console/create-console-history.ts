@@ -9,12 +9,14 @@ import type { HistoryFilters } from '../history/history-filters';
 import { historyJourney } from '../history/history-journey';
 import type { HistoryKeys } from '../history/history-keys';
 import { listAudit } from '../history/list-audit';
-import { previewReplay, replayHistory } from '../history/replay-history';
+import { previewReplay } from '../history/replay-history';
 import { searchHistory } from '../history/search-history';
 import type { SqlExecutor } from '../history/sql-executor';
 import { writeAudit } from '../history/write-audit';
 import { HttpError } from '../http/http-error';
 import type { Logger } from '../logger';
+import { createBackgroundReplays } from './background-replays';
+import type { BackgroundReplays } from './background-replays';
 import { consoleError } from './console-error';
 import type { ConsoleHistory, HistoryScope } from './console-history';
 
@@ -122,7 +124,12 @@ function bodyFor(scope: HistoryScope, body: CanonicalEvent | undefined): unknown
  * applied here, once, for every page and API call.
  */
 export function createConsoleHistory(options: ConsoleHistoryOptions): ConsoleHistory {
-  const history = historyCalls(options);
+  const replays = createBackgroundReplays({
+    context: { db: options.db, keys: options.keys },
+    ratePerSecond: options.replayRatePerSecond,
+    logger: options.logger,
+  });
+  const history = historyCalls(options, replays);
   const guarded =
     <A extends unknown[], R>(call: (...args: A) => Promise<R>) =>
     async (...args: A): Promise<R> => {
@@ -141,14 +148,16 @@ export function createConsoleHistory(options: ConsoleHistoryOptions): ConsoleHis
     search: guarded(history.search),
     journey: guarded(history.journey),
     replayByQuery: guarded(history.replayByQuery),
+    replayProgress: history.replayProgress,
     forget: guarded(history.forget),
     listAudit: guarded(history.listAudit),
     audit: history.audit,
     ping: () => history.ping().catch(() => false),
+    close: history.close,
   };
 }
 
-function historyCalls(options: ConsoleHistoryOptions): ConsoleHistory {
+function historyCalls(options: ConsoleHistoryOptions, replays: BackgroundReplays): ConsoleHistory {
   const context = { db: options.db, keys: options.keys };
   return {
     search: (query, scope) => {
@@ -168,7 +177,14 @@ function historyCalls(options: ConsoleHistoryOptions): ConsoleHistory {
       const body = await historyBody(context, received.event);
       return { event: received.event, body: bodyFor(scope, body), steps };
     },
-    replayByQuery: (request, scope) => replayByQuery(options, request, scope),
+    replayByQuery: (request, scope) => replayByQuery(options, replays, request, scope),
+    replayProgress: (replayId, scope) => {
+      const run = replays.get(replayId);
+      if (run !== undefined && scope.institution !== undefined) {
+        if (run.institution !== scope.institution) throw consoleError.scope(`replay ${replayId}`);
+      }
+      return Promise.resolve(run);
+    },
     forget: async (request, scope) => {
       needsOperator(scope, 'forget');
       // A person is forgotten everywhere this service holds them, across institutions.
@@ -207,6 +223,7 @@ function historyCalls(options: ConsoleHistoryOptions): ConsoleHistory {
       await options.db.query('SELECT 1');
       return true;
     },
+    close: () => replays.close(),
   };
 }
 
@@ -222,9 +239,17 @@ function isCursor(text: string): boolean {
   }
 }
 
-/** The dry run (count and sample) or the replay itself, as `history replay` runs them. */
+/**
+ * A dry run counts up to this many matches: beyond, "more than" is all an operator needs to
+ * decide, and an exact count of a broad filter over millions of events takes longer than a page
+ * may (the replay's progress counts them all).
+ */
+const DRY_RUN_COUNT_AT_MOST = 10_000;
+
+/** The dry run (count and sample), or the replay started in the background. */
 async function replayByQuery(
   options: ConsoleHistoryOptions,
+  replays: BackgroundReplays,
   request: unknown,
   scope: HistoryScope,
 ): Promise<unknown> {
@@ -235,17 +260,15 @@ async function replayByQuery(
   const target = options.replayTarget(asked.route);
   if (target === undefined) throw consoleError.notFound(`route ${asked.route}`);
   if (asked.dryRun) {
-    const dry = await previewReplay(context, filters);
+    const dry = await previewReplay(context, filters, 10, DRY_RUN_COUNT_AT_MOST);
     return { dryRun: true, route: asked.route, ...dry };
   }
-  const result = await replayHistory(context, filters, {
-    queue: target.queue,
+  const run = replays.start({
     route: asked.route,
-    jobOptions: target.jobOptions,
+    filters,
     actor: scope.actor ?? 'console',
-    ...(options.replayRatePerSecond === undefined
-      ? {}
-      : { ratePerSecond: options.replayRatePerSecond }),
+    institution: scope.institution,
+    target,
   });
-  return { dryRun: false, route: asked.route, ...result };
+  return { dryRun: false, ...run };
 }

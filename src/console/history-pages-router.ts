@@ -16,9 +16,15 @@ import {
 } from './pages/history-pages';
 import type { EventDetail } from './pages/history-pages';
 import { historyOffPage } from './pages/queue-pages';
+import { PROGRESS_HEAD, replayProgressSection } from './pages/replay-progress-page';
+import type { ReplayRun } from './background-replays';
 import type { Principal } from './principal';
 
-type View = (ctx: PageContext, req: Request) => Promise<{ title: string; body: Html }>;
+/** A page: its title, body and what its head adds (the pages router puts it in the layout). */
+export type View = (
+  ctx: PageContext,
+  req: Request,
+) => Promise<{ title: string; body: Html; head?: Html }>;
 
 export interface HistoryPagesDeps {
   readonly router: Router;
@@ -87,8 +93,28 @@ export function addHistoryPages(deps: HistoryPagesDeps): void {
         : ((await history.replayByQuery(
             { route, filters, dryRun: true },
             scopeOf(ctx.principal),
-          )) as { count: number; sample: HistoryPage['items'] });
+          )) as { count: number; more: boolean; sample: HistoryPage['items'] });
     return { title: 'Replay by query', body: replayPage(ctx, values, routes, dry) };
+  });
+  const progressOf = async (scope: HistoryScope, id: string): Promise<ReplayRun> => {
+    const run = (await history.replayProgress(id, scope)) as ReplayRun | undefined;
+    if (run === undefined) throw consoleError.notFound(`replay ${id}`);
+    return run;
+  };
+  get('/replays/:id', '/events', async (ctx, req) => {
+    const run = await progressOf(scopeOf(ctx.principal), String(req.params.id));
+    return {
+      title: `Replay ${run.replayId}`,
+      body: replayProgressSection(run),
+      ...(run.state === 'running' ? { head: PROGRESS_HEAD } : {}),
+    };
+  });
+  // The progress section alone, for the page's partial update while the replay runs.
+  router.get('/replays/:id/progress', async (req: Request, res: Response) => {
+    const principal = deps.auth.principalOf(req);
+    if (principal === undefined) throw consoleError.unsigned();
+    const run = await progressOf(scopeOf(principal), String(req.params.id));
+    res.type('html').send(replayProgressSection(run).value);
   });
   get('/forget', '/events', (ctx) =>
     Promise.resolve({ title: 'Forget a patron', body: forgetPage(ctx) }),
@@ -99,29 +125,31 @@ export function addHistoryPages(deps: HistoryPagesDeps): void {
     return { title: 'Audit', body: auditPage(found) };
   });
 
-  // A form acts, then goes back to its page with the outcome (as the pages router's forms do).
+  // A form acts, then goes back to its page with the outcome (as the pages router's forms do),
+  // or to the page of what it started.
   const form = (path: string, run: (scope: HistoryScope, req: Request) => Promise<string>) =>
     router.post(path, async (req: Request, res: Response) => {
       const principal = deps.auth.principalOf(req);
       if (principal === undefined) throw consoleError.unsigned();
       const body = req.body as Record<string, unknown> | undefined;
       if (!deps.auth.csrfHolds(req, body?._csrf)) throw consoleError.csrf();
-      const notice = await run(scopeOf(principal), req);
+      const outcome = await run(scopeOf(principal), req);
+      if (outcome.startsWith('/')) {
+        res.redirect(303, outcome);
+        return;
+      }
       const back = req.path.endsWith('/replay') ? req.path.slice(0, -'/replay'.length) : req.path;
-      res.redirect(303, `${back}?notice=${encodeURIComponent(notice)}`);
+      res.redirect(303, `${back}?notice=${encodeURIComponent(outcome)}`);
     });
-  const replayed = (answer: unknown, route: string) => {
-    const result = answer as { replayId: string; queued: number; skipped: number };
-    return `Replay ${result.replayId}: ${String(result.queued)} events queued on route ${route}, ${String(result.skipped)} without a stored body skipped.`;
-  };
+  const started = (answer: unknown) => `/replays/${(answer as ReplayRun).replayId}`;
   form('/replays', async (scope, req) => {
     const { route = '', ...filters } = filtersOf(req.body, ['route']);
-    return replayed(await history.replayByQuery({ route, filters, dryRun: false }, scope), route);
+    return started(await history.replayByQuery({ route, filters, dryRun: false }, scope));
   });
   form('/events/:institution/:id/replay', async (scope, req) => {
     const { route = '' } = filtersOf(req.body, ['route']);
     const filters = { id: String(req.params.id), institution: String(req.params.institution) };
-    return replayed(await history.replayByQuery({ route, filters, dryRun: false }, scope), route);
+    return started(await history.replayByQuery({ route, filters, dryRun: false }, scope));
   });
   form('/forget', async (scope, req) => {
     const { user = '' } = filtersOf(req.body, ['user']);

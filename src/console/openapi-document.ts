@@ -51,6 +51,16 @@ export function openApiDocument(operations: readonly Operation[]): Record<string
           description: 'OK',
           content: { 'application/json': { schema: jsonSchema(operation.response) } },
         },
+        ...(operation.accepted === undefined
+          ? {}
+          : {
+              202: {
+                description:
+                  'Accepted: it goes on in the background; Location says where to follow it',
+                headers: { Location: { schema: { type: 'string' } } },
+                content: { 'application/json': { schema: jsonSchema(operation.response) } },
+              },
+            }),
         ...errors([
           '400',
           '401',

@@ -7,8 +7,8 @@ import type { ConsoleAuth } from './console-auth';
 import type { ConsoleHistory } from './console-history';
 import { consoleError } from './console-error';
 import { addHistoryPages } from './history-pages-router';
+import type { View } from './history-pages-router';
 import { html } from './html';
-import type { Html } from './html';
 import { layout, page } from './pages/layout';
 import type { PageContext } from './pages/layout';
 import { overviewPage } from './pages/overview-page';
@@ -28,7 +28,6 @@ export interface PagesDeps {
   readonly logger: Logger;
 }
 
-type View = (ctx: PageContext, req: Request) => Promise<{ title: string; body: Html }>;
 type Act = (principal: Principal, req: Request) => Promise<ActionResult>;
 
 /** The HTML pages: GET renders, a form POST acts then redirects back with its outcome. */
@@ -46,8 +45,8 @@ export function pagesRouter(deps: PagesDeps): Router {
         return;
       }
       const ctx = contextOf(deps, req, principal);
-      const { title, body } = await view(ctx, req);
-      res.type('html').send(layout(ctx, title, current, body).value);
+      const { title, body, head } = await view(ctx, req);
+      res.type('html').send(layout(ctx, title, current, body, head).value);
     });
   const post = (
     path: string,
@@ -104,8 +103,7 @@ export function pagesRouter(deps: PagesDeps): Router {
     get,
     auth: deps.auth,
     history: deps.history,
-    routeNames: async (principal) =>
-      (await actions.listRoutes(principal)).map((route) => route.name),
+    routeNames: () => Promise.resolve(actions.routeNames()),
   });
 
   for (const verb of ['pause', 'resume'] as const) {

@@ -34,8 +34,8 @@ export type RejectedEntry = z.infer<typeof RejectedEntry>;
 export interface RejectedStore {
   /** Keeps the delivery; resolves once Redis has it, with how many old entries made room. */
   keep: (delivery: RejectedDelivery) => Promise<{ ref: string; evicted: number }>;
-  /** Newest first. */
-  list: () => Promise<RejectedEntry[]>;
+  /** Newest first; the newest `limit` only when given. */
+  list: (limit?: number) => Promise<RejectedEntry[]>;
   get: (ref: string) => Promise<{ entry: RejectedEntry; body: Buffer } | undefined>;
   remove: (ref: string) => Promise<boolean>;
 }
@@ -112,7 +112,7 @@ export function createRejectedStore({
   };
   return {
     keep: (delivery) => keepDelivery(store, delivery),
-    list: () => listEntries(store),
+    list: (limit) => listEntries(store, limit),
     get: (ref) => getEntry(store, ref),
     remove: (ref) => removeEntry(store, ref),
   };
@@ -175,10 +175,10 @@ function entryFields(delivery: RejectedDelivery): (string | Buffer)[] {
   return fields;
 }
 
-async function listEntries(store: StoreKeys): Promise<RejectedEntry[]> {
+async function listEntries(store: StoreKeys, limit?: number): Promise<RejectedEntry[]> {
   const { redis, index, entryPrefix } = store;
   await whenReady(redis, store.readyTimeoutMs);
-  const refs = await redis.zrevrange(index, 0, -1);
+  const refs = await redis.zrevrange(index, 0, limit === undefined ? -1 : limit - 1);
   if (refs.length === 0) return [];
   const pipeline = redis.pipeline();
   for (const ref of refs) pipeline.hmget(`${entryPrefix}${ref}`, ...FIELDS);

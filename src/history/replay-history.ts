@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { JobsOptions, Queue } from 'bullmq';
 import { jobIdForEvent } from '../events/job-id-for-event';
 import { historyBody } from './history-body';
@@ -7,19 +8,24 @@ import { countHistory, searchHistory } from './search-history';
 import type { HistoryContext, HistoryEventSummary } from './search-history';
 
 export interface ReplayDryRun {
+  /** How many match; with `countAtMost` and `more`, countAtMost (a floor). */
   readonly count: number;
+  /** More than `countAtMost` events match: `count` is a floor, not the total. */
+  readonly more: boolean;
   readonly sample: HistoryEventSummary[];
 }
 
-/** The dry run of a replay: how many events match, and the newest few. */
+/** The dry run of a replay: how many events match (exactly, or up to `countAtMost`), and the newest few. */
 export async function previewReplay(
   context: HistoryContext,
   filters: HistoryFilters,
   sampleSize = 10,
+  countAtMost?: number,
 ): Promise<ReplayDryRun> {
-  const count = await countHistory(context, filters);
+  const count = await countHistory(context, filters, countAtMost);
   const page = await searchHistory(context, { ...filters, limit: sampleSize });
-  return { count, sample: page.items };
+  const more = countAtMost !== undefined && count > countAtMost;
+  return { count: more ? countAtMost : count, more, sample: page.items };
 }
 
 export interface ReplayOptions {
@@ -31,7 +37,11 @@ export interface ReplayOptions {
   /** Deliveries queued per second at most (default 50). */
   readonly ratePerSecond?: number;
   readonly actor: string;
+  /** The replay's id (the console names it before it starts); a new one by default. */
+  readonly replayId?: string;
   readonly onProgress?: (progress: { queued: number; skipped: number }) => void;
+  /** Stops between two events (the console's shutdown); what was queued stays queued. */
+  readonly signal?: AbortSignal;
 }
 
 export interface ReplayResult {
@@ -39,6 +49,8 @@ export interface ReplayResult {
   readonly queued: number;
   /** Matching events whose body the history does not hold (HISTORY_BODIES, or forgotten). */
   readonly skipped: number;
+  /** Stopped by its signal before every matching event was queued. */
+  readonly stopped: boolean;
 }
 
 /**
@@ -52,12 +64,13 @@ export async function replayHistory(
   filters: HistoryFilters,
   options: ReplayOptions,
 ): Promise<ReplayResult> {
-  const replayId = randomUUID().slice(0, 8);
+  const replayId = options.replayId ?? randomUUID().slice(0, 8);
   const gapMs = 1000 / Math.max(options.ratePerSecond ?? 50, 0.01);
   let queued = 0;
   let skipped = 0;
   let after: string | undefined;
   let nextAt = Date.now();
+  const stopped = () => options.signal?.aborted === true;
   do {
     const page = await searchHistory(context, {
       ...filters,
@@ -65,13 +78,17 @@ export async function replayHistory(
       ...(after === undefined ? {} : { after }),
     });
     for (const item of page.items) {
+      if (stopped()) break;
       const event = await historyBody(context, item);
       if (event === undefined) {
         skipped += 1;
+        options.onProgress?.({ queued, skipped });
         continue;
       }
       const wait = nextAt - Date.now();
-      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      // The signal ends the wait at once (an abort rejects it; nothing to report).
+      if (wait > 0) await delay(wait, undefined, { signal: options.signal }).catch(() => undefined);
+      if (stopped()) break;
       nextAt = Math.max(nextAt, Date.now() - gapMs) + gapMs;
       await options.queue.add(event.action, event, {
         ...options.jobOptions,
@@ -80,7 +97,7 @@ export async function replayHistory(
       queued += 1;
       options.onProgress?.({ queued, skipped });
     }
-    after = page.next;
+    after = stopped() ? undefined : page.next;
   } while (after !== undefined);
   await context.db.query(
     `INSERT INTO audit (record_id, at, actor, action, target, details, count)
@@ -88,15 +105,20 @@ export async function replayHistory(
     [
       options.actor,
       options.route,
-      JSON.stringify({ replayId, filters: auditFilters(filters), skipped }),
+      JSON.stringify({
+        replayId,
+        filters: auditFilters(filters),
+        skipped,
+        ...(stopped() ? { stopped: true } : {}),
+      }),
       queued,
     ],
   );
-  return { replayId, queued, skipped };
+  return { replayId, queued, skipped, stopped: stopped() };
 }
 
-/** The filters as the audit keeps them: a person's id only as its hash. */
-function auditFilters(filters: HistoryFilters): Record<string, unknown> {
+/** The filters as the audit (and the console's replay progress) keep them: no person's id. */
+export function auditFilters(filters: HistoryFilters): Record<string, unknown> {
   const { user, ...rest } = filters;
   return { ...rest, ...(user === undefined ? {} : { user: '(a person, by hash)' }) };
 }

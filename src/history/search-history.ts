@@ -44,17 +44,29 @@ export function summaryOf(row: SummaryRow): HistoryEventSummary {
   return { ...row, receivedAt: new Date(row.receivedAt).toISOString() };
 }
 
-/** One page of events, newest first (keyset pagination). */
+/** Filters answered by their own index (the event id's btree, the identifiers' GIN): few rows. */
+const NARROW_FILTERS = ['id', 'user', 'barcode', 'mms', 'loan', 'request', 'jobInstance'] as const;
+
+/**
+ * One page of events, newest first (keyset pagination). Without a narrow filter PostgreSQL walks
+ * the newest-first index (events_by_time) and stops at the page's end. With one, the matching rows
+ * are found by their own index first and then sorted: left to itself the planner would walk the
+ * newest-first index hoping to meet the few matches early, reading the whole table when they are
+ * old (a CTE MATERIALIZED is the fence). One identifier names few events: their sort is small.
+ */
 export async function searchHistory(
   context: HistoryContext,
   filters: HistoryFilters,
 ): Promise<HistoryPage> {
   const limit = Math.min(Math.max(filters.limit ?? 50, 1), 1000);
   const where = eventsWhere(filters, context.keys);
+  const narrow = NARROW_FILTERS.some((name) => filters[name] !== undefined);
+  const order = `ORDER BY "receivedAt" DESC, institution DESC, "eventId" DESC LIMIT ${String(limit + 1)}`;
+  const select = `SELECT ${SUMMARY_COLUMNS} FROM events e WHERE ${where.sql}`;
   const result = await context.db.query<SummaryRow>(
-    `SELECT ${SUMMARY_COLUMNS} FROM events e WHERE ${where.sql}
-      ORDER BY e.received_at DESC, e.institution DESC, e.event_id DESC
-      LIMIT ${String(limit + 1)}`,
+    narrow
+      ? `WITH matching AS MATERIALIZED (${select}) SELECT * FROM matching ${order}`
+      : `${select} ${order}`,
     where.params,
   );
   const items = result.rows.slice(0, limit).map(summaryOf);
@@ -66,16 +78,24 @@ export async function searchHistory(
   };
 }
 
-/** How many events match (a replay's dry run). */
+/**
+ * How many events match (a replay's dry run). With `atMost` it stops counting there: over a
+ * million-event history an exact count of a broad filter reads every matching index entry, while
+ * `atMost + 1` rows answer "more than atMost" in a few milliseconds.
+ */
 export async function countHistory(
   context: HistoryContext,
   filters: HistoryFilters,
+  atMost?: number,
 ): Promise<number> {
   const whole: HistoryFilters = { ...filters };
   delete whole.after;
   const where = eventsWhere(whole, context.keys);
+  const rows = `SELECT 1 FROM events e WHERE ${where.sql}`;
   const result = await context.db.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM events e WHERE ${where.sql}`,
+    atMost === undefined
+      ? `SELECT count(*)::int AS n FROM (${rows}) AS matching`
+      : `SELECT count(*)::int AS n FROM (${rows} LIMIT ${String(Math.max(0, Math.floor(atMost)) + 1)}) AS matching`,
     where.params,
   );
   return Number(result.rows[0]?.n ?? 0);

@@ -33,6 +33,13 @@ export interface ConsoleProcessOptions {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** The event history; by default opened from DATABASE_URL (undefined there: live state only). */
   readonly history?: ConsoleHistory | undefined;
+  /**
+   * An opened history database (the demo's PGlite) read with HISTORY_KEY instead of DATABASE_URL;
+   * the caller closes it after `close()`.
+   */
+  readonly historyDatabase?: SqlExecutor | undefined;
+  /** Deliveries a replay by query queues per second at most (replayHistory's 50 by default). */
+  readonly replayRatePerSecond?: number | undefined;
   /** A route's circuit breaker state, once routes have one. */
   readonly circuitOpen?: OverviewSources['circuitOpen'];
   /** The API budget left per institution, where the worker stores it. */
@@ -102,12 +109,23 @@ export function createConsoleProcess(options: ConsoleProcessOptions): ConsolePro
     replayTargets,
     circuitOpen: options.circuitOpen,
   });
-  const historyDb = options.history === undefined ? openHistoryDb(config) : undefined;
+  const historyDb =
+    options.history === undefined && options.historyDatabase === undefined
+      ? openHistoryDb(config)
+      : undefined;
+  const readFrom = options.historyDatabase ?? historyDb;
   const history =
     options.history ??
-    (historyDb === undefined
+    (readFrom === undefined
       ? undefined
-      : consoleHistoryOf({ config, db: historyDb, queues, rejected, logger: options.logger }));
+      : consoleHistoryOf({
+          config,
+          db: readFrom,
+          queues,
+          rejected,
+          logger: options.logger,
+          replayRatePerSecond: options.replayRatePerSecond,
+        }));
   const app = createConsoleApp({
     logger: options.logger,
     auth,
@@ -130,6 +148,8 @@ export function createConsoleProcess(options: ConsoleProcessOptions): ConsolePro
   return {
     app,
     close: async () => {
+      // The replays running in the background stop first (between two events).
+      if (options.history === undefined) await history?.close();
       await replayTargets.close();
       await baseQueue.close();
       await queues.close();
@@ -158,6 +178,7 @@ function consoleHistoryOf(deps: {
   queues: ConsoleQueues;
   rejected: RejectedStore;
   logger: Logger;
+  replayRatePerSecond: number | undefined;
 }): ConsoleHistory {
   const { config, queues } = deps;
   return createConsoleHistory({
@@ -165,6 +186,9 @@ function consoleHistoryOf(deps: {
     // historyKeyWithDatabase: HISTORY_KEY is set whenever DATABASE_URL is.
     keys: deriveHistoryKeys(config.HISTORY_KEY ?? ''),
     logger: deps.logger,
+    ...(deps.replayRatePerSecond === undefined
+      ? {}
+      : { replayRatePerSecond: deps.replayRatePerSecond }),
     replayTarget: (name) => {
       const found = queues.routes.find((one) => one.route.name === name);
       return found === undefined

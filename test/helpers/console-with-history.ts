@@ -40,7 +40,9 @@ export interface ConsoleWithHistory {
  * The console process over real Redis and a history of its own schema on the test PostgreSQL,
  * one route `loans`, and three tokens: an operator, a viewer, an INST_B-only operator.
  */
-export async function startConsoleWithHistory(): Promise<ConsoleWithHistory> {
+export async function startConsoleWithHistory(
+  options: { replayRatePerSecond?: number } = {},
+): Promise<ConsoleWithHistory> {
   const dir = await mkdtemp(join(tmpdir(), 'svc-console-history-'));
   const redis = new Redis(TEST_REDIS_URL);
   const queueName = uniqueQueueName('console-history');
@@ -73,6 +75,7 @@ export async function startConsoleWithHistory(): Promise<ConsoleWithHistory> {
     logger: createLogger({ level: 'silent', name: 'test' }),
     connection: redis,
     env,
+    replayRatePerSecond: options.replayRatePerSecond,
   });
   const server = createServer(consoleProcess.app).listen(0, '127.0.0.1');
   await once(server, 'listening');

@@ -4,16 +4,15 @@
  * without --experimental-vm-modules. Prints what it saw as one JSON line.
  */
 import { Redis } from 'ioredis';
-import { createHistoryRecorder } from '../../src/history/create-history-recorder';
 import { createHistoryWriter } from '../../src/history/create-history-writer';
 import { historyJourney } from '../../src/history/history-journey';
 import { deriveHistoryKeys } from '../../src/history/history-keys';
 import { migrateHistory } from '../../src/history/migrate-history';
 import { openHistoryDatabase } from '../../src/history/open-history-database';
 import { pruneHistory } from '../../src/history/prune-history';
-import { searchHistory } from '../../src/history/search-history';
+import { countHistory, searchHistory } from '../../src/history/search-history';
 import { dumpSchemaText } from './history-database';
-import { TEST_HISTORY_KEY, fixtureEvent } from './history-events';
+import { TEST_HISTORY_KEY, fixtureEvent, testHistoryRecorder } from './history-events';
 import { TEST_REDIS_URL, uniqueQueueName } from './redis';
 
 async function main(): Promise<void> {
@@ -23,13 +22,7 @@ async function main(): Promise<void> {
   const streamKey = `${uniqueQueueName('embedded')}:history`;
   try {
     const again = await migrateHistory(db);
-    const recorder = createHistoryRecorder({
-      redis,
-      streamKey,
-      historyKey: TEST_HISTORY_KEY,
-      bodies: 'all',
-      maxBacklog: 100,
-    });
+    const recorder = testHistoryRecorder(redis, streamKey);
     const loan = fixtureEvent('loan-returned');
     const old = fixtureEvent('loan-created', {
       receivedAt: new Date(Date.now() - 30 * 86_400_000).toISOString(),
@@ -49,6 +42,11 @@ async function main(): Promise<void> {
     const written = await createHistoryWriter({ redis, db, streamKey }).drainOnce();
     const context = { db, keys: deriveHistoryKeys(TEST_HISTORY_KEY) };
     const found = await searchHistory(context, { user: 'S1004217' });
+    const counts = [
+      await countHistory(context, { action: 'loan' }),
+      await countHistory(context, { action: 'loan' }, 0),
+    ];
+    const newest = await searchHistory(context, { limit: 1 });
     const steps = await historyJourney(context, loan.id);
     const dump = (await dumpSchemaText(db)).toLowerCase();
     const pruned = await pruneHistory(db, { days: 90, patronDays: 7 });
@@ -57,6 +55,10 @@ async function main(): Promise<void> {
       JSON.stringify({
         embedded: db.embedded,
         appliedAgain: again.applied,
+        version: again.current,
+        counts,
+        newest: newest.items.map((item) => item.eventId),
+        hasNext: newest.next !== undefined,
         written,
         loanId: loan.id,
         found: found.items.map((item) => item.eventId),

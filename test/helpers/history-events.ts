@@ -1,8 +1,11 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import type { Redis } from 'ioredis';
 import type { CanonicalEvent } from '../../src/events/canonical-event';
 import { normalizeEvent } from '../../src/events/normalize-event';
 import { parseJsonEvent } from '../../src/events/parse-json-event';
+import { createHistoryRecorder } from '../../src/history/create-history-recorder';
+import type { HistoryRecorder } from '../../src/history/create-history-recorder';
 
 /** A JSON fixture of test/fixtures/events as the worker gets it, with its own id and time. */
 export function fixtureEvent(
@@ -24,3 +27,14 @@ export function fixtureEvent(
 
 /** A key for tests only (32 characters or more, like HISTORY_KEY). */
 export const TEST_HISTORY_KEY = 'test-history-key-0123456789abcdef';
+
+/** A recorder onto the outbox `streamKey` with the test key, keeping every body. */
+export function testHistoryRecorder(redis: Redis, streamKey: string): HistoryRecorder {
+  return createHistoryRecorder({
+    redis,
+    streamKey,
+    historyKey: TEST_HISTORY_KEY,
+    bodies: 'all',
+    maxBacklog: 100,
+  });
+}

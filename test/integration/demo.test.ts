@@ -1,5 +1,6 @@
-import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, stat, symlink } from 'node:fs/promises';
+import { execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { access, mkdtemp, readdir, readFile, rm, stat, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { TEST_REDIS_URL } from '../helpers/redis';
@@ -24,6 +25,32 @@ function runDemo(env: Record<string, string>): Promise<Run> {
       },
     );
   });
+}
+
+/** The demo with --watch as a child: its output so far, a wait for a line, and its exit. */
+function watchDemo(env: Record<string, string>) {
+  const child = spawn(path.join(root, 'node_modules/.bin/tsx'), ['scripts/demo.ts', '--watch'], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = once(child, 'exit').then(([code]) => code as number | null);
+  const waitFor = async (pattern: RegExp, timeoutMs: number): Promise<RegExpExecArray> => {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const found = pattern.exec(stdout);
+      if (found !== null) return found;
+      if (Date.now() > deadline || child.exitCode !== null) {
+        throw new Error(`no ${String(pattern)} in the demo's output:\n${stdout}\n${stderr}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  };
+  return { child, exited, waitFor, output: () => ({ stdout, stderr }) };
 }
 
 // The demo's history runs in PGlite, whose WebAssembly takes seconds to start on a loaded machine.
@@ -77,6 +104,48 @@ describe('npm run demo', () => {
     const log = /Logs\s+(\S+)/.exec(run.stdout)?.[1] ?? '';
     expect((await stat(log)).size).toBeGreaterThan(0);
     expect(await readFile(log, 'utf8')).toContain('"msg":"job_end: records stored"');
+  });
+
+  it('with --watch starts the console with a token for this run, and stops cleanly on SIGINT', async () => {
+    const demo = watchDemo({ ...quick, REDIS_URL: TEST_REDIS_URL });
+    try {
+      const [, signInUrl = '', token = ''] = await demo.waitFor(
+        /Console: (http:\/\/127\.0\.0\.1:\d+\/sign-in)\n.*paste it in the form\): (\S+)\n/,
+        60_000,
+      );
+      await demo.waitFor(/Watching \(Ctrl-C stops everything\)/, 10_000);
+      const base = new URL(signInUrl).origin;
+
+      const api = await fetch(`${base}/api/v1/overview`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      const signIn = await fetch(signInUrl, {
+        method: 'POST',
+        body: new URLSearchParams({ token }),
+        redirect: 'manual',
+      });
+      const wrong = await fetch(`${base}/api/v1/overview`, {
+        headers: { authorization: 'Bearer not-the-token' },
+      });
+
+      expect(api.status).toBe(200);
+      expect(((await api.json()) as { history: string }).history).toBe('on');
+      expect(signIn.status).toBe(303);
+      expect(signIn.headers.get('set-cookie')).toMatch(/HttpOnly/i);
+      expect(wrong.status).toBe(401);
+      // Only the token's hash ever reached disk, and not for longer than the console's start.
+      expect(token).toMatch(/^[\w-]{40,}$/);
+      const logs = /Logs\s+(\S+)/.exec(demo.output().stdout)?.[1] ?? '';
+      await expect(access(path.join(path.dirname(logs), 'console-tokens.yaml'))).rejects.toThrow();
+      expect(await readFile(logs, 'utf8')).not.toContain(token);
+    } finally {
+      demo.child.kill('SIGINT');
+    }
+    const code = await demo.exited;
+
+    expect(code).toBe(0);
+    expect(demo.output().stdout).toMatch(/Stopping…\n\nDone in .*Queue keys removed from Redis/);
+    expect(demo.output().stderr).toBe('');
   });
 
   it('starts a private redis-server when REDIS_URL does not answer, and stops it', async () => {

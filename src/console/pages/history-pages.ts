@@ -158,7 +158,7 @@ export function replayPage(
   ctx: PageContext,
   values: Readonly<Record<string, string>>,
   routes: readonly string[],
-  dry?: { count: number; sample: HistoryEventSummary[] },
+  dry?: { count: number; more: boolean; sample: HistoryEventSummary[] },
 ): Html {
   const hidden = Object.entries(values).map(
     ([name, value]) => html`<input type="hidden" name="${name}" value="${value}" />`,
@@ -166,12 +166,16 @@ export function replayPage(
   const confirm =
     dry === undefined
       ? ''
-      : html`<h2>Dry run: ${dry.count} events match</h2>
+      : html`<h2>Dry run: ${dry.more ? 'more than ' : ''}${dry.count} events match</h2>
           ${eventsTable(dry.sample)}
           <form method="post" action="/replays">
             <input type="hidden" name="_csrf" value="${ctx.csrf}" />${hidden}
-            <button type="submit">Replay ${dry.count} events to ${values.route ?? ''}</button>
-          </form>`;
+            <button type="submit">
+              Replay ${dry.more ? 'all (more than ' : ''}${dry.count}${dry.more ? ')' : ''} events
+              to ${values.route ?? ''}
+            </button>
+          </form>
+          <p>The replay runs in the background; its page shows how far it is.</p>`;
   return html`<form method="get" action="/replays" class="filters">
       <p>
         <label for="r-route">Route</label>

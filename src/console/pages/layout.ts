@@ -21,8 +21,17 @@ const NAV = [
   ['/audit', 'Audit'],
 ] as const;
 
-/** The frame of every signed-in page: no script at all, one stylesheet (CSP: default-src 'none'). */
-export function layout(ctx: PageContext, title: string, current: string, body: Html): Html {
+/**
+ * The frame of every signed-in page: one stylesheet, and no script but what `head` brings from
+ * the console's own origin (the replay progress page's htmx; CSP: no inline script).
+ */
+export function layout(
+  ctx: PageContext,
+  title: string,
+  current: string,
+  body: Html,
+  head?: Html,
+): Html {
   const who = ctx.principal;
   return page(
     title,
@@ -66,11 +75,12 @@ export function layout(ctx: PageContext, title: string, current: string, body: H
         }
         ${body}
       </main>`,
+    head,
   );
 }
 
 /** The document itself (also the sign-in page's). */
-export function page(title: string, body: Html): Html {
+export function page(title: string, body: Html, head?: Html): Html {
   return html`<!doctype html>
     <html lang="en">
       <head>
@@ -78,6 +88,7 @@ export function page(title: string, body: Html): Html {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>${title} · svcws console</title>
         <link rel="stylesheet" href="/console.css" />
+        ${head ?? ''}
       </head>
       <body>
         ${body}

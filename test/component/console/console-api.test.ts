@@ -1,12 +1,14 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Queue, Worker } from 'bullmq';
 import request from 'supertest';
 import { ConsoleConfig, loadConfig } from '../../../src/config';
 import { sha256Hex } from '../../../src/console/console-access-files';
 import { createConsoleProcess } from '../../../src/processes/console-process';
 import type { ConsoleProcess } from '../../../src/processes/console-process';
 import { closeRedis } from '../../../src/redis/close-redis';
+import { routeQueueName } from '../../../src/routes/route-queue-name';
 import { openProducerConnection } from '../../../src/redis/open-producer-connection';
 import { captureLogger } from '../../helpers/capture-logger';
 import { TEST_REDIS_URL, obliterateQueue, uniqueQueueName } from '../../helpers/redis';
@@ -76,6 +78,45 @@ describe('the console API without history', () => {
     expect(bad.body.message).toMatch(/^body\.jobId: /);
   });
 
+  it('shows a route’s deliveries and failures of the hour, their p95 time and the last result', async () => {
+    const name = routeQueueName(queueName, 'loans');
+    const queue = new Queue(name, { connection: { url: TEST_REDIS_URL } });
+    await queue.addBulk(
+      ['ok-1', 'ok-2', 'fails'].map((id) => ({ name: 'loan', data: { id }, opts: { jobId: id } })),
+    );
+    let finished = 0;
+    const worker = new Worker(
+      name,
+      async (job) => {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        if (job.id === 'fails') throw new Error('HTTP 500 from the destination');
+      },
+      { connection: { url: TEST_REDIS_URL, maxRetriesPerRequest: null }, concurrency: 1 },
+    );
+    await new Promise<void>((resolve) => {
+      const one = () => (finished += 1) === 3 && resolve();
+      worker.on('completed', one);
+      worker.on('failed', one);
+    });
+    await worker.close();
+    await queue.close();
+
+    const answer = await api().get('/api/v1/overview').set(bearer(VIEWER));
+
+    expect(answer.status).toBe(200);
+    const route = (answer.body.routes as Record<string, unknown>[])[0];
+    expect(route).toMatchObject({
+      route: 'loans',
+      failed: 1,
+      deliveredLastHour: 2,
+      failedLastHour: 1,
+      lastResult: 'failed',
+    });
+    expect(route?.p95DeliveryMs).toEqual(expect.any(Number));
+    expect(route?.p95DeliveryMs as number).toBeGreaterThanOrEqual(15);
+    expect(Date.parse(String(route?.lastResultAt))).toBeGreaterThan(Date.now() - 60_000);
+  });
+
   it('answers the history calls with 503 history_off', async () => {
     for (const path of ['/api/v1/events', '/api/v1/events/INST/abc', '/api/v1/audit']) {
       const answer = await api().get(path).set(bearer(VIEWER));
@@ -123,6 +164,7 @@ describe('the console API without history', () => {
         '/api/v1/events',
         '/api/v1/events/{institution}/{id}',
         '/api/v1/replays',
+        '/api/v1/replays/{id}',
         '/api/v1/forget',
         '/api/v1/audit',
       ]),

@@ -139,6 +139,7 @@ describe('the rejected store bounds', () => {
     for (const n of [1, 2, 3, 4]) await keep(n, 10 - n);
     const reasons = (await store.list()).map((entry) => entry.reason);
     expect(reasons).toEqual(['reason 4', 'reason 3', 'reason 2']);
+    expect((await store.list(2)).map((entry) => entry.reason)).toEqual(['reason 4', 'reason 3']);
     expect(await redis.exists(`${queueName}:rejected:entry:${'x'}`)).toBe(0);
     const keys = await redis.keys(`${queueName}:rejected:entry:*`);
     expect(keys).toHaveLength(3);

@@ -23,6 +23,16 @@ jest.setTimeout(60_000);
 
 const TOKENS = HISTORY_CONSOLE_TOKENS;
 
+/** Asks again until the answer holds (a background replay ends when it ends). */
+async function until<T>(ask: () => Promise<T>, holds: (answer: T) => boolean): Promise<T> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const answer = await ask();
+    if (holds(answer) || Date.now() > deadline) return answer;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 describe('the console’s history API over a real PostgreSQL', () => {
   let running: ConsoleWithHistory;
   let redis: Redis;
@@ -109,25 +119,56 @@ describe('the console’s history API over a real PostgreSQL', () => {
     expect(dry.body).toMatchObject({ dryRun: true, count: 1 });
   });
 
-  it('replays by query: the dry run counts, the replay queues on the route and is audited', async () => {
+  it('replays by query: the dry run counts, the replay runs in the background, queues on the route and is audited', async () => {
     const filters = { barcode: '39000123456', institution: '01SVC_INST' };
     const dry = await call(TOKENS.operator, '/replays', { route: 'loans', filters });
-    expect(dry.body).toMatchObject({ dryRun: true, count: 1 });
-    const done = await call(TOKENS.operator, '/replays', {
-      route: 'loans',
-      filters,
-      dryRun: false,
+    expect(dry.body).toMatchObject({ dryRun: true, count: 1, more: false });
+    const response = await fetch(`${url}/api/v1/replays`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${TOKENS.operator}`,
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({ route: 'loans', filters, dryRun: false }),
     });
-    expect(done.body).toMatchObject({ dryRun: false, queued: 1, skipped: 0 });
+    const started = (await response.json()) as { replayId: string; state: string };
+    expect(response.status).toBe(202);
+    expect(response.headers.get('location')).toBe(`/api/v1/replays/${started.replayId}`);
+    expect(started).toMatchObject({ dryRun: false, route: 'loans', actor: 'ops' });
+    const done = await until(
+      () => call(TOKENS.operator, `/replays/${started.replayId}`),
+      (answer) => answer.body.state !== 'running',
+    );
+    expect(done.body).toMatchObject({
+      replayId: started.replayId,
+      state: 'done',
+      matched: 1,
+      queued: 1,
+      skipped: 0,
+      errors: [],
+      filters: { barcode: '39000123456', institution: '01SVC_INST' },
+    });
+    expect(typeof done.body.endedAt).toBe('string');
     const queue = new Queue(routeQueueName(queueName, 'loans'), { connection: redis });
     const jobs = await queue.getJobs(['waiting', 'delayed', 'prioritized']);
     expect(jobs.map((job) => (job.data as { id: string }).id)).toEqual([loan.id]);
+    expect(jobs[0]?.id).toContain(`-replay-${started.replayId}`);
     await queue.close();
     const audit = await call(TOKENS.operator, '/audit');
     const rows = audit.body.items as { actor: string; action: string; target: string }[];
-    expect(rows[0]).toMatchObject({ actor: 'ops', action: 'replay', target: 'loans' });
-    // The replay named 01SVC_INST in its filters: not in INST_B's audit.
+    const ofReplay = rows.filter(
+      (row) => (row as { details?: { replayId?: string } }).details?.replayId === started.replayId,
+    );
+    expect(ofReplay.map((row) => row.action).sort()).toEqual(['replay', 'replay.start']);
+    expect(ofReplay.find((row) => row.action === 'replay')).toMatchObject({
+      actor: 'ops',
+      target: 'loans',
+      count: 1,
+    });
+    // The replay named 01SVC_INST in its filters: not in INST_B's audit, nor its progress.
     expect((await call(TOKENS.scoped, '/audit')).body.items).toEqual([]);
+    expect((await call(TOKENS.scoped, `/replays/${started.replayId}`)).status).toBe(403);
+    expect((await call(TOKENS.operator, '/replays/no-such-replay')).status).toBe(404);
   });
 
   it('forgets a patron for a consortium operator only', async () => {
@@ -147,6 +188,8 @@ describe('the console’s history API over a real PostgreSQL', () => {
     const replay = JSON.stringify(document.paths['/api/v1/replays']?.post);
     expect(replay).toContain('dryRun');
     expect(replay).toContain('replayId');
+    expect(Object.keys(document.paths['/api/v1/replays']?.post?.responses ?? {})).toContain('202');
+    expect(JSON.stringify(document.paths['/api/v1/replays/{id}']?.get)).toContain('matched');
     expect(JSON.stringify(document.paths['/api/v1/forget']?.post)).toContain('"user"');
   });
 });

@@ -35,7 +35,8 @@ describe('the console’s history pages in a real browser', () => {
   };
 
   beforeAll(async () => {
-    consoleUnderTest = await startConsoleWithHistory();
+    // Slow replays (one delivery every 4 s) so that a replay's page shows it running first.
+    consoleUnderTest = await startConsoleWithHistory({ replayRatePerSecond: 0.25 });
     await consoleUnderTest.record([loan, other], (recorder) =>
       recorder.attempt({
         event: loan,
@@ -80,8 +81,21 @@ describe('the console’s history pages in a real browser', () => {
     await page.goto(`${consoleUnderTest.url}/replays?route=loans&barcode=39000123456`);
     await page.waitForSelector('text=Dry run: 2 events match');
     await checked(page, 'replay');
+    const progressCalls: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().endsWith('/progress')) progressCalls.push(request.url());
+    });
     await page.click('button:has-text("Replay 2 events to loans")');
-    await page.waitForSelector('text=2 events queued on route loans');
+    await page.waitForURL(/\/replays\/[\w-]+$/);
+    const progressUrl = page.url();
+    await page.waitForSelector('text=running');
+    await checked(page, 'replay-running');
+    // The page updates itself (htmx, no reload) until the replay is done.
+    await page.waitForSelector('text=done — 2 events queued on route loans', { timeout: 60_000 });
+    expect(page.url()).toBe(progressUrl);
+    expect(progressCalls.length).toBeGreaterThan(0);
+    expect(await page.textContent('#replay-progress')).toContain('2 of 2 matching events handled');
+    await checked(page, 'replay-done');
     await page.goto(`${consoleUnderTest.url}/audit`);
     expect(await page.locator('tbody tr').count()).toBeGreaterThanOrEqual(2);
     await checked(page, 'audit');

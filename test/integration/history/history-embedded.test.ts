@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
+import { HISTORY_MIGRATIONS } from '../../../src/history/history-migrations';
 
 const root = path.join(__dirname, '../../..');
 
@@ -22,6 +23,11 @@ describe('the embedded history (PGlite)', () => {
       idInClear: false,
     });
     expect(seen.found).toEqual([seen.loanId]);
+    // Every version (the newest-first index too), an exact and a bounded count, the newest page.
+    expect(seen.version).toBe(HISTORY_MIGRATIONS.at(-1)?.version);
+    expect(seen.counts).toEqual([2, 1]);
+    expect(seen.newest).toEqual([seen.loanId]);
+    expect(seen.hasNext).toBe(true);
     expect(seen.dropped).toBeGreaterThan(0);
     expect(seen.remaining).toEqual([seen.loanId]);
   }, 120_000);

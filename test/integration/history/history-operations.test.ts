@@ -241,7 +241,17 @@ describe('history search, journey, retention, forget and replay', () => {
     await drain();
     const dry = await previewReplay(context, { action: 'bib' }, 2);
     expect(dry.count).toBe(3);
+    expect(dry.more).toBe(false);
     expect(dry.sample).toHaveLength(2);
+    // A bounded count (the console's dry run) stops there and says more match.
+    expect(await previewReplay(context, { action: 'bib' }, 2, 2)).toMatchObject({
+      count: 2,
+      more: true,
+    });
+    expect(await previewReplay(context, { action: 'bib' }, 2, 3)).toMatchObject({
+      count: 3,
+      more: false,
+    });
     const queue = new Queue(routeQueueName(queueName, 'indexer'), {
       connection: { url: TEST_REDIS_URL },
     });
@@ -283,6 +293,24 @@ describe('history search, journey, retention, forget and replay', () => {
         "SELECT count FROM audit WHERE action = 'replay' ORDER BY at",
       );
       expect(audit.rows.map((row) => row.count)).toEqual([3, 1]);
+      // Stopped by its signal (the console's shutdown): nothing more queued, the audit says so.
+      const stopped = await replayHistory(
+        context,
+        { action: 'bib' },
+        {
+          queue,
+          route: 'indexer',
+          jobOptions: {},
+          actor: 'test',
+          replayId: 'halted1',
+          signal: AbortSignal.abort(),
+        },
+      );
+      expect(stopped).toEqual({ replayId: 'halted1', queued: 0, skipped: 0, stopped: true });
+      const halted = await history.db.query<{ details: { stopped?: boolean } }>(
+        "SELECT details FROM audit WHERE action = 'replay' AND details->>'replayId' = 'halted1'",
+      );
+      expect(halted.rows[0]?.details.stopped).toBe(true);
     } finally {
       await queue.close();
     }

@@ -3,6 +3,7 @@ import { createHistoryRecorder } from '../../../src/history/create-history-recor
 import type { HistoryRecorder } from '../../../src/history/create-history-recorder';
 import { createHistoryWriter } from '../../../src/history/create-history-writer';
 import { deriveHistoryKeys } from '../../../src/history/history-keys';
+import { HISTORY_MIGRATIONS } from '../../../src/history/history-migrations';
 import { migrateHistory } from '../../../src/history/migrate-history';
 import { openPgExecutor } from '../../../src/history/pg-executor';
 import type { SqlExecutor } from '../../../src/history/sql-executor';
@@ -134,10 +135,11 @@ describe('the history write path', () => {
     const b = openPgExecutor({ url: TEST_DATABASE_URL, schema });
     try {
       const [first, second] = await Promise.all([migrateHistory(a), migrateHistory(b)]);
-      expect([...first.applied, ...second.applied]).toEqual([1]);
-      expect(first.current).toBe(1);
-      expect(second.current).toBe(1);
-      expect(await count(a, 'schema_migrations')).toBe(1);
+      const versions = HISTORY_MIGRATIONS.map((migration) => migration.version);
+      expect([...first.applied, ...second.applied]).toEqual(versions);
+      expect(first.current).toBe(Math.max(...versions));
+      expect(second.current).toBe(Math.max(...versions));
+      expect(await count(a, 'schema_migrations')).toBe(versions.length);
     } finally {
       await a.close();
       await b.close();

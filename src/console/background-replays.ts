@@ -1,0 +1,172 @@
+import { randomUUID } from 'node:crypto';
+import type { HistoryFilters } from '../history/history-filters';
+import { auditFilters, replayHistory } from '../history/replay-history';
+import type { ReplayOptions } from '../history/replay-history';
+import { countHistory } from '../history/search-history';
+import type { HistoryContext } from '../history/search-history';
+import { writeAudit } from '../history/write-audit';
+import type { Logger } from '../logger';
+
+/** A replay by query started from the console, as its progress page and API show it. */
+export interface ReplayRun {
+  readonly replayId: string;
+  readonly route: string;
+  state: 'running' | 'done' | 'failed' | 'stopped';
+  /** The filters as the audit keeps them (no person's id). */
+  readonly filters: Record<string, string>;
+  /** How many events match; null while they are being counted. */
+  matched: number | null;
+  queued: number;
+  skipped: number;
+  readonly startedAt: string;
+  endedAt: string | null;
+  readonly errors: string[];
+  readonly actor: string;
+  /** The institution the replay was held to (a scoped principal's), null: every one. */
+  readonly institution: string | null;
+}
+
+export interface ReplayStart {
+  readonly route: string;
+  readonly filters: HistoryFilters;
+  readonly actor: string;
+  readonly institution: string | undefined;
+  readonly target: Pick<ReplayOptions, 'queue' | 'jobOptions'>;
+}
+
+export interface BackgroundReplays {
+  /** Starts the replay and answers at once with its first progress. */
+  start(replay: ReplayStart): ReplayRun;
+  get(replayId: string): ReplayRun | undefined;
+  /** Stops the running replays between two events and waits for them to end. */
+  close(): Promise<void>;
+}
+
+/** Finished runs kept for their progress pages; older ones are forgotten (the audit keeps them). */
+const KEEP_FINISHED = 100;
+
+/**
+ * Confirmed replays by query run here, in the console process, after the request that started
+ * them has been answered: replayHistory at its bounded rate (as the CLI's `history replay`), the
+ * count of matches beside it, the progress in memory. The audit gets a `replay.start` row, then
+ * replayHistory's own `replay` row with the count (or `replay.failed`). A console restart stops
+ * a replay where it is; its audit row says how far it got.
+ */
+export function createBackgroundReplays(deps: {
+  readonly context: HistoryContext;
+  readonly ratePerSecond?: number | undefined;
+  readonly logger?: Logger | undefined;
+}): BackgroundReplays {
+  const runs = new Map<string, ReplayRun>();
+  const tasks = new Set<Promise<void>>();
+  const stop = new AbortController();
+  const forgetOld = () => {
+    const finished = [...runs.values()].filter((run) => run.state !== 'running');
+    for (const run of finished.slice(0, Math.max(0, finished.length - KEEP_FINISHED))) {
+      runs.delete(run.replayId);
+    }
+  };
+  return {
+    start: (replay) => {
+      const run = newRun(replay);
+      forgetOld();
+      runs.set(run.replayId, run);
+      const task = runReplay(deps, replay, run, stop.signal).finally(() => tasks.delete(task));
+      tasks.add(task);
+      return { ...run };
+    },
+    get: (replayId) => {
+      const run = runs.get(replayId);
+      return run === undefined ? undefined : { ...run, errors: [...run.errors] };
+    },
+    close: async () => {
+      stop.abort();
+      await Promise.all([...tasks]);
+    },
+  };
+}
+
+function newRun(replay: ReplayStart): ReplayRun {
+  return {
+    replayId: randomUUID().slice(0, 8),
+    route: replay.route,
+    state: 'running',
+    filters: Object.fromEntries(
+      Object.entries(auditFilters(replay.filters)).map(([name, value]) => [
+        name,
+        value instanceof Date ? value.toISOString() : String(value),
+      ]),
+    ),
+    matched: null,
+    queued: 0,
+    skipped: 0,
+    startedAt: new Date().toISOString(),
+    endedAt: null,
+    errors: [],
+    actor: replay.actor,
+    institution: replay.institution ?? null,
+  };
+}
+
+async function runReplay(
+  deps: Parameters<typeof createBackgroundReplays>[0],
+  replay: ReplayStart,
+  run: ReplayRun,
+  signal: AbortSignal,
+): Promise<void> {
+  const { context } = deps;
+  const audit = auditOf(context, replay, run);
+  // Counted beside the replay; the run ends once both have (a count that fails leaves it null).
+  const counting = countHistory(context, replay.filters).then(
+    (matched) => {
+      run.matched = matched;
+    },
+    () => undefined,
+  );
+  try {
+    await audit('replay.start', {});
+    const result = await replayHistory(context, replay.filters, {
+      ...replay.target,
+      route: replay.route,
+      actor: replay.actor,
+      replayId: run.replayId,
+      signal,
+      ...(deps.ratePerSecond === undefined ? {} : { ratePerSecond: deps.ratePerSecond }),
+      onProgress: ({ queued, skipped }) => {
+        run.queued = queued;
+        run.skipped = skipped;
+      },
+    });
+    await counting;
+    Object.assign(run, {
+      queued: result.queued,
+      skipped: result.skipped,
+      state: result.stopped ? 'stopped' : 'done',
+      endedAt: new Date().toISOString(),
+    });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    await counting;
+    run.errors.push(message);
+    Object.assign(run, { state: 'failed', endedAt: new Date().toISOString() });
+    deps.logger?.error({ replayId: run.replayId, err: message }, 'replay by query failed');
+    await audit('replay.failed', { error: message, queued: run.queued }).catch(() => undefined);
+  }
+}
+
+/** An audit row about this replay: who, the route, its id, filters and institution. */
+function auditOf(context: HistoryContext, replay: ReplayStart, run: ReplayRun) {
+  return (action: string, details: Record<string, unknown>) =>
+    writeAudit(context.db, {
+      at: new Date(),
+      actor: replay.actor,
+      action,
+      target: replay.route,
+      details: {
+        replayId: run.replayId,
+        filters: run.filters,
+        ...(replay.institution === undefined ? {} : { institution: replay.institution }),
+        ...details,
+      },
+    });
+}

@@ -1,0 +1,98 @@
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import { createBackgroundReplays } from '../../../src/console/background-replays';
+import type { BackgroundReplays, ReplayRun } from '../../../src/console/background-replays';
+import { createHistoryWriter } from '../../../src/history/create-history-writer';
+import { deriveHistoryKeys } from '../../../src/history/history-keys';
+import type { SqlExecutor } from '../../../src/history/sql-executor';
+import { openTestHistory } from '../../helpers/history-database';
+import { TEST_HISTORY_KEY, fixtureEvent, testHistoryRecorder } from '../../helpers/history-events';
+import { TEST_REDIS_URL, obliterateQueue, uniqueQueueName } from '../../helpers/redis';
+
+jest.setTimeout(60_000);
+
+/** Asks again until the run has ended (it runs after `start` has answered). */
+async function ended(get: () => ReplayRun | undefined): Promise<ReplayRun | undefined> {
+  const deadline = Date.now() + 30_000;
+  while (get()?.state === 'running' && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return get();
+}
+
+describe('replays by query in the background', () => {
+  let history: { db: SqlExecutor; close: () => Promise<void> };
+  let redis: Redis;
+  let queueName: string;
+  const bibs = [0, 1].map((i) => fixtureEvent('bib-updated', { id: `bg-bib-${String(i)}` }));
+  const context = () => ({ db: history.db, keys: deriveHistoryKeys(TEST_HISTORY_KEY) });
+  /** A replay of the two bib events to route indexer through `queue`. */
+  const replayBibs = (replays: BackgroundReplays, queue: Queue) =>
+    replays.start({
+      route: 'indexer',
+      filters: { action: 'bib' },
+      actor: 'ops',
+      institution: undefined,
+      target: { queue, jobOptions: {} },
+    });
+  const auditOf = async (replayId: string) =>
+    (
+      await history.db.query<{ action: string; details: Record<string, unknown> }>(
+        `SELECT action, details FROM audit WHERE details->>'replayId' = $1 ORDER BY at`,
+        [replayId],
+      )
+    ).rows;
+
+  beforeAll(async () => {
+    history = await openTestHistory('bgreplay');
+    redis = new Redis(TEST_REDIS_URL);
+    queueName = uniqueQueueName('bg-replay');
+    const streamKey = `${queueName}:history`;
+    const recorder = testHistoryRecorder(redis, streamKey);
+    for (const bib of bibs) await recorder.event(bib);
+    const writer = createHistoryWriter({ redis, db: history.db, streamKey });
+    while ((await writer.drainOnce()) > 0);
+    await redis.del(streamKey);
+  });
+
+  afterAll(async () => {
+    await obliterateQueue(queueName);
+    redis.disconnect();
+    await history.close();
+  });
+
+  it('ends failed with the error, and audits the start and the failure', async () => {
+    const queue = new Queue(queueName, { connection: { url: TEST_REDIS_URL } });
+    await queue.close(); // a closed queue cannot add: the replay fails on its first event
+    const replays = createBackgroundReplays({ context: context() });
+
+    const started = replayBibs(replays, queue);
+    const run = await ended(() => replays.get(started.replayId));
+
+    expect(started.state).toBe('running');
+    expect(run).toMatchObject({ state: 'failed', queued: 0, matched: 2 });
+    expect(run?.errors).toHaveLength(1);
+    expect(run?.endedAt).toEqual(expect.any(String));
+    const rows = await auditOf(started.replayId);
+    expect(rows.map((row) => row.action)).toEqual(['replay.start', 'replay.failed']);
+    await replays.close();
+  });
+
+  it('stops between two events when the console closes; the audit says how far it got', async () => {
+    const queue = new Queue(queueName, { connection: { url: TEST_REDIS_URL } });
+    // One delivery every 10 s: the second waits long after close().
+    const replays = createBackgroundReplays({ context: context(), ratePerSecond: 0.1 });
+    const started = replayBibs(replays, queue);
+    while ((replays.get(started.replayId)?.queued ?? 0) < 1) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+
+    await replays.close();
+
+    expect(replays.get(started.replayId)).toMatchObject({ state: 'stopped', queued: 1 });
+    const rows = await auditOf(started.replayId);
+    expect(rows.map((row) => row.action)).toEqual(['replay.start', 'replay']);
+    expect(rows[1]?.details.stopped).toBe(true);
+    await queue.close();
+  });
+});
