@@ -10,6 +10,7 @@ import {
   createHistoryWriter,
   historyStreamKey,
   openHistoryDatabase,
+  outboxBacklog,
   pruneHistory,
   registerHistoryMetrics,
 } from '../history';
@@ -90,7 +91,7 @@ export function startWorkerHistory(options: WorkerHistoryOptions): WorkerHistory
   if (options.registry !== undefined) {
     registerHistoryMetrics(options.registry, {
       // Before the database opens the records wait all the same: the stream's length.
-      backlog: () => writer?.backlog() ?? connection.xlen(streamKey),
+      backlog: () => writer?.backlog() ?? outboxBacklog(connection, streamKey),
       dropped: recorder.dropped,
     });
   }

@@ -1,7 +1,8 @@
 import { Redis } from 'ioredis';
 import { createHistoryRecorder } from '../../../src/history/create-history-recorder';
 import type { HistoryRecorder } from '../../../src/history/create-history-recorder';
-import { createHistoryWriter } from '../../../src/history/create-history-writer';
+import { createHistoryWriter, outboxBacklog } from '../../../src/history/create-history-writer';
+import { readOutboxEntry } from '../../../src/history/outbox-entry';
 import { deriveHistoryKeys } from '../../../src/history/history-keys';
 import { migrateHistory } from '../../../src/history/migrate-history';
 import { openPgExecutor } from '../../../src/history/pg-executor';
@@ -42,7 +43,7 @@ describe('the history write path', () => {
   });
 
   afterEach(async () => {
-    await redis.del(streamKey);
+    await redis.del(streamKey, `${streamKey}:records`);
     redis.disconnect();
     await history.close();
   });
@@ -219,6 +220,39 @@ describe('the history write path', () => {
     expect(await count(history.db, 'events')).toBe(30);
     expect(await count(history.db, 'attempts')).toBe(30);
     expect(await survivor.backlog()).toBe(0);
+  });
+
+  it('appends the records of one tick in one entry, and writes each once even when written twice', async () => {
+    const events = Array.from({ length: 10 }, (_, i) =>
+      fixtureEvent('bib-updated', { id: `g-${String(i)}` }),
+    );
+    const kept = await Promise.all(
+      events.flatMap((event) => [
+        recorder.event(event),
+        ...[1, 2].map((attempt) =>
+          recorder.attempt({
+            event,
+            route: 'r',
+            attempt,
+            startedAt: new Date(),
+            endedAt: new Date(),
+            outcome: attempt === 1 ? 'retrying' : 'delivered',
+            durationMs: 1,
+          }),
+        ),
+      ]),
+    );
+    expect(kept.every(Boolean)).toBe(true);
+    expect(await redis.xlen(streamKey)).toBe(1);
+    expect(await outboxBacklog(redis, streamKey)).toBe(30);
+    // A writer that committed the group and died before its ACK: the next one writes it again.
+    const [[id, fields] = ['', []]] = await redis.xrange(streamKey, '-', '+');
+    await writeHistoryBatch(history.db, readOutboxEntry(id, fields).records, new Set());
+    const writer = createHistoryWriter({ redis, db: history.db, streamKey });
+    while ((await writer.drainOnce()) > 0);
+    expect(await count(history.db, 'events')).toBe(10);
+    expect(await count(history.db, 'attempts')).toBe(20);
+    expect(await outboxBacklog(redis, streamKey)).toBe(0);
   });
 
   it('drops and counts records past the backlog bound instead of filling Redis', async () => {
