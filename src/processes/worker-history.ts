@@ -38,7 +38,11 @@ export interface WorkerHistoryOptions {
    */
   readonly database?: SqlExecutor;
   /** The writer's own timings (tests make them short). */
-  readonly writer?: { readonly retryMs?: number; readonly blockMs?: number };
+  readonly writer?: {
+    readonly retryMs?: number;
+    readonly blockMs?: number;
+    readonly claimIdleMs?: number;
+  };
 }
 
 /** The event history of one worker process (docs/history.md, "Wiring"). */
