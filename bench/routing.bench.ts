@@ -231,5 +231,10 @@ function printTargets(
     );
   }
   const full = (name: string): number => med(name, (p) => p.eventsPerS, 'full');
-  for (const line of historyTargetLines(full('ours'), full(HISTORY_ON), history)) print(line);
+  const cpuOf = (name: string): { paced: number; full: number } => ({
+    paced: med(name, (p) => pathCpu(p.cpu), 'paced'),
+    full: med(name, (p) => pathCpu(p.cpu), 'full'),
+  });
+  const cpu = { off: cpuOf('ours'), on: cpuOf(HISTORY_ON) };
+  for (const line of historyTargetLines(full('ours'), full(HISTORY_ON), cpu, history)) print(line);
 }

@@ -1,8 +1,8 @@
 import type { Redis } from 'ioredis';
 import type { CanonicalEvent } from '../events/canonical-event';
-import { isPatronEvent, maskPersonalValues } from '../events/personal-fields';
+import { maskPersonalValues } from '../events/personal-fields';
 import type { Logger } from '../logger';
-import { eventRecordOf, institutionOf, receivedAtOf } from './event-record-of';
+import { eventRecordOf, institutionOf, patronOf, receivedAtOf } from './event-record-of';
 import type { HistoryBodies } from './history-bodies';
 import { deriveHistoryKeys } from './history-keys';
 import { createOutboxAppender } from './outbox-appender';
@@ -104,7 +104,7 @@ function attemptRecordOf(input: AttemptInput): HistoryRecord {
   const error = masked(input.error, event);
   return {
     type: 'attempt',
-    patron: isPatronEvent(event),
+    patron: patronOf(event),
     eventReceivedAt: receivedAtOf(event, input.startedAt).toISOString(),
     institution: institutionOf(event),
     eventId: event.id,
