@@ -21,8 +21,18 @@ export interface HistoryWriterOptions {
   readonly claimIdleMs?: number;
   /** First wait after a failed write; doubles up to 30 s while PostgreSQL stays down. */
   readonly retryMs?: number;
+  /**
+   * Whether the deliveries are behind (the worker's event queues hold more than it takes at
+   * once): the writer then lets records wait, up to `maxDeferMs`, rather than compete with them.
+   */
+  readonly busy?: () => Promise<boolean>;
+  /** The longest a record waits for a busy worker: older, it is written whatever the load. */
+  readonly maxDeferMs?: number;
   readonly logger?: Logger;
 }
+
+/** How often a deferring writer looks again at the deliveries. */
+const DEFER_STEP_MS = 200;
 
 export interface HistoryWriter {
   /** Starts the loop; resolves at once. */
@@ -173,6 +183,15 @@ export function createHistoryWriter(options: HistoryWriterOptions): HistoryWrite
     return batch.records.length;
   };
 
+  /** The deliveries are behind and the oldest record is younger than `maxDeferMs`. */
+  const deferring = async (): Promise<boolean> => {
+    if (options.busy === undefined || !(await options.busy())) return false;
+    const [oldest] = await redis.xrange(streamKey, '-', '+', 'COUNT', 1);
+    // A stream id starts with the milliseconds it was added at.
+    const addedAt = Number(oldest?.[0].split('-')[0] ?? Date.now());
+    return Date.now() - addedAt < (options.maxDeferMs ?? 10_000);
+  };
+
   const writeUntilDone = async (batch: Batch): Promise<void> => {
     let wait = options.retryMs ?? 1000;
     for (;;) {
@@ -206,6 +225,10 @@ export function createHistoryWriter(options: HistoryWriterOptions): HistoryWrite
         if (Date.now() - lastClaim >= claimIdleMs / 2) {
           lastClaim = Date.now();
           batch = await claim();
+        }
+        if ((batch === undefined || batch.entryIds.length === 0) && (await deferring())) {
+          await new Promise((resolve) => setTimeout(resolve, DEFER_STEP_MS));
+          continue;
         }
         if (batch === undefined || batch.entryIds.length === 0) {
           batch = await read(blocking, options.blockMs ?? 1000);

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { UnrecoverableError } from 'bullmq';
+import { Queue, UnrecoverableError } from 'bullmq';
 import type { Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Registry } from 'prom-client';
@@ -37,11 +37,17 @@ export interface WorkerHistoryOptions {
    * instead of DATABASE_URL; its owner closes it.
    */
   readonly database?: SqlExecutor;
+  /**
+   * The event queues this process works: while they hold more jobs than it takes at once
+   * (WORKER_CONCURRENCY), the writer lets records wait rather than compete with the deliveries.
+   */
+  readonly eventQueues?: readonly string[];
   /** The writer's own timings (tests make them short). */
   readonly writer?: {
     readonly retryMs?: number;
     readonly blockMs?: number;
     readonly claimIdleMs?: number;
+    readonly maxDeferMs?: number;
   };
 }
 
@@ -77,13 +83,21 @@ export function startWorkerHistory(options: WorkerHistoryOptions): WorkerHistory
     logger,
   });
   const stopping = new AbortController();
+  const behind = deliveriesBehind(options);
   let writer: HistoryWriter | undefined;
   let db: SqlExecutor | undefined;
   let pruneTimer: NodeJS.Timeout | undefined;
   const started = (async () => {
     db = given ?? (await openUntilStopped(url ?? '', options, stopping.signal));
     if (db === undefined) return;
-    writer = createHistoryWriter({ redis: connection, db, streamKey, logger, ...options.writer });
+    writer = createHistoryWriter({
+      redis: connection,
+      db,
+      streamKey,
+      logger,
+      busy: behind.busy,
+      ...options.writer,
+    });
     writer.start();
     pruneTimer = setInterval(
       () => void pruneNow(db, config, logger),
@@ -108,7 +122,31 @@ export function startWorkerHistory(options: WorkerHistoryOptions): WorkerHistory
       await started;
       clearInterval(pruneTimer);
       await writer?.stop();
+      await behind.close();
       if (given === undefined) await db?.close();
+    },
+  };
+}
+
+/**
+ * Whether the deliveries are behind: the event queues' waiting jobs, more than the worker takes at
+ * once. A burst then has the CPU to itself and the history catches up after it (docs/history.md).
+ */
+function deliveriesBehind(options: WorkerHistoryOptions): {
+  busy: () => Promise<boolean>;
+  close: () => Promise<void>;
+} {
+  const queues = (options.eventQueues ?? []).map(
+    (name) => new Queue(name, { connection: options.connection }),
+  );
+  for (const queue of queues) queue.on('error', () => undefined);
+  return {
+    busy: async () => {
+      const waiting = await Promise.all(queues.map((queue) => queue.getWaitingCount()));
+      return waiting.reduce((sum, n) => sum + n, 0) >= options.config.WORKER_CONCURRENCY;
+    },
+    close: async () => {
+      await Promise.all(queues.map((queue) => queue.close()));
     },
   };
 }

@@ -90,6 +90,7 @@ export function createWorkerProcess(options: WorkerProcessOptions): WorkerProces
     config,
     connection: options.connection,
     logger,
+    eventQueues: queues.map((queue) => queueNameOf(config, queue.member)),
     ...(options.metrics === undefined ? {} : { registry: options.metrics.registry }),
     ...options.historyOptions,
   });
@@ -201,10 +202,7 @@ function startEventWorker(
         };
   return createWorker({
     connection: options.connection,
-    queueName:
-      member === undefined
-        ? config.QUEUE_NAME
-        : institutionQueueName(config.QUEUE_NAME, member.code),
+    queueName: queueNameOf(config, member),
     concurrency: config.WORKER_CONCURRENCY,
     maxStalledCount: config.WORKER_MAX_STALLED_COUNT,
     ...run,
@@ -213,6 +211,13 @@ function startEventWorker(
     remainingFloor: config.SVC_REMAINING_FLOOR,
     ...options.tuning,
   });
+}
+
+/** The event queue of the single institution, or of one member. */
+function queueNameOf(config: WorkerConfig, member: InstitutionEntry | undefined): string {
+  return member === undefined
+    ? config.QUEUE_NAME
+    : institutionQueueName(config.QUEUE_NAME, member.code);
 }
 
 /** The configuration of one member's queue: its entry's settings over the worker's own. */

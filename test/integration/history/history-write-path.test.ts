@@ -19,6 +19,7 @@ import {
 import { TEST_HISTORY_KEY, fixtureEvent } from '../../helpers/history-events';
 import { TEST_REDIS_URL, uniqueQueueName } from '../../helpers/redis';
 import { startStoppableProxy } from '../../helpers/stoppable-proxy';
+import { eventually } from '../../component/routes/support/route-events';
 
 const count = async (db: SqlExecutor, table: string): Promise<number> =>
   Number((await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`)).rows[0]?.n);
@@ -253,6 +254,45 @@ describe('the history write path', () => {
     expect(await count(history.db, 'events')).toBe(10);
     expect(await count(history.db, 'attempts')).toBe(20);
     expect(await outboxBacklog(redis, streamKey)).toBe(0);
+  });
+
+  it('lets records wait while the deliveries are behind, and writes them once not, or once old', async () => {
+    await recorder.event(fixtureEvent('bib-updated', { id: 'deferred-1' }));
+    let behind = true;
+    let asked = 0;
+    const busy = (): Promise<boolean> => {
+      asked += 1;
+      return Promise.resolve(behind);
+    };
+    const writer = createHistoryWriter({ redis, db: history.db, streamKey, busy, blockMs: 100 });
+    writer.start();
+    try {
+      await eventually(() => asked >= 3, 'the writer asking about the deliveries three times');
+      expect(await count(history.db, 'events')).toBe(0);
+      behind = false;
+      await eventually(async () => (await count(history.db, 'events')) === 1, 'the record written');
+    } finally {
+      await writer.stop();
+    }
+    // Always behind: a record older than maxDeferMs is written all the same.
+    await recorder.event(fixtureEvent('bib-updated', { id: 'deferred-2' }));
+    const patient = createHistoryWriter({
+      redis,
+      db: history.db,
+      streamKey,
+      busy: () => Promise.resolve(true),
+      maxDeferMs: 300,
+      blockMs: 100,
+    });
+    patient.start();
+    try {
+      await eventually(
+        async () => (await count(history.db, 'events')) === 2,
+        'the old record written',
+      );
+    } finally {
+      await patient.stop();
+    }
   });
 
   it('drops and counts records past the backlog bound instead of filling Redis', async () => {
