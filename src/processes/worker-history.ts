@@ -54,8 +54,12 @@ export interface WorkerHistoryOptions {
 /** The event history of one worker process (docs/history.md, "Wiring"). */
 export interface WorkerHistory {
   readonly recorder: HistoryRecorder;
-  /** The first event step: the event is recorded when the worker takes its job. */
-  readonly eventStep: EventStep;
+  /**
+   * The event step recording the event when the worker takes its job, side by side with `step`
+   * (the fan-out): the record's XADD is not one more round trip before the first delivery, and
+   * it is in Redis before the job ends, as every record.
+   */
+  recordedWith(step: EventStep | undefined): EventStep;
   /** The dispatch with what each job_end came to recorded after its handler. */
   withJobEnd(dispatch: Dispatch): Dispatch;
   /** Stops the writer (the batch in hand is written or left pending), the timer, the database. */
@@ -115,7 +119,14 @@ export function startWorkerHistory(options: WorkerHistoryOptions): WorkerHistory
   }
   return {
     recorder,
-    eventStep: (event) => recorder.event(event),
+    recordedWith: (step) => async (event, jobId) => {
+      const recording = recorder.event(event);
+      try {
+        return await step?.(event, jobId);
+      } finally {
+        await recording;
+      }
+    },
     withJobEnd: (dispatch) => withJobEndRecorded(dispatch, recorder),
     close: async () => {
       stopping.abort();

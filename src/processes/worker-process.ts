@@ -184,11 +184,10 @@ function startEventWorker(
   history: WorkerHistory | undefined,
 ): RunningWorker {
   const { member, logger, config, client } = parts;
-  // The event is recorded before it is routed: its journey starts with its arrival.
-  const eventSteps: EventStep[] = [
-    ...(history === undefined ? [] : [history.eventStep]),
-    ...(fanOut === undefined ? [] : [memberFanOut(fanOut, member)]),
-  ];
+  // The event is recorded as it is routed (both in one step): its journey starts with its arrival.
+  const routing = fanOut === undefined ? undefined : memberFanOut(fanOut, member);
+  const step = history === undefined ? routing : history.recordedWith(routing);
+  const eventSteps: EventStep[] = step === undefined ? [] : [step];
   const dispatch = history === undefined ? parts.dispatch : history.withJobEnd(parts.dispatch);
   const { telemetry } = options;
   // With tracing on, the steps and the handler run inside the event's span (dispatch-in-span.ts).

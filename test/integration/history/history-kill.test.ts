@@ -17,7 +17,7 @@ import type { ChildWorker } from '../worker/support/child-process';
 
 jest.setTimeout(240_000);
 
-const EVENTS = 1500;
+const EVENTS = 2000;
 const CHILD = 'test/integration/worker/support/worker-child.ts';
 
 describe('the history when the worker is killed mid-burst', () => {
@@ -113,14 +113,10 @@ describe('the history when the worker is killed mid-burst', () => {
 
       const first = spawnWorker(CHILD, env);
       children.push(first);
-      // Killed once part of the burst is delivered and part of its history written.
+      // Killed once part of the burst is delivered: its records are in the outbox, some written.
       await eventually(
-        async () =>
-          (await archivedIds()).size >= 300 &&
-          Number(
-            (await rows('SELECT count(*) AS n FROM $schema.events').catch(() => [{ n: 0 }]))[0]?.n,
-          ) > 0,
-        'part of the burst delivered and recorded',
+        async () => (await archivedIds()).size >= 300,
+        'part of the burst delivered',
         90_000,
       );
       first.child.kill('SIGKILL');
