@@ -245,6 +245,7 @@ export function historyTargetLines(
   );
   const verdict = ratio >= 0.9 ? 'met' : 'MISSED';
   return [
+    `  (history on: 'postgres' is the CPU of the PostgreSQL backends serving the run's own connections, found in pg_stat_activity by application_name, up to the end of the history's catch-up; 'postgres (all processes)' sums every postgres process on the machine, other users' included, for reference)`,
     `  full speed, history on / off: ${(ratio * 100).toFixed(0)} % (${onEventsPerS.toFixed(0)} / ${offEventsPerS.toFixed(0)} events/s) — target ≥ 90 % of off (history), within 10 % of off (one hop): ${verdict}`,
     `  CPU per event, history on / off (path with PostgreSQL's backends): paced ${(cpu.on.paced / cpu.off.paced).toFixed(2)}× (${cpu.on.paced.toFixed(0)} / ${cpu.off.paced.toFixed(0)} µs), full speed ${(cpu.on.full / cpu.off.full).toFixed(2)}× (${cpu.on.full.toFixed(0)} / ${cpu.off.full.toFixed(0)} µs) — the events/s ratio follows the machine's load; this one less`,
     `  history lag at full speed (last delivery → last row in PostgreSQL), median: ${lag.toFixed(0)} ms; ${complete ? 'every event once and both routes delivered, in the tables, every phase' : 'rows MISSING or doubled (see the phases above)'}`,
