@@ -6,8 +6,10 @@ import { Connection } from 'rabbitmq-client';
 import { buildServers } from './ingress/build-servers';
 import { benchRedis } from './ingress/private-redis';
 import { median } from './ingress/median';
+import { historyPipeline, historyTargetLines } from './routing/history-pipeline';
+import type { HistoryResults } from './routing/history-pipeline';
 import { baselineBuild, currentBuild, ourPipeline, peerPipeline } from './routing/pipelines';
-import type { Pipeline } from './routing/pipelines';
+import type { Pipeline, RunningPipeline } from './routing/pipelines';
 import { postEvents } from './routing/post-events';
 import { cpuProbe, loadAverage } from './routing/process-cpu';
 import { createTracker, quantile } from './routing/tracker';
@@ -23,7 +25,9 @@ const BASELINE = process.env.BENCH_BASELINE;
 const SECRET = 'bench-secret-of-the-routing';
 const AMQP_URL = process.env.BENCH_AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
 /** The pipeline's own processes: the ratio leaves out the bench's load generator and watchers. */
-const PATH_PROCESSES = ['listener', 'worker', 'redis', 'rabbitmq'] as const;
+const PATH_PROCESSES = ['listener', 'worker', 'redis', 'rabbitmq', 'postgres'] as const;
+/** The history-on pipeline's own figures (lag, rows), beside its phases. */
+const HISTORY_ON = 'ours, history on';
 const print = (line: string): void => {
   process.stdout.write(`${line}\n`);
 };
@@ -40,6 +44,8 @@ interface Phase {
   readonly p99: number;
   /** Process → CPU µs per event. */
   readonly cpu: ReadonlyMap<string, number>;
+  /** What the pipeline adds about the phase (the history's lag and rows). */
+  readonly notes: readonly string[];
 }
 
 /**
@@ -53,7 +59,12 @@ interface Phase {
  */
 export async function run(): Promise<void> {
   buildServers();
-  const pipelines: Pipeline[] = [ourPipeline('ours', currentBuild), peerPipeline];
+  const history: HistoryResults = { paced: [], full: [] };
+  const pipelines: Pipeline[] = [
+    ourPipeline('ours', currentBuild),
+    historyPipeline(HISTORY_ON, currentBuild, history),
+    peerPipeline,
+  ];
   if (process.env.BENCH_QUEUED === '1') {
     pipelines.push(ourPipeline('ours, ROUTE_INLINE=off', currentBuild, { ROUTE_INLINE: 'off' }));
   }
@@ -78,7 +89,7 @@ export async function run(): Promise<void> {
         printPipeline(`round ${String(round)}, ${pipeline.name} (load average ${load})`, phases);
       }
     }
-    printTargets(results, pipelines);
+    printTargets(results, pipelines, history);
   } finally {
     await rabbit.close();
     await redis.stop();
@@ -105,24 +116,8 @@ async function runPipeline(
   const running = await pipeline.start(setup);
   try {
     const redisPort = new URL(redisUrl).port || '6379';
-    const paced = await phase(
-      running.url,
-      running.processes,
-      redisPort,
-      rabbit,
-      exchange,
-      dir,
-      RATE,
-    );
-    const full = await phase(
-      running.url,
-      running.processes,
-      redisPort,
-      rabbit,
-      exchange,
-      dir,
-      undefined,
-    );
+    const paced = await phase(running, redisPort, rabbit, exchange, dir, RATE);
+    const full = await phase(running, redisPort, rabbit, exchange, dir, undefined);
     return { paced, full };
   } finally {
     await running.stop();
@@ -132,8 +127,7 @@ async function runPipeline(
 }
 
 async function phase(
-  url: string,
-  processes: ReadonlyMap<string, number | undefined>,
+  running: RunningPipeline,
   redisPort: string,
   rabbit: Connection,
   exchange: string,
@@ -144,10 +138,11 @@ async function phase(
   const consumer = await consumeExchange(rabbit, exchange, (id) => seen.arrived(id, 'amqp'));
   const tail = tailJsonLines(dir, (id) => seen.arrived(id, 'file'));
   try {
-    const cpu = cpuProbe(processes, redisPort);
+    const cpu = cpuProbe(running.processes, redisPort);
+    const more = running.cpu?.();
     const started = performance.now();
     const refused = await postEvents({
-      url,
+      url: running.url,
       secret: SECRET,
       events: EVENTS,
       connections: CONNECTIONS,
@@ -157,6 +152,9 @@ async function phase(
     const postedIn = performance.now() - started;
     const complete = await seen.all(120_000);
     const elapsed = performance.now() - started;
+    // What follows the deliveries (the history's writes) counts in the phase's CPU.
+    const notes = (await running.afterPhase?.(EVENTS, Date.now())) ?? [];
+    const spent = new Map([...cpu.since(), ...((await more?.since()) ?? [])]);
     const events = Math.max(1, seen.latencies.length);
     return {
       complete,
@@ -166,7 +164,8 @@ async function phase(
       drainS: (elapsed - postedIn) / 1000,
       p50: quantile(seen.latencies, 0.5),
       p99: quantile(seen.latencies, 0.99),
-      cpu: new Map([...cpu.since()].map(([name, us]) => [name, us / events])),
+      cpu: new Map([...spent].map(([name, us]) => [name, us / events])),
+      notes,
     };
   } finally {
     tail.stop();
@@ -190,12 +189,14 @@ function printPipeline(title: string, phases: { paced: Phase; full: Phase }): vo
       `  ${label}: ${one.complete ? '' : 'INCOMPLETE (120 s) '}${one.postsPerS.toFixed(0)} posts/s, ${one.eventsPerS.toFixed(0)} events/s end to end (last ${one.drainS.toFixed(2)} s after the last post), p50 ${one.p50.toFixed(0)} ms, p99 ${one.p99.toFixed(0)} ms${one.refused > 0 ? `, ${String(one.refused)} posts answered 503, reset or unanswered, and posted again` : ''}`,
     );
     print(`    CPU µs/event: ${cpu}; path ${pathCpu(one.cpu).toFixed(0)}`);
+    for (const note of one.notes) print(`    ${note}`);
   }
 }
 
 function printTargets(
   results: ReadonlyMap<string, { paced: Phase[]; full: Phase[] }>,
   pipelines: readonly Pipeline[],
+  history: HistoryResults,
 ): void {
   const med = (name: string, pick: (phase: Phase) => number, which: 'paced' | 'full'): number =>
     median((results.get(name)?.[which] ?? []).map(pick));
@@ -229,5 +230,11 @@ function printTargets(
       `  full speed, ours / ${before.name}: ${gain.toFixed(2)}× — target ≥ 1.5×: ${gain >= 1.5 ? 'met' : 'MISSED'}`,
     );
   }
-  print('  history on vs off (within 10 %): not measured here (no history in this build)');
+  const full = (name: string): number => med(name, (p) => p.eventsPerS, 'full');
+  const cpuOf = (name: string): { paced: number; full: number } => ({
+    paced: med(name, (p) => pathCpu(p.cpu), 'paced'),
+    full: med(name, (p) => pathCpu(p.cpu), 'full'),
+  });
+  const cpu = { off: cpuOf('ours'), on: cpuOf(HISTORY_ON) };
+  for (const line of historyTargetLines(full('ours'), full(HISTORY_ON), cpu, history)) print(line);
 }

@@ -17,6 +17,10 @@ const HARNESS = [
 export interface RunningPipeline {
   readonly url: string;
   readonly processes: ReadonlyMap<string, number | undefined>;
+  /** CPU of further processes on the path (the history's PostgreSQL), from the phase's start. */
+  cpu?(): { since(): Promise<Map<string, number>> };
+  /** After a phase's last delivery (epoch ms): waits for what follows it, lines to print. */
+  afterPhase?(events: number, lastDeliveryAt: number): Promise<string[]>;
   stop(): Promise<void>;
 }
 

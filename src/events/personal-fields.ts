@@ -101,6 +101,38 @@ export function personalValuesOf(event: CanonicalEvent): readonly string[] {
   return [...values];
 }
 
+/** Where one event's personal data is, found in one pass (the history reads it for every event). */
+export interface PersonalData {
+  /** What personalIdsOf gives. */
+  readonly ids: readonly string[];
+  /** Whether `parent[key]` is a personal field (withoutPersonalData removes it). */
+  isPersonalField(parent: object, key: string): boolean;
+  /** Whether withoutPersonalData would leave `text` masked: it embeds a personal value, or a mask. */
+  embedsPersonalValue(text: string): boolean;
+}
+
+/** The event's personal fields and values, without copying or masking the event. */
+export function personalDataOf(event: CanonicalEvent): PersonalData {
+  const fields = new Map<object, Set<string>>();
+  const values = new Set<string>();
+  const ids = new Set<string>();
+  forEachPersonalField(event, (parent, key, path) => {
+    const keys = fields.get(parent) ?? new Set<string>();
+    keys.add(key);
+    fields.set(parent, keys);
+    collectStrings(parent[key], values);
+    if (IDENTIFYING_PATH.test(path)) collectStrings(parent[key], ids);
+  });
+  // The masking pattern without its global flag: a test, not a replacement.
+  const pattern = maskPattern([...values]);
+  const test = pattern === undefined ? undefined : new RegExp(pattern.source, 'iu');
+  return {
+    ids: [...ids],
+    isPersonalField: (parent, key) => fields.get(parent)?.has(key) ?? false,
+    embedsPersonalValue: (text) => text.includes(MASK) || (test?.test(text) ?? false),
+  };
+}
+
 /** Loan, request, user and notification events, and any event whose subject names a user. */
 export function isPatronEvent(event: CanonicalEvent): boolean {
   if (kindsOf(event).some((kind) => PATRON_KINDS.has(kind.name))) return true;

@@ -1,10 +1,11 @@
 import type { Redis } from 'ioredis';
 import type { CanonicalEvent } from '../events/canonical-event';
-import { isPatronEvent, maskPersonalValues } from '../events/personal-fields';
+import { maskPersonalValues } from '../events/personal-fields';
 import type { Logger } from '../logger';
-import { eventRecordOf, institutionOf, receivedAtOf } from './event-record-of';
+import { eventRecordOf, institutionOf, patronOf, receivedAtOf } from './event-record-of';
 import type { HistoryBodies } from './history-bodies';
 import { deriveHistoryKeys } from './history-keys';
+import { createOutboxAppender } from './outbox-appender';
 import type { AttemptOutcome, AuditRecord, HistoryRecord, JobEndRecord } from './history-record';
 
 export interface HistoryRecorderOptions {
@@ -52,8 +53,8 @@ export interface AuditInput {
 }
 
 /**
- * What the worker calls. Each call is one XADD to the outbox and resolves true once Redis has the
- * record, false when it was dropped (backlog full, Redis unreachable): it never throws and never
+ * What the worker calls. The records of one tick go to the outbox in one XADD (outbox-appender.ts);
+ * a call resolves true once Redis has its record, false when it was dropped (backlog full, Redis unreachable): it never throws and never
  * waits for PostgreSQL, so history cannot delay or fail a delivery.
  */
 export interface HistoryRecorder {
@@ -65,42 +66,29 @@ export interface HistoryRecorder {
   dropped: () => number;
 }
 
-/** XADD unless the stream already holds `max` records: a full outbox drops the newest, counted. */
-const BOUNDED_XADD = `
-if redis.call('XLEN', KEYS[1]) >= tonumber(ARGV[1]) then return false end
-return redis.call('XADD', KEYS[1], '*', 'r', ARGV[2])
-`;
-
 export function createHistoryRecorder(options: HistoryRecorderOptions): HistoryRecorder {
-  const { redis, streamKey, maxBacklog, bodies, logger } = options;
+  const { bodies } = options;
   const keys = deriveHistoryKeys(options.historyKey);
   let dropped = 0;
-  const append = async (record: HistoryRecord, eventId?: string): Promise<boolean> => {
-    try {
-      const id = await redis.eval(BOUNDED_XADD, 1, streamKey, maxBacklog, JSON.stringify(record));
-      if (id !== null) return true;
-      logger?.warn({ eventId, type: record.type }, 'history backlog full: record dropped');
-    } catch (error) {
-      logger?.warn(
-        { eventId, type: record.type, err: error instanceof Error ? error.message : String(error) },
-        'history record not kept',
-      );
-    }
-    dropped += 1;
-    return false;
-  };
+  const appendJson = createOutboxAppender({
+    ...options,
+    onDropped: (records) => {
+      dropped += records;
+    },
+  });
+  const append = (record: HistoryRecord): Promise<boolean> => appendJson(JSON.stringify(record));
   return {
     event: async (event, receivedAt) => {
       try {
         const record = eventRecordOf(event, receivedAtOf(event, receivedAt), keys, bodies);
-        return await append(record, event.id);
+        return await append(record);
       } catch {
         dropped += 1;
         return false;
       }
     },
-    attempt: (input) => append(attemptRecordOf(input), input.event.id),
-    jobEnd: (input) => append(jobEndRecordOf(input), input.event.id),
+    attempt: (input) => append(attemptRecordOf(input)),
+    jobEnd: (input) => append(jobEndRecordOf(input)),
     audit: (input) => append(auditRecordOf(input)),
     dropped: () => dropped,
   };
@@ -116,7 +104,7 @@ function attemptRecordOf(input: AttemptInput): HistoryRecord {
   const error = masked(input.error, event);
   return {
     type: 'attempt',
-    patron: isPatronEvent(event),
+    patron: patronOf(event),
     eventReceivedAt: receivedAtOf(event, input.startedAt).toISOString(),
     institution: institutionOf(event),
     eventId: event.id,

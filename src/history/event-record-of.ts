@@ -10,6 +10,19 @@ export function bodyAad(institution: string, eventId: string): string {
   return `${institution}\u0000${eventId}`;
 }
 
+/** Patron flags by event object: an event's attempts ask again for the flag its record has. */
+const patronFlags = new WeakMap<CanonicalEvent, boolean>();
+
+/** isPatronEvent, once per event object (an event is not changed once the worker has it). */
+export function patronOf(event: CanonicalEvent): boolean {
+  let flag = patronFlags.get(event);
+  if (flag === undefined) {
+    flag = isPatronEvent(event);
+    patronFlags.set(event, flag);
+  }
+  return flag;
+}
+
 /** The institution column: the event's code, '' when the event carries none. */
 export function institutionOf(event: CanonicalEvent): string {
   return event.institution?.value ?? '';
@@ -25,7 +38,7 @@ export function eventRecordOf(
   keys: HistoryKeys,
   bodies: HistoryBodies,
 ): EventRecord {
-  const patron = isPatronEvent(event);
+  const patron = patronOf(event);
   const institution = institutionOf(event);
   const ids = identifiersOf(event);
   const record: EventRecord = {

@@ -4,8 +4,9 @@ import type { CanonicalEvent } from '../events/canonical-event';
 import type { RejectedStore } from '../events/rejected-store';
 import { personalIdsOf } from '../events/personal-fields';
 import type { HistoryKeys } from './history-keys';
-import { HistoryRecord } from './history-record';
+import { GROUP_IDS, RECORD_GROUP, outboxCountKey, readOutboxEntry } from './outbox-entry';
 import type { SqlExecutor } from './sql-executor';
+import type { StoredRecord } from './write-history-batch';
 
 export interface ForgetOptions {
   /** The history's database; absent when history is off (Redis is still searched). */
@@ -86,30 +87,49 @@ async function forgetInHistory(
   });
 }
 
-/** Outbox records of the person's events (and their attempts), read whole: the outbox is bounded. */
+/**
+ * Outbox records of the person's events (and their attempts), read whole: the outbox is bounded.
+ * An entry holding others' records too is written again without the person's, each record under
+ * its own id (outbox-entry.ts), so a batch already in PostgreSQL is not doubled by it.
+ */
 async function forgetInOutbox(options: ForgetOptions, personHash: string): Promise<number> {
   const { redis, streamKey } = options;
   if (redis === undefined || streamKey === undefined) return 0;
-  const entries = await redis.xrange(streamKey, '-', '+');
-  const records = entries.flatMap(([id, fields]) => {
-    const parsed = HistoryRecord.safeParse(JSON.parse(fields[1] ?? 'null'));
-    return parsed.success ? [{ id, record: parsed.data }] : [];
-  });
+  const entries = (await redis.xrange(streamKey, '-', '+')).map(([id, fields]) => ({
+    id,
+    ...readOutboxEntry(id, fields),
+  }));
   const events = new Set(
-    records.flatMap(({ record }) =>
-      record.type === 'event' && record.userKeys.includes(personHash)
-        ? [`${record.institution}\u0000${record.eventId}`]
-        : [],
+    entries.flatMap(({ records }) =>
+      records.flatMap(({ record }) =>
+        record.type === 'event' && record.userKeys.includes(personHash)
+          ? [`${record.institution}\u0000${record.eventId}`]
+          : [],
+      ),
     ),
   );
-  const doomed = records
-    .filter(
-      ({ record }) =>
-        record.type !== 'audit' && events.has(`${record.institution}\u0000${record.eventId}`),
-    )
-    .map(({ id }) => id);
-  if (doomed.length > 0) await redis.xdel(streamKey, ...doomed);
-  return doomed.length;
+  const isDoomed = ({ record }: StoredRecord): boolean =>
+    record.type !== 'audit' && events.has(`${record.institution}\u0000${record.eventId}`);
+  let removed = 0;
+  for (const entry of entries) {
+    const kept = entry.records.filter((one) => !isDoomed(one));
+    if (kept.length === entry.records.length) continue;
+    removed += entry.records.length - kept.length;
+    const write = redis.multi().xdel(streamKey, entry.id);
+    write.decrby(outboxCountKey(streamKey), entry.records.length - kept.length);
+    if (kept.length > 0) {
+      write.xadd(
+        streamKey,
+        '*',
+        RECORD_GROUP,
+        JSON.stringify(kept.map(({ record }) => record)),
+        GROUP_IDS,
+        JSON.stringify(kept.map(({ id }) => id)),
+      );
+    }
+    await write.exec();
+  }
+  return removed;
 }
 
 /** Completed and failed jobs whose event names the person, a page at a time. */

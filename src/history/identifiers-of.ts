@@ -1,5 +1,5 @@
 import type { CanonicalEvent } from '../events/canonical-event';
-import { MASK, personalIdsOf, withoutPersonalData } from '../events/personal-fields';
+import { personalDataOf } from '../events/personal-fields';
 
 /** The identifiers of one event the history is searched by. */
 export interface EventIdentifiers {
@@ -34,9 +34,10 @@ function stringOf(value: unknown): string | undefined {
 }
 
 /**
- * Reads the identifiers from the event without its personal fields, so a user's library card
- * (`user_identifier`, a barcode) is never taken for an item barcode; `job_instance.id` is the
- * job instance. The person's ids come from the kinds' personal lists (personal-fields.ts).
+ * Reads the identifiers from the event as withoutPersonalData would leave it — its personal
+ * fields skipped, a value embedding a personal one left out — so a user's library card
+ * (`user_identifier`, a barcode) is never taken for an item barcode; `job_instance.id` is the job
+ * instance. Walked in place: no copy of the event, no string masked (this runs for every event).
  */
 export function identifiersOf(event: CanonicalEvent): EventIdentifiers {
   const found: Record<Bucket, Set<string>> = {
@@ -46,28 +47,39 @@ export function identifiersOf(event: CanonicalEvent): EventIdentifiers {
     requestIds: new Set(),
     jobInstanceIds: new Set(),
   };
+  const personal = personalDataOf(event);
+  const add = (bucket: Bucket, text: string | undefined): void => {
+    if (text !== undefined && !personal.embedsPersonalValue(text)) found[bucket].add(text);
+  };
   const walk = (value: unknown): void => {
     if (Array.isArray(value)) value.forEach(walk);
     else if (typeof value === 'object' && value !== null) {
       for (const [key, child] of Object.entries(value)) {
+        if (personal.isPersonalField(value, key)) continue;
         const bucket = KEYS.get(key);
         const text = bucket === undefined ? undefined : stringOf(child);
-        if (bucket !== undefined && text !== undefined) {
-          if (!text.includes(MASK)) found[bucket].add(text);
-        } else walk(child);
+        if (bucket !== undefined && text !== undefined) add(bucket, text);
+        else walk(child);
       }
     }
   };
-  const masked = withoutPersonalData(event);
-  walk(masked);
-  const instance = stringOf((masked.job_instance as { id?: unknown } | undefined)?.id);
-  if (instance !== undefined) found.jobInstanceIds.add(instance);
+  walk(event);
+  const root = event as Record<string, unknown>;
+  const instance = root.job_instance;
+  if (
+    typeof instance === 'object' &&
+    instance !== null &&
+    !personal.isPersonalField(root, 'job_instance')
+  ) {
+    const { id } = instance as { id?: unknown };
+    if (!personal.isPersonalField(instance, 'id')) add('jobInstanceIds', stringOf(id));
+  }
   return {
     barcodes: [...found.barcodes],
     mmsIds: [...found.mmsIds],
     loanIds: [...found.loanIds],
     requestIds: [...found.requestIds],
     jobInstanceIds: [...found.jobInstanceIds],
-    personIds: personalIdsOf(event),
+    personIds: personal.ids,
   };
 }

@@ -6,7 +6,7 @@ export type {
   HistoryRecorderOptions,
   JobEndInput,
 } from './create-history-recorder';
-export { createHistoryWriter } from './create-history-writer';
+export { createHistoryWriter, outboxBacklog } from './create-history-writer';
 export type { HistoryWriter, HistoryWriterOptions } from './create-history-writer';
 export { forgetPerson } from './forget-person';
 export type { ForgetOptions, ForgetReport } from './forget-person';

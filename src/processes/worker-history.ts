@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { UnrecoverableError } from 'bullmq';
+import { Queue, UnrecoverableError } from 'bullmq';
 import type { Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Registry } from 'prom-client';
@@ -10,6 +10,7 @@ import {
   createHistoryWriter,
   historyStreamKey,
   openHistoryDatabase,
+  outboxBacklog,
   pruneHistory,
   registerHistoryMetrics,
 } from '../history';
@@ -36,15 +37,29 @@ export interface WorkerHistoryOptions {
    * instead of DATABASE_URL; its owner closes it.
    */
   readonly database?: SqlExecutor;
+  /**
+   * The event queues this process works: while they hold more jobs than it takes at once
+   * (WORKER_CONCURRENCY), the writer lets records wait rather than compete with the deliveries.
+   */
+  readonly eventQueues?: readonly string[];
   /** The writer's own timings (tests make them short). */
-  readonly writer?: { readonly retryMs?: number; readonly blockMs?: number };
+  readonly writer?: {
+    readonly retryMs?: number;
+    readonly blockMs?: number;
+    readonly claimIdleMs?: number;
+    readonly maxDeferMs?: number;
+  };
 }
 
 /** The event history of one worker process (docs/history.md, "Wiring"). */
 export interface WorkerHistory {
   readonly recorder: HistoryRecorder;
-  /** The first event step: the event is recorded when the worker takes its job. */
-  readonly eventStep: EventStep;
+  /**
+   * The event step recording the event when the worker takes its job, side by side with `step`
+   * (the fan-out): the record's XADD is not one more round trip before the first delivery, and
+   * it is in Redis before the job ends, as every record.
+   */
+  recordedWith(step: EventStep | undefined): EventStep;
   /** The dispatch with what each job_end came to recorded after its handler. */
   withJobEnd(dispatch: Dispatch): Dispatch;
   /** Stops the writer (the batch in hand is written or left pending), the timer, the database. */
@@ -72,13 +87,21 @@ export function startWorkerHistory(options: WorkerHistoryOptions): WorkerHistory
     logger,
   });
   const stopping = new AbortController();
+  const behind = deliveriesBehind(options);
   let writer: HistoryWriter | undefined;
   let db: SqlExecutor | undefined;
   let pruneTimer: NodeJS.Timeout | undefined;
   const started = (async () => {
     db = given ?? (await openUntilStopped(url ?? '', options, stopping.signal));
     if (db === undefined) return;
-    writer = createHistoryWriter({ redis: connection, db, streamKey, logger, ...options.writer });
+    writer = createHistoryWriter({
+      redis: connection,
+      db,
+      streamKey,
+      logger,
+      busy: behind.busy,
+      ...options.writer,
+    });
     writer.start();
     pruneTimer = setInterval(
       () => void pruneNow(db, config, logger),
@@ -90,20 +113,51 @@ export function startWorkerHistory(options: WorkerHistoryOptions): WorkerHistory
   if (options.registry !== undefined) {
     registerHistoryMetrics(options.registry, {
       // Before the database opens the records wait all the same: the stream's length.
-      backlog: () => writer?.backlog() ?? connection.xlen(streamKey),
+      backlog: () => writer?.backlog() ?? outboxBacklog(connection, streamKey),
       dropped: recorder.dropped,
     });
   }
   return {
     recorder,
-    eventStep: (event) => recorder.event(event),
+    recordedWith: (step) => async (event, jobId) => {
+      const recording = recorder.event(event);
+      try {
+        return await step?.(event, jobId);
+      } finally {
+        await recording;
+      }
+    },
     withJobEnd: (dispatch) => withJobEndRecorded(dispatch, recorder),
     close: async () => {
       stopping.abort();
       await started;
       clearInterval(pruneTimer);
       await writer?.stop();
+      await behind.close();
       if (given === undefined) await db?.close();
+    },
+  };
+}
+
+/**
+ * Whether the deliveries are behind: the event queues' waiting jobs, more than the worker takes at
+ * once. A burst then has the CPU to itself and the history catches up after it (docs/history.md).
+ */
+function deliveriesBehind(options: WorkerHistoryOptions): {
+  busy: () => Promise<boolean>;
+  close: () => Promise<void>;
+} {
+  const queues = (options.eventQueues ?? []).map(
+    (name) => new Queue(name, { connection: options.connection }),
+  );
+  for (const queue of queues) queue.on('error', () => undefined);
+  return {
+    busy: async () => {
+      const waiting = await Promise.all(queues.map((queue) => queue.getWaitingCount()));
+      return waiting.reduce((sum, n) => sum + n, 0) >= options.config.WORKER_CONCURRENCY;
+    },
+    close: async () => {
+      await Promise.all(queues.map((queue) => queue.close()));
     },
   };
 }

@@ -90,6 +90,7 @@ export function createWorkerProcess(options: WorkerProcessOptions): WorkerProces
     config,
     connection: options.connection,
     logger,
+    eventQueues: queues.map((queue) => queueNameOf(config, queue.member)),
     ...(options.metrics === undefined ? {} : { registry: options.metrics.registry }),
     ...options.historyOptions,
   });
@@ -190,11 +191,10 @@ function startEventWorker(
   history: WorkerHistory | undefined,
 ): RunningWorker {
   const { member, logger, config, client } = parts;
-  // The event is recorded before it is routed: its journey starts with its arrival.
-  const eventSteps: EventStep[] = [
-    ...(history === undefined ? [] : [history.eventStep]),
-    ...(fanOut === undefined ? [] : [memberFanOut(fanOut, member)]),
-  ];
+  // The event is recorded as it is routed (both in one step): its journey starts with its arrival.
+  const routing = fanOut === undefined ? undefined : memberFanOut(fanOut, member);
+  const step = history === undefined ? routing : history.recordedWith(routing);
+  const eventSteps: EventStep[] = step === undefined ? [] : [step];
   const dispatch = history === undefined ? parts.dispatch : history.withJobEnd(parts.dispatch);
   const { telemetry } = options;
   // With tracing on, the steps and the handler run inside the event's span (dispatch-in-span.ts).
@@ -208,10 +208,7 @@ function startEventWorker(
         };
   return createWorker({
     connection: options.connection,
-    queueName:
-      member === undefined
-        ? config.QUEUE_NAME
-        : institutionQueueName(config.QUEUE_NAME, member.code),
+    queueName: queueNameOf(config, member),
     concurrency: config.WORKER_CONCURRENCY,
     maxStalledCount: config.WORKER_MAX_STALLED_COUNT,
     ...run,
@@ -220,6 +217,13 @@ function startEventWorker(
     remainingFloor: config.SVC_REMAINING_FLOOR,
     ...options.tuning,
   });
+}
+
+/** The event queue of the single institution, or of one member. */
+function queueNameOf(config: WorkerConfig, member: InstitutionEntry | undefined): string {
+  return member === undefined
+    ? config.QUEUE_NAME
+    : institutionQueueName(config.QUEUE_NAME, member.code);
 }
 
 /** The configuration of one member's queue: its entry's settings over the worker's own. */

@@ -4,15 +4,17 @@ import type { CanonicalEvent } from '../../../src/events/canonical-event';
 import { createRejectedStore } from '../../../src/events/rejected-store';
 import { createHistoryRecorder } from '../../../src/history/create-history-recorder';
 import type { HistoryRecorder } from '../../../src/history/create-history-recorder';
-import { createHistoryWriter } from '../../../src/history/create-history-writer';
+import { createHistoryWriter, outboxBacklog } from '../../../src/history/create-history-writer';
 import { forgetPerson } from '../../../src/history/forget-person';
 import { historyJourney } from '../../../src/history/history-journey';
 import { deriveHistoryKeys } from '../../../src/history/history-keys';
 import { listDayPartitions } from '../../../src/history/history-partitions';
+import { readOutboxEntry } from '../../../src/history/outbox-entry';
 import { pruneHistory } from '../../../src/history/prune-history';
 import { previewReplay, replayHistory } from '../../../src/history/replay-history';
 import { searchHistory } from '../../../src/history/search-history';
 import type { HistoryContext } from '../../../src/history/search-history';
+import { writeHistoryBatch } from '../../../src/history/write-history-batch';
 import { routeQueueName } from '../../../src/routes/route-queue-name';
 import { openTestHistory } from '../../helpers/history-database';
 import { TEST_HISTORY_KEY, fixtureEvent } from '../../helpers/history-events';
@@ -75,7 +77,7 @@ describe('history search, journey, retention, forget and replay', () => {
   });
 
   afterEach(async () => {
-    await redis.del(streamKey);
+    await redis.del(streamKey, `${streamKey}:records`);
     redis.disconnect();
     await history.close();
     await obliterateQueue(queueName);
@@ -232,6 +234,35 @@ describe('history search, journey, retention, forget and replay', () => {
       await events.close();
       await route.close();
     }
+  });
+
+  it('forgets a person inside a group of records, the others kept under their own ids', async () => {
+    const request = fixtureEvent('request-created');
+    const bib = fixtureEvent('bib-updated');
+    // One tick: one outbox entry holding both events and the bib's attempt.
+    await Promise.all([
+      recorder.event(request),
+      recorder.event(bib),
+      deliver(bib, 'indexer', 'delivered'),
+    ]);
+    expect(await redis.xlen(streamKey)).toBe(1);
+    // That group already written once (its writer died before its ACK).
+    const [[id, fields] = ['', []]] = await redis.xrange(streamKey, '-', '+');
+    await writeHistoryBatch(history.db, readOutboxEntry(id, fields).records, new Set());
+
+    const report = await forgetPerson(
+      { db: history.db, keys, redis, streamKey, actor: 'test' },
+      'S1004217',
+    );
+    expect(report.outboxRecords).toBe(1);
+    expect(await outboxBacklog(redis, streamKey)).toBe(2);
+    await drain();
+    expect((await searchHistory(context, {})).items.map((item) => item.eventId)).toEqual([bib.id]);
+    const attempts = await history.db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM attempts',
+    );
+    expect(attempts.rows[0]?.n).toBe(1);
+    expect(await outboxBacklog(redis, streamKey)).toBe(0);
   });
 
   it('replays exactly the matching events to one route, with new job ids', async () => {

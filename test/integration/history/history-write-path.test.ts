@@ -1,7 +1,8 @@
 import { Redis } from 'ioredis';
 import { createHistoryRecorder } from '../../../src/history/create-history-recorder';
 import type { HistoryRecorder } from '../../../src/history/create-history-recorder';
-import { createHistoryWriter } from '../../../src/history/create-history-writer';
+import { createHistoryWriter, outboxBacklog } from '../../../src/history/create-history-writer';
+import { readOutboxEntry } from '../../../src/history/outbox-entry';
 import { deriveHistoryKeys } from '../../../src/history/history-keys';
 import { HISTORY_MIGRATIONS } from '../../../src/history/history-migrations';
 import { migrateHistory } from '../../../src/history/migrate-history';
@@ -19,6 +20,7 @@ import {
 import { TEST_HISTORY_KEY, fixtureEvent } from '../../helpers/history-events';
 import { TEST_REDIS_URL, uniqueQueueName } from '../../helpers/redis';
 import { startStoppableProxy } from '../../helpers/stoppable-proxy';
+import { eventually } from '../../component/routes/support/route-events';
 
 const count = async (db: SqlExecutor, table: string): Promise<number> =>
   Number((await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`)).rows[0]?.n);
@@ -43,7 +45,7 @@ describe('the history write path', () => {
   });
 
   afterEach(async () => {
-    await redis.del(streamKey);
+    await redis.del(streamKey, `${streamKey}:records`);
     redis.disconnect();
     await history.close();
   });
@@ -221,6 +223,78 @@ describe('the history write path', () => {
     expect(await count(history.db, 'events')).toBe(30);
     expect(await count(history.db, 'attempts')).toBe(30);
     expect(await survivor.backlog()).toBe(0);
+  });
+
+  it('appends the records of one tick in one entry, and writes each once even when written twice', async () => {
+    const events = Array.from({ length: 10 }, (_, i) =>
+      fixtureEvent('bib-updated', { id: `g-${String(i)}` }),
+    );
+    const kept = await Promise.all(
+      events.flatMap((event) => [
+        recorder.event(event),
+        ...[1, 2].map((attempt) =>
+          recorder.attempt({
+            event,
+            route: 'r',
+            attempt,
+            startedAt: new Date(),
+            endedAt: new Date(),
+            outcome: attempt === 1 ? 'retrying' : 'delivered',
+            durationMs: 1,
+          }),
+        ),
+      ]),
+    );
+    expect(kept.every(Boolean)).toBe(true);
+    expect(await redis.xlen(streamKey)).toBe(1);
+    expect(await outboxBacklog(redis, streamKey)).toBe(30);
+    // A writer that committed the group and died before its ACK: the next one writes it again.
+    const [[id, fields] = ['', []]] = await redis.xrange(streamKey, '-', '+');
+    await writeHistoryBatch(history.db, readOutboxEntry(id, fields).records, new Set());
+    const writer = createHistoryWriter({ redis, db: history.db, streamKey });
+    while ((await writer.drainOnce()) > 0);
+    expect(await count(history.db, 'events')).toBe(10);
+    expect(await count(history.db, 'attempts')).toBe(20);
+    expect(await outboxBacklog(redis, streamKey)).toBe(0);
+  });
+
+  it('lets records wait while the deliveries are behind, and writes them once not, or once old', async () => {
+    await recorder.event(fixtureEvent('bib-updated', { id: 'deferred-1' }));
+    let behind = true;
+    let asked = 0;
+    const busy = (): Promise<boolean> => {
+      asked += 1;
+      return Promise.resolve(behind);
+    };
+    const writer = createHistoryWriter({ redis, db: history.db, streamKey, busy, blockMs: 100 });
+    writer.start();
+    try {
+      await eventually(() => asked >= 3, 'the writer asking about the deliveries three times');
+      expect(await count(history.db, 'events')).toBe(0);
+      behind = false;
+      await eventually(async () => (await count(history.db, 'events')) === 1, 'the record written');
+    } finally {
+      await writer.stop();
+    }
+    // Always behind: a record older than maxDeferMs is written all the same.
+    await recorder.event(fixtureEvent('bib-updated', { id: 'deferred-2' }));
+    const patient = createHistoryWriter({
+      redis,
+      db: history.db,
+      streamKey,
+      busy: () => Promise.resolve(true),
+      maxDeferMs: 300,
+      blockMs: 100,
+    });
+    patient.start();
+    try {
+      await eventually(
+        async () => (await count(history.db, 'events')) === 2,
+        'the old record written',
+      );
+    } finally {
+      await patient.stop();
+    }
   });
 
   it('drops and counts records past the backlog bound instead of filling Redis', async () => {

@@ -8,7 +8,12 @@ import { Redis } from 'ioredis';
 import { loadConfig, WorkerConfig } from '../../../src/config';
 import type { CanonicalEvent } from '../../../src/events/canonical-event';
 import { createEventEnqueuer } from '../../../src/events/enqueue-event';
-import { deriveHistoryKeys, historyJourney, historyStreamKey } from '../../../src/history';
+import {
+  deriveHistoryKeys,
+  historyJourney,
+  historyStreamKey,
+  outboxBacklog,
+} from '../../../src/history';
 import type { JourneyStep, SqlExecutor } from '../../../src/history';
 import { openHistoryDatabase } from '../../../src/history/open-history-database';
 import { createWorkerMetrics } from '../../../src/metrics/worker-metrics';
@@ -84,7 +89,7 @@ describe('the worker process records the event history', () => {
     proxy = undefined;
     await queue.close();
     for (const name of [queueName, routeQueueName(queueName, 'circ')]) await obliterateQueue(name);
-    await redis.del(historyStreamKey(queueName));
+    await redis.del(historyStreamKey(queueName), `${historyStreamKey(queueName)}:records`);
     redis.disconnect();
     await dropSchema(schema);
     await rm(dir, { recursive: true, force: true });
@@ -223,7 +228,7 @@ describe('the worker process records the event history', () => {
     // Each event's record and its attempt wait in Redis: 100 records, none written (the last
     // attempt is recorded just after its destination answered).
     await eventually(
-      async () => (await redis.xlen(historyStreamKey(queueName))) >= 100,
+      async () => (await outboxBacklog(redis, historyStreamKey(queueName))) >= 100,
       'the records of the burst in the outbox',
     );
     const backlog = await registry.getSingleMetricAsString('svcws_history_backlog');
@@ -231,7 +236,7 @@ describe('the worker process records the event history', () => {
 
     await proxy.start();
     await eventually(
-      async () => (await redis.xlen(historyStreamKey(queueName))) === 0,
+      async () => (await outboxBacklog(redis, historyStreamKey(queueName))) === 0,
       'the outbox drained',
       30_000,
     );
@@ -259,7 +264,7 @@ describe('the worker process records the event history', () => {
     await eventually(() => receiver.delivered.has(event.id), 'the delivery without PostgreSQL');
     // The attempt is recorded just after the destination answered: both records wait in Redis.
     await eventually(
-      async () => (await redis.xlen(historyStreamKey(queueName))) === 2,
+      async () => (await outboxBacklog(redis, historyStreamKey(queueName))) === 2,
       'two records in the outbox',
     );
 

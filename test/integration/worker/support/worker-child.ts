@@ -5,7 +5,8 @@ import { createWorkerProcess } from '../../../../src/processes/worker-process';
 
 /**
  * The worker as its own process, like bin/worker.ts, with the lock and stall timings short
- * (TEST_LOCK_MS, TEST_STALLED_MS) so a SIGKILLed worker's job is recovered in seconds.
+ * (TEST_LOCK_MS, TEST_STALLED_MS) so a SIGKILLed worker's job is recovered in seconds, and with
+ * history on, a dead writer's pending records taken over after TEST_CLAIM_IDLE_MS.
  */
 const config = loadConfig(WorkerConfig, process.env);
 const logger = createLogger({ level: 'info', name: 'worker-child' });
@@ -18,6 +19,7 @@ const running = createWorkerProcess({
     lockDuration: Number(process.env.TEST_LOCK_MS ?? 3000),
     stalledInterval: Number(process.env.TEST_STALLED_MS ?? 1500),
   },
+  historyOptions: { writer: { claimIdleMs: Number(process.env.TEST_CLAIM_IDLE_MS ?? 30_000) } },
 });
 void Promise.all([...running.workers.map((worker) => worker.waitUntilReady()), running.swept]).then(
   () => logger.info('worker ready'),
