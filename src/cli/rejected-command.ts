@@ -9,7 +9,7 @@ import { openCliQueue } from './open-cli-queue';
 import type { CliQueue } from './open-cli-queue';
 import { parseCommandArgs } from './parse-command-args';
 import { replayRejected } from './replay-rejected';
-import { createReplayTargets } from './replay-targets';
+import { createReplayTargets } from '../operations/replay-targets';
 
 const REASON_WIDTH = 70;
 

@@ -1,10 +1,11 @@
 import type { Job, Queue } from 'bullmq';
 import type { CliIo } from './cli-io';
 import { CliUsageError } from './cli-usage-error';
-import { findJob } from './find-job';
+import { findJob } from '../operations/find-job';
 import { openCliQueue } from './open-cli-queue';
 import { parseCommandArgs } from './parse-command-args';
-import { allFailedJobs, replayFailedJobs } from './replay-failed-jobs';
+import { allFailedJobs } from '../operations/replay-failed-job';
+import { replayFailedJobs } from './replay-failed-jobs';
 
 /**
  * `replay <id>` / `replay --all`: failed jobs back to waiting (BullMQ `job.retry('failed')`), with

@@ -5,7 +5,8 @@ import { CliUsageError } from './cli-usage-error';
 import { openRouteQueues, routeNamed } from './open-route-queues';
 import { parseCommandArgs } from './parse-command-args';
 import { recordCliAudit } from './record-cli-audit';
-import { allFailedJobs, replayFailedJobs } from './replay-failed-jobs';
+import { allFailedJobs } from '../operations/replay-failed-job';
+import { replayFailedJobs } from './replay-failed-jobs';
 
 /**
  * `routes replay <name> <id>|--all`: failed deliveries of one route back to waiting, their attempts

@@ -1,6 +1,6 @@
 import type { CliIo } from './cli-io';
 import { CliUsageError } from './cli-usage-error';
-import { findJob } from './find-job';
+import { findJob } from '../operations/find-job';
 import { jobSummary } from './job-summary';
 import { openCliQueue } from './open-cli-queue';
 import { parseCommandArgs } from './parse-command-args';

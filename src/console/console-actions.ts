@@ -1,9 +1,9 @@
 import type { Job } from 'bullmq';
 import type { RejectedStore } from '../events/rejected-store';
-import { findJob } from '../cli/find-job';
-import { replayFailedJob } from '../cli/replay-failed-jobs';
-import { replayOneRejected } from '../cli/replay-rejected';
-import type { ReplayTargets } from '../cli/replay-targets';
+import { findJob } from '../operations/find-job';
+import { replayFailedJob } from '../operations/replay-failed-job';
+import { replayOneRejected } from '../operations/replay-one-rejected';
+import type { ReplayTargets } from '../operations/replay-targets';
 import { previewDelivery } from '../routes/preview-delivery';
 import { redactUrlCredentials } from '../routes/redact-url-credentials';
 import { routeWaitingCount } from '../routes/route-waiting-count';

@@ -1,7 +1,7 @@
 import { Queue } from 'bullmq';
 import type { Express } from 'express';
 import type { Redis } from 'ioredis';
-import { createReplayTargets } from '../cli/replay-targets';
+import { createReplayTargets } from '../operations/replay-targets';
 import type { ConsoleConfig } from '../config';
 import { createAdminDashboard } from '../console/admin-dashboard';
 import { loadConsoleRolesFile, loadConsoleTokensFile } from '../console/console-access-files';

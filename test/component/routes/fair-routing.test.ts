@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import { Registry } from 'prom-client';
 import type { CanonicalEvent } from '../../../src/events/canonical-event';
 import { jobIdForEvent } from '../../../src/events/job-id-for-event';
-import { replayFailedJob } from '../../../src/cli/replay-failed-jobs';
+import { replayFailedJob } from '../../../src/operations/replay-failed-job';
 import { closeRedis } from '../../../src/redis/close-redis';
 import { openWorkerConnection } from '../../../src/redis/open-worker-connection';
 import { parseRoutesFile } from '../../../src/routes/load-routes-file';
