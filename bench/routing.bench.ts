@@ -6,7 +6,13 @@ import { Connection } from 'rabbitmq-client';
 import { buildServers } from './ingress/build-servers';
 import { benchRedis } from './ingress/private-redis';
 import { median } from './ingress/median';
-import { baselineBuild, currentBuild, ourPipeline, peerPipeline } from './routing/pipelines';
+import {
+  baselineBuild,
+  currentBuild,
+  ourPipeline,
+  peerPipeline,
+  shapedPipeline,
+} from './routing/pipelines';
 import type { Pipeline } from './routing/pipelines';
 import { postEvents } from './routing/post-events';
 import { cpuProbe, loadAverage } from './routing/process-cpu';
@@ -53,7 +59,7 @@ interface Phase {
  */
 export async function run(): Promise<void> {
   buildServers();
-  const pipelines: Pipeline[] = [ourPipeline('ours', currentBuild), peerPipeline];
+  const pipelines: Pipeline[] = [ourPipeline('ours', currentBuild), shapedPipeline, peerPipeline];
   if (process.env.BENCH_QUEUED === '1') {
     pipelines.push(ourPipeline('ours, ROUTE_INLINE=off', currentBuild, { ROUTE_INLINE: 'off' }));
   }
@@ -79,6 +85,7 @@ export async function run(): Promise<void> {
       }
     }
     printTargets(results, pipelines);
+    printShapedTarget(results);
   } finally {
     await rabbit.close();
     await redis.stop();
@@ -230,4 +237,36 @@ function printTargets(
     );
   }
   print('  history on vs off (within 10 %): not measured here (no history in this build)');
+}
+
+/**
+ * The shaped case (`where` + `mask: patron` + a JSONata transform on the RabbitMQ route) against
+ * ours unshaped: full-speed events/s of each round (the two ran one after the other) and their
+ * median, target ≥ 0.90; and the CPU each costs per event.
+ */
+function printShapedTarget(results: ReadonlyMap<string, { paced: Phase[]; full: Phase[] }>): void {
+  const plain = results.get('ours');
+  const shaped = results.get(shapedPipeline.name);
+  if (plain === undefined || shaped === undefined) return;
+  const rounds = shaped.full.map((one, round) => {
+    const unshaped = plain.full[round]?.eventsPerS ?? Number.NaN;
+    return { shaped: one.eventsPerS, unshaped, ratio: one.eventsPerS / unshaped };
+  });
+  const each = rounds
+    .map(
+      (one, round) =>
+        `round ${String(round + 1)}: ${one.shaped.toFixed(0)} / ${one.unshaped.toFixed(0)} = ${one.ratio.toFixed(2)}`,
+    )
+    .join('; ');
+  const ratio = median(rounds.map((one) => one.ratio));
+  print(
+    `  full speed, ${shapedPipeline.name} / ours (events/s end to end, ${each}): median ${ratio.toFixed(2)}× — target ≥ 0.90×: ${ratio >= 0.9 ? 'met' : 'MISSED'}`,
+  );
+  const cpu = (phases: readonly Phase[], pick: (phase: Phase) => number): string =>
+    median(phases.map(pick)).toFixed(0);
+  const worker = (phase: Phase): number => phase.cpu.get('worker') ?? Number.NaN;
+  const onPath = (phase: Phase): number => pathCpu(phase.cpu);
+  print(
+    `    CPU µs/event, shaped vs ours: worker ${cpu(shaped.full, worker)} vs ${cpu(plain.full, worker)} full speed, ${cpu(shaped.paced, worker)} vs ${cpu(plain.paced, worker)} paced; path ${cpu(shaped.full, onPath)} vs ${cpu(plain.full, onPath)} full speed, ${cpu(shaped.paced, onPath)} vs ${cpu(plain.paced, onPath)} paced`,
+  );
 }
