@@ -7,42 +7,52 @@ import { isRecord } from '../is-record';
 type DirectTransform = (input: unknown) => Record<string, unknown> | undefined;
 
 /** The keys a node of the parsed expression may have for the direct form; any other: not direct. */
-const PLAIN_NODE_KEYS: ReadonlySet<string> = new Set(['type', 'value', 'position', 'lhs', 'steps']);
+const PLAIN_NODE_KEYS: ReadonlySet<string> = new Set([
+  'type',
+  'value',
+  'position',
+  'lhs',
+  'rhs',
+  'steps',
+]);
 
 /** Keys JSONata refuses in an object constructor (D1013): left to it, so it says so. */
 const RESERVED_KEYS: ReadonlySet<string> = new Set(['_jsonata_lambda', '_jsonata_function']);
 
 /**
  * The direct form of an expression that is an object of plain paths, such as
- * `{ "id": id, "loan": item_loan.loan_id }` — string keys, each named once, and paths of names
- * with no predicate, function, variable or operator; undefined for any other expression.
+ * `{ "id": id, "loan": item_loan.loan_id, "text": "Loan " & item_loan.loan_id }` — string keys,
+ * each named once; values that are paths of names (no predicate, function or variable), string
+ * literals, or texts joined by `&` of those; undefined for any other expression.
  *
  * JSONata evaluates every step asynchronously (a promise, a frame and a sequence per step): for
- * this form that costs some 30 µs per event, the lookups themselves well under one. The result is
- * what JSONata makes (src/routes/send-shaper.ts uses it only then): a path through objects only
- * reaches the value at its end (a missing key, or a step on a string, number, boolean or null,
- * reaches nothing, and the key is left out); own properties only; a null-prototype object with the
- * keys in the expression's order. A list anywhere on a path — the input itself, along the way or at
- * the end — has JSONata's sequence semantics (mapping, flattening, singletons): the direct form
- * gives up on that input and the caller evaluates it with JSONata.
+ * such an expression that costs 15-30 µs per event, the lookups themselves well under one. The
+ * result is what JSONata makes (src/routes/send-shaper.ts uses it only then): a path through
+ * objects reaches the value at its end (a missing key, or a step on a string, number, boolean or
+ * null, reaches nothing, and the key is left out); own properties only; `&` joins strings, what
+ * reaches nothing counting as ""; a null-prototype object with the keys in the expression's order.
+ * A list anywhere on a path — the input itself, along the way or at the end — has JSONata's
+ * sequence semantics (mapping, flattening, singletons), and `&` turns anything but a string into
+ * text by `$string`'s rules: on such an input the direct form gives up, and the caller evaluates
+ * it with JSONata.
  */
 export function directTransformOf(ast: unknown): DirectTransform | undefined {
   if (!isPlainNode(ast) || ast.type !== 'unary' || ast.value !== '{') return undefined;
   if (!Array.isArray(ast.lhs)) return undefined;
-  const pairs: { key: string; path: string[] }[] = [];
+  const pairs: { key: string; valueOf: ValueOf }[] = [];
   for (const pair of ast.lhs as unknown[]) {
     if (!Array.isArray(pair) || pair.length !== 2) return undefined;
     const key = keyOf(pair[0]);
-    const path = pathOf(pair[1]);
-    if (key === undefined || path === undefined) return undefined;
+    const valueOf = valueOfNode(pair[1]);
+    if (key === undefined || valueOf === undefined) return undefined;
     if (pairs.some((other) => other.key === key)) return undefined;
-    pairs.push({ key, path });
+    pairs.push({ key, valueOf });
   }
   return (input) => {
     if (Array.isArray(input)) return undefined;
     const output: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
-    for (const { key, path } of pairs) {
-      const value = valueAt(input, path);
+    for (const { key, valueOf } of pairs) {
+      const value = valueOf(input);
       if (value === GIVE_UP) return undefined;
       if (value !== undefined) output[key] = value;
     }
@@ -51,6 +61,32 @@ export function directTransformOf(ast: unknown): DirectTransform | undefined {
 }
 
 const GIVE_UP = Symbol('give up');
+
+/** One value of the object: what it makes of the input, undefined (nothing), or GIVE_UP. */
+type ValueOf = (input: unknown) => unknown;
+
+function valueOfNode(node: unknown): ValueOf | undefined {
+  if (!isPlainNode(node)) return undefined;
+  if (node.type === 'string' && typeof node.value === 'string') {
+    const text = node.value;
+    return () => text;
+  }
+  if (node.type === 'binary' && node.value === '&') {
+    const left = valueOfNode(node.lhs);
+    const right = valueOfNode(node.rhs);
+    if (left === undefined || right === undefined) return undefined;
+    return (input) => joined(left(input), right(input));
+  }
+  const path = pathOf(node);
+  return path === undefined ? undefined : (input) => valueAt(input, path);
+}
+
+/** JSONata's `&` where both sides are strings or nothing; GIVE_UP for anything else. */
+function joined(left: unknown, right: unknown): unknown {
+  const isText = (value: unknown): boolean => value === undefined || typeof value === 'string';
+  if (!isText(left) || !isText(right)) return GIVE_UP;
+  return `${(left as string | undefined) ?? ''}${(right as string | undefined) ?? ''}`;
+}
 
 /** The value at the end of `path` through objects; GIVE_UP on a list. */
 function valueAt(input: unknown, path: readonly string[]): unknown {
