@@ -161,28 +161,42 @@ const plainLoansRoute: LoansRoute = (setup) =>
 /**
  * The same route, shaped as a route of docs/routing.md would be: a `where` filter that every bench
  * event passes (post-events.ts: loan_id "2340<id>", status ACTIVE), `mask: patron`, and a small
- * JSONata transform. The watcher reads the event id from the message's properties, not the body;
- * the transform keeps `id` all the same, as a receiver would want it.
+ * JSONata `transform`. The watcher reads the event id from the message's properties, not the body;
+ * the transforms keep `id` all the same, as a receiver would want it.
  */
-const shapedLoansRoute: LoansRoute = (setup) =>
-  [
-    '{ name: loans',
-    'match: { action: [loan], where: { item_loan.loan_status: [ACTIVE], item_loan.loan_id: { prefix: "2340" } } }',
-    `send: { mask: patron, transform: '${SHAPED_TRANSFORM}' }`,
-    amqpTo(setup),
-    'concurrency: 64 }',
-  ].join(', ');
+const shapedLoansRoute =
+  (transform: string): LoansRoute =>
+  (setup) =>
+    [
+      '{ name: loans',
+      'match: { action: [loan], where: { item_loan.loan_status: [ACTIVE], item_loan.loan_id: { prefix: "2340" } } }',
+      `send: { mask: patron, transform: '${transform}' }`,
+      amqpTo(setup),
+      'concurrency: 64 }',
+    ].join(', ');
 
-const SHAPED_TRANSFORM =
-  '{ "id": id, "action": action, "loan": item_loan.loan_id, "status": item_loan.loan_status, "title": item_loan.title }';
-
-/** Ours, this tree's build, with the RabbitMQ route shaped (shapedLoansRoute). */
-export const shapedPipeline: Pipeline = ourPipeline(
-  'ours, shaped',
-  currentBuild,
-  {},
-  shapedLoansRoute,
-);
+/**
+ * The shaped cases: a transform of plain paths and `&` (which the shaper evaluates directly,
+ * src/routes/direct-transform.ts), and one calling a function, which JSONata's evaluator runs.
+ */
+export const shapedPipelines: readonly Pipeline[] = [
+  ourPipeline(
+    'ours, shaped',
+    currentBuild,
+    {},
+    shapedLoansRoute(
+      '{ "id": id, "action": action, "loan": item_loan.loan_id, "text": "Loan " & item_loan.loan_id & " (" & item_loan.loan_status & ")" }',
+    ),
+  ),
+  ourPipeline(
+    'ours, shaped, JSONata evaluator',
+    currentBuild,
+    {},
+    shapedLoansRoute(
+      '{ "id": id, "action": action, "loan": item_loan.loan_id, "text": "Loan " & item_loan.loan_id & " (" & $lowercase(item_loan.loan_status) & ")" }',
+    ),
+  ),
+];
 
 function workerEnv(setup: PipelineSetup, routesFile: string): Record<string, string> {
   return {
