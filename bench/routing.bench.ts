@@ -17,6 +17,7 @@ import type { Pipeline } from './routing/pipelines';
 import { postEvents } from './routing/post-events';
 import { cpuProbe, loadAverage } from './routing/process-cpu';
 import { createTracker, quantile } from './routing/tracker';
+import { unfinishedDeliveries } from './routing/unfinished-deliveries';
 import { consumeExchange, tailJsonLines } from './routing/watch-destinations';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000);
@@ -125,6 +126,8 @@ async function runPipeline(
       dir,
       RATE,
     );
+    if (!paced.complete)
+      print(`  (paced, unfinished: ${await unfinishedDeliveries(redisUrl, setup.name)})`);
     const full = await phase(
       running.url,
       running.processes,
@@ -134,6 +137,8 @@ async function runPipeline(
       dir,
       undefined,
     );
+    if (!full.complete)
+      print(`  (full speed, unfinished: ${await unfinishedDeliveries(redisUrl, setup.name)})`);
     return { paced, full };
   } finally {
     await running.stop();
