@@ -33,8 +33,9 @@ const RESERVED_KEYS: ReadonlySet<string> = new Set(['_jsonata_lambda', '_jsonata
  * reaches nothing counting as ""; a null-prototype object with the keys in the expression's order.
  * A list anywhere on a path — the input itself, along the way or at the end — has JSONata's
  * sequence semantics (mapping, flattening, singletons), and `&` turns anything but a string into
- * text by `$string`'s rules: on such an input the direct form gives up, and the caller evaluates
- * it with JSONata.
+ * text by `$string`'s rules; JSONata does not look inside an object marked as one of its functions
+ * (`_jsonata_lambda`): on such an input the direct form gives up, and the caller evaluates it with
+ * JSONata.
  */
 export function directTransformOf(ast: unknown): DirectTransform | undefined {
   if (!isPlainNode(ast) || ast.type !== 'unary' || ast.value !== '{') return undefined;
@@ -88,15 +89,22 @@ function joined(left: unknown, right: unknown): unknown {
   return `${(left as string | undefined) ?? ''}${(right as string | undefined) ?? ''}`;
 }
 
-/** The value at the end of `path` through objects; GIVE_UP on a list. */
+/**
+ * The value at the end of `path` through objects; GIVE_UP on a list, and on an object marked as a
+ * JSONata function (JSONata does not look inside one, and refuses one in the output).
+ */
 function valueAt(input: unknown, path: readonly string[]): unknown {
   let current = input;
   for (const name of path) {
-    if (Array.isArray(current)) return GIVE_UP;
+    if (Array.isArray(current) || isMarkedFunction(current)) return GIVE_UP;
     if (!isRecord(current) || !Object.hasOwn(current, name)) return undefined;
     current = current[name];
   }
-  return Array.isArray(current) ? GIVE_UP : current;
+  return Array.isArray(current) || isMarkedFunction(current) ? GIVE_UP : current;
+}
+
+function isMarkedFunction(value: unknown): boolean {
+  return isRecord(value) && (value._jsonata_lambda === true || value._jsonata_function === true);
 }
 
 function isPlainNode(node: unknown): node is Record<string, unknown> {

@@ -84,7 +84,7 @@ function compile(expression: string, limits: TransformLimits): (input: unknown) 
   const direct = directTransformOf(compiled.ast());
   return async (input) => {
     let output: unknown = direct?.(input);
-    if (output !== undefined) return jsonTextOf(output, limits.maxOutputLength, SERIALIZE);
+    if (output !== undefined) return jsonTextOf(output, limits.maxOutputLength);
     try {
       output = await compiled.evaluate(input);
     } catch (error) {
@@ -110,22 +110,8 @@ function reasonOf(error: unknown): string {
   return `${code}${position === undefined ? '' : ` at ${String(position)}`} (a JSONata error code)`;
 }
 
-/** JSON text of what only JSONata's evaluator makes: a function (a lambda) is refused, not dropped. */
-const SERIALIZE_REFUSING_FUNCTIONS = (output: unknown): string =>
-  JSON.stringify(output, (_key, value: unknown) => {
-    if (isFunction(value)) throw new FunctionOutput();
-    return value;
-  });
-
-/** JSON text of values taken from the event (parsed JSON: no function in it). */
-const SERIALIZE = (output: unknown): string => JSON.stringify(output);
-
 /** The output as JSON text, if it is JSON and not too long. */
-function jsonTextOf(
-  output: unknown,
-  maxLength: number,
-  serialize: (output: unknown) => string = SERIALIZE_REFUSING_FUNCTIONS,
-): string {
+function jsonTextOf(output: unknown, maxLength: number): string {
   if (output === undefined) {
     throw new DeliveryError('transform failed: the expression produced nothing', {
       retryable: false,
@@ -134,7 +120,10 @@ function jsonTextOf(
   }
   let text: string | undefined;
   try {
-    text = serialize(output);
+    text = JSON.stringify(output, (_key, value: unknown) => {
+      if (isFunction(value)) throw new FunctionOutput();
+      return value;
+    });
   } catch (error) {
     if (error instanceof FunctionOutput) {
       throw new DeliveryError('transform failed: the output is a function, not JSON', {
