@@ -53,10 +53,10 @@ interface Phase {
  * `npm run bench -- routing`: each pipeline in turn (in reverse in even rounds) takes EVENTS
  * signed LOAN events paced at BENCH_RATE per second, then EVENTS at full speed, and delivers
  * each to RabbitMQ (publisher confirms) and to an fsync'd file. The pipelines: ours (listener,
- * worker, two routes), ours with the RabbitMQ route shaped (two cases, pipelines.ts), the one-
- * hop peer (a typical listener and a worker that publishes and appends in one job), and, with
- * BENCH_BASELINE=<ref>, ours at that ref. End to end is posted → seen on both destinations; CPU
- * per event is read from /proc for every process on the path (a private Redis of the bench's
+ * worker, two routes), ours with the RabbitMQ route shaped (two cases, pipelines.ts), the
+ * one-hop peer (a typical listener and a worker that publishes and appends in one job), and,
+ * with BENCH_BASELINE=<ref>, ours at that ref. End to end is posted → seen on both destinations;
+ * CPU per event is read from /proc for every process on the path (a private Redis of the bench's
  * own, so other users of the machine's Redis do not count; RabbitMQ is the machine's).
  */
 export async function run(): Promise<void> {
