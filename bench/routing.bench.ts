@@ -8,11 +8,18 @@ import { benchRedis } from './ingress/private-redis';
 import { median } from './ingress/median';
 import { historyPipeline, historyTargetLines } from './routing/history-pipeline';
 import type { HistoryResults } from './routing/history-pipeline';
-import { baselineBuild, currentBuild, ourPipeline, peerPipeline } from './routing/pipelines';
+import {
+  baselineBuild,
+  currentBuild,
+  ourPipeline,
+  peerPipeline,
+  shapedPipelines,
+} from './routing/pipelines';
 import type { Pipeline, RunningPipeline } from './routing/pipelines';
 import { postEvents } from './routing/post-events';
 import { cpuProbe, loadAverage } from './routing/process-cpu';
 import { createTracker, quantile } from './routing/tracker';
+import { unfinishedDeliveries } from './routing/unfinished-deliveries';
 import { consumeExchange, tailJsonLines } from './routing/watch-destinations';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000);
@@ -49,11 +56,12 @@ interface Phase {
 }
 
 /**
- * `npm run bench -- routing`: each pipeline in turn, in each round, takes EVENTS signed LOAN
- * events paced at BENCH_RATE per second, then EVENTS at full speed, and delivers each to RabbitMQ
- * (publisher confirms) and to an fsync'd file. The pipelines: ours (listener, worker, two routes),
- * the one-hop peer (a typical listener and a worker that publishes and appends in one job), and,
- * with BENCH_BASELINE=<ref>, ours at that ref. End to end is posted → seen on both destinations;
+ * `npm run bench -- routing`: each pipeline in turn (in reverse in even rounds) takes EVENTS
+ * signed LOAN events paced at BENCH_RATE per second, then EVENTS at full speed, and delivers
+ * each to RabbitMQ (publisher confirms) and to an fsync'd file. The pipelines: ours (listener,
+ * worker, two routes), ours with history on (history-pipeline.ts), ours with the RabbitMQ route
+ * shaped (two cases, pipelines.ts), the one-hop peer (a typical listener and a worker that
+ * publishes and appends in one job), and, with BENCH_BASELINE=<ref>, ours at that ref. End to end is posted → seen on both destinations;
  * CPU per event is read from /proc for every process on the path (a private Redis of the bench's
  * own, so other users of the machine's Redis do not count; RabbitMQ is the machine's).
  */
@@ -63,6 +71,7 @@ export async function run(): Promise<void> {
   const pipelines: Pipeline[] = [
     ourPipeline('ours', currentBuild),
     historyPipeline(HISTORY_ON, currentBuild, history),
+    ...shapedPipelines,
     peerPipeline,
   ];
   if (process.env.BENCH_QUEUED === '1') {
@@ -78,7 +87,8 @@ export async function run(): Promise<void> {
   );
   try {
     for (let round = 1; round <= ROUNDS; round += 1) {
-      for (const pipeline of pipelines) {
+      // Even rounds run the pipelines in reverse, so none always runs right after the same one.
+      for (const pipeline of round % 2 === 0 ? [...pipelines].reverse() : pipelines) {
         const load = loadAverage();
         const phases = await runPipeline(pipeline, redis.url, rabbit);
         await redis.flush();
@@ -90,6 +100,7 @@ export async function run(): Promise<void> {
       }
     }
     printTargets(results, pipelines, history);
+    for (const shaped of shapedPipelines) printShapedTarget(results, shaped.name);
   } finally {
     await rabbit.close();
     await redis.stop();
@@ -117,7 +128,11 @@ async function runPipeline(
   try {
     const redisPort = new URL(redisUrl).port || '6379';
     const paced = await phase(running, redisPort, rabbit, exchange, dir, RATE);
+    if (!paced.complete)
+      print(`  (paced, unfinished: ${await unfinishedDeliveries(redisUrl, setup.name)})`);
     const full = await phase(running, redisPort, rabbit, exchange, dir, undefined);
+    if (!full.complete)
+      print(`  (full speed, unfinished: ${await unfinishedDeliveries(redisUrl, setup.name)})`);
     return { paced, full };
   } finally {
     await running.stop();
@@ -237,4 +252,39 @@ function printTargets(
   });
   const cpu = { off: cpuOf('ours'), on: cpuOf(HISTORY_ON) };
   for (const line of historyTargetLines(full('ours'), full(HISTORY_ON), cpu, history)) print(line);
+}
+
+/**
+ * The shaped case (`where` + `mask: patron` + a JSONata transform on the RabbitMQ route) against
+ * ours unshaped: full-speed events/s of each round (both ran in that round) and their
+ * median, target ≥ 0.90; and the CPU each costs per event.
+ */
+function printShapedTarget(
+  results: ReadonlyMap<string, { paced: Phase[]; full: Phase[] }>,
+  name: string,
+): void {
+  const plain = results.get('ours');
+  const shaped = results.get(name);
+  if (plain === undefined || shaped === undefined) return;
+  const rounds = shaped.full.map((one, round) => {
+    const unshaped = plain.full[round]?.eventsPerS ?? Number.NaN;
+    return { shaped: one.eventsPerS, unshaped, ratio: one.eventsPerS / unshaped };
+  });
+  const each = rounds
+    .map(
+      (one, round) =>
+        `round ${String(round + 1)}: ${one.shaped.toFixed(0)} / ${one.unshaped.toFixed(0)} = ${one.ratio.toFixed(2)}`,
+    )
+    .join('; ');
+  const ratio = median(rounds.map((one) => one.ratio));
+  print(
+    `  full speed, ${name} / ours (events/s end to end, ${each}): median ${ratio.toFixed(2)}× — target ≥ 0.90×: ${ratio >= 0.9 ? 'met' : 'MISSED'}`,
+  );
+  const cpu = (phases: readonly Phase[], pick: (phase: Phase) => number): string =>
+    median(phases.map(pick)).toFixed(0);
+  const worker = (phase: Phase): number => phase.cpu.get('worker') ?? Number.NaN;
+  const onPath = (phase: Phase): number => pathCpu(phase.cpu);
+  print(
+    `    CPU µs/event, shaped vs ours: worker ${cpu(shaped.full, worker)} vs ${cpu(plain.full, worker)} full speed, ${cpu(shaped.paced, worker)} vs ${cpu(plain.paced, worker)} paced; path ${cpu(shaped.full, onPath)} vs ${cpu(plain.full, onPath)} full speed, ${cpu(shaped.paced, onPath)} vs ${cpu(plain.paced, onPath)} paced`,
+  );
 }

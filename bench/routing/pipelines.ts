@@ -43,12 +43,14 @@ export interface Pipeline {
 /**
  * Ours: the real listener and worker (listener-server.ts, routing-worker.ts) with two routes,
  * RabbitMQ (confirms) and the file archive (fsync); `build` says whose compiled code, `env` adds
- * to the worker's environment (ROUTE_INLINE=off: every delivery through its route queue).
+ * to the worker's environment (ROUTE_INLINE=off: every delivery through its route queue),
+ * `loans` writes the RabbitMQ route (plainLoansRoute, or shapedLoansRoute).
  */
 export function ourPipeline(
   name: string,
   script: (file: string) => string,
   env: Record<string, string> = {},
+  loans: LoansRoute = plainLoansRoute,
 ): Pipeline {
   return {
     name,
@@ -59,7 +61,7 @@ export function ourPipeline(
         /port=(\d+)/,
         { REDIS_URL: setup.redisUrl, BENCH_SECRET: setup.secret, PORT: String(port) },
       );
-      const routesFile = await writeRoutesFile(setup);
+      const routesFile = await writeRoutesFile(setup, loans);
       const worker = await startChild(
         [...profiling(name), script('bench/servers/routing-worker.ts')],
         /ready/,
@@ -135,20 +137,70 @@ function running(url: string, listener: ChildProcess, worker: ChildProcess): Run
   };
 }
 
-/** One route to RabbitMQ (LOAN events), one archiving every event. */
-async function writeRoutesFile(setup: PipelineSetup): Promise<string> {
+/** One route to RabbitMQ (LOAN events, written by `loans`), one archiving every event. */
+async function writeRoutesFile(setup: PipelineSetup, loans: LoansRoute): Promise<string> {
   const routesFile = path.join(setup.dir, 'routes.yaml');
   await writeFile(
     routesFile,
     [
       'routes:',
-      `  - { name: loans, match: { action: [loan] }, to: { amqp: { url: "${setup.amqpUrl}", exchange: ${setup.exchange}, routingKey: "{action}.{event}" } }, concurrency: 64 }`,
+      `  - ${loans(setup)}`,
       `  - { name: archive, to: { file: { dir: "${setup.dir}" } }, concurrency: 64 }`,
       '',
     ].join('\n'),
   );
   return routesFile;
 }
+
+/** The routes file's RabbitMQ route, one line of YAML flow style. */
+type LoansRoute = (setup: PipelineSetup) => string;
+
+const amqpTo = (setup: PipelineSetup): string =>
+  `to: { amqp: { url: "${setup.amqpUrl}", exchange: ${setup.exchange}, routingKey: "{action}.{event}" } }`;
+
+/** LOAN events, the canonical event sent whole. */
+const plainLoansRoute: LoansRoute = (setup) =>
+  `{ name: loans, match: { action: [loan] }, ${amqpTo(setup)}, concurrency: 64 }`;
+
+/**
+ * The same route, shaped as a route of docs/routing.md would be: a `where` filter that every bench
+ * event passes (post-events.ts: loan_id "2340<id>", status ACTIVE), `mask: patron`, and a small
+ * JSONata `transform`. The watcher reads the event id from the message's properties, not the body;
+ * the transforms keep `id` all the same, as a receiver would want it.
+ */
+const shapedLoansRoute =
+  (transform: string): LoansRoute =>
+  (setup) =>
+    [
+      '{ name: loans',
+      'match: { action: [loan], where: { item_loan.loan_status: [ACTIVE], item_loan.loan_id: { prefix: "2340" } } }',
+      `send: { mask: patron, transform: '${transform}' }`,
+      amqpTo(setup),
+      'concurrency: 64 }',
+    ].join(', ');
+
+/**
+ * The shaped cases: a transform of plain paths and `&` (which the shaper evaluates directly,
+ * src/routes/direct-transform.ts), and one calling a function, which JSONata's evaluator runs.
+ */
+export const shapedPipelines: readonly Pipeline[] = [
+  ourPipeline(
+    'ours, shaped',
+    currentBuild,
+    {},
+    shapedLoansRoute(
+      '{ "id": id, "action": action, "loan": item_loan.loan_id, "text": "Loan " & item_loan.loan_id & " (" & item_loan.loan_status & ")" }',
+    ),
+  ),
+  ourPipeline(
+    'ours, shaped, JSONata evaluator',
+    currentBuild,
+    {},
+    shapedLoansRoute(
+      '{ "id": id, "action": action, "loan": item_loan.loan_id, "text": "Loan " & item_loan.loan_id & " (" & $lowercase(item_loan.loan_status) & ")" }',
+    ),
+  ),
+];
 
 function workerEnv(setup: PipelineSetup, routesFile: string): Record<string, string> {
   return {

@@ -13,7 +13,7 @@ export interface PostOptions {
 }
 
 /** The body of one signed LOAN event. */
-function loanBody(id: string): string {
+export function loanBody(id: string): string {
   return JSON.stringify({
     id,
     action: 'LOAN',

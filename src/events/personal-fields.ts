@@ -151,28 +151,53 @@ function maskPattern(values: readonly string[]): RegExp | undefined {
   return new RegExp(sorted.join('|'), 'giu');
 }
 
-function maskStrings(value: Json, pattern: RegExp): Json {
-  if (typeof value === 'string') return value.replace(pattern, MASK);
-  if (Array.isArray(value)) return value.map((element) => maskStrings(element, pattern));
-  if (isObject(value)) {
-    return Object.fromEntries(
-      Object.entries(value).map(([key, child]) => [key, maskStrings(child, pattern)]),
-    );
+/**
+ * A copy of `value` without the keys `skip` names on each object, and every string with the
+ * pattern's matches replaced by `[masked]`: one walk, copying only what it returns.
+ */
+function maskedCopy(
+  value: Json,
+  skip: ReadonlyMap<object, ReadonlySet<string>>,
+  pattern: RegExp | undefined,
+): Json {
+  if (typeof value === 'string')
+    return pattern === undefined ? value : value.replace(pattern, MASK);
+  if (Array.isArray(value)) return value.map((element) => maskedCopy(element, skip, pattern));
+  if (!isObject(value)) return value;
+  const dropped = skip.get(value);
+  const copy: Record<string, Json> = {};
+  for (const key of Object.keys(value)) {
+    if (dropped?.has(key) === true) continue;
+    const child = maskedCopy(value[key], skip, pattern);
+    // An own `__proto__` key (JSON.parse makes one) stays a key, as in the event.
+    if (key === '__proto__')
+      Object.defineProperty(copy, key, {
+        value: child,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    else copy[key] = child;
   }
-  return value;
+  return copy;
 }
 
 /**
- * A deep copy of the event with every personal field removed, and every other string that embeds
+ * A copy of the event with every personal field removed, and every other string that embeds
  * a personal value (a link `/users/<id>/loans/<id>`, an operator id that is the patron's id) with
- * that value replaced by `[masked]`, matched without regard to case.
+ * that value replaced by `[masked]`, matched without regard to case. The personal fields are
+ * found once, on the event itself; the copy is made in the same walk that masks.
  */
 export function withoutPersonalData(event: CanonicalEvent): CanonicalEvent {
-  const values = personalValuesOf(event);
-  const copy = structuredClone(event);
-  forEachPersonalField(copy, (parent, key) => Reflect.deleteProperty(parent, key));
-  const pattern = maskPattern(values);
-  return pattern === undefined ? copy : (maskStrings(copy, pattern) as CanonicalEvent);
+  const values = new Set<string>();
+  const skip = new Map<object, Set<string>>();
+  forEachPersonalField(event, (parent, key) => {
+    collectStrings(parent[key], values);
+    const keys = skip.get(parent);
+    if (keys === undefined) skip.set(parent, new Set([key]));
+    else keys.add(key);
+  });
+  return maskedCopy(event, skip, maskPattern([...values])) as CanonicalEvent;
 }
 
 /** `text` with the event's personal values replaced by `[masked]` (a destination's answer, say). */

@@ -5,6 +5,18 @@ import { isRecord } from '../is-record';
  * element, so `notes.type` reaches the type of each note. A missing key reaches nothing.
  */
 export function valuesAtPath(root: unknown, segments: readonly string[]): unknown[] {
+  // Most paths run through objects only: one walk, and the lists' way only when one is met.
+  let value = root;
+  for (const segment of segments) {
+    if (Array.isArray(value)) return valuesThroughLists(root, segments);
+    if (!isRecord(value) || !Object.hasOwn(value, segment)) return [];
+    value = value[segment];
+  }
+  if (Array.isArray(value)) return valuesThroughLists(root, segments);
+  return value === undefined || value === null ? [] : [value];
+}
+
+function valuesThroughLists(root: unknown, segments: readonly string[]): unknown[] {
   let current: unknown[] = [root];
   for (const segment of segments) {
     const next: unknown[] = [];

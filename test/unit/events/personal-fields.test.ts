@@ -103,6 +103,37 @@ describe('personal fields of each kind', () => {
     });
   });
 
+  it('removes personal fields inside lists and user keys at any depth, the rest kept in order', () => {
+    const event = {
+      id: '1',
+      action: 'loan',
+      time: '2024-11-07T10:00:00Z',
+      item_loan: {
+        loan_id: 'L1',
+        user_id: 'u-7',
+        note: [{ content: 'Asked for u-7', type: 'desk' }, { type: 'empty' }],
+        link: '/users/U-7/loans/L1',
+      },
+      extra: { deeper: [{ patron_id: 'p-3', keep: 'p-3 and more' }] },
+    } as CanonicalEvent;
+    expect(withoutPersonalData(event)).toEqual({
+      id: '1',
+      action: 'loan',
+      time: '2024-11-07T10:00:00Z',
+      item_loan: {
+        loan_id: 'L1',
+        note: [{ type: 'desk' }, { type: 'empty' }],
+        link: '/users/[masked]/loans/L1',
+      },
+      extra: { deeper: [{ keep: '[masked] and more' }] },
+    });
+    expect(Object.keys(withoutPersonalData(event).item_loan as object)).toEqual([
+      'loan_id',
+      'note',
+      'link',
+    ]);
+  });
+
   it('leaves the original event untouched', () => {
     const event = eventOf('user-updated.json');
     const before = JSON.stringify(event);
