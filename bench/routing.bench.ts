@@ -79,6 +79,8 @@ export async function run(): Promise<void> {
   }
   if (BASELINE !== undefined)
     pipelines.push(ourPipeline(`before (${BASELINE})`, baselineBuild(BASELINE)));
+  const only = chosenPipelines(pipelines);
+  pipelines.splice(0, pipelines.length, ...only);
   const redis = await benchRedis({ server: [], load: [], description: 'not pinned' });
   const rabbit = new Connection(AMQP_URL);
   const results = new Map<string, { paced: Phase[]; full: Phase[] }>();
@@ -105,6 +107,21 @@ export async function run(): Promise<void> {
     await rabbit.close();
     await redis.stop();
   }
+}
+
+/**
+ * BENCH_PIPELINES=<name>|<name>…: only these pipelines (for more rounds of one comparison); a
+ * target whose pipelines did not run prints NaN.
+ */
+function chosenPipelines(pipelines: readonly Pipeline[]): Pipeline[] {
+  const names = process.env.BENCH_PIPELINES?.split('|').map((name) => name.trim());
+  if (names === undefined) return [...pipelines];
+  const unknown = names.filter((name) => !pipelines.some((pipeline) => pipeline.name === name));
+  if (unknown.length > 0) {
+    const known = pipelines.map(({ name }) => name).join(' | ');
+    throw new Error(`BENCH_PIPELINES: no pipeline ${unknown.join(', ')} (there are: ${known})`);
+  }
+  return pipelines.filter((pipeline) => names.includes(pipeline.name));
 }
 
 async function runPipeline(
