@@ -1,17 +1,17 @@
-import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { createEventEnqueuer } from '../../../src/events/enqueue-event';
 import { historyStreamKey, outboxBacklog } from '../../../src/history';
 import { routeQueueName } from '../../../src/routes/route-queue-name';
 import { startHttpReceiver } from '../../component/routes/support/http-receiver';
-import { eventually, routeEvent } from '../../component/routes/support/route-events';
+import { eventually } from '../../component/routes/support/route-events';
 import { TEST_DATABASE_URL, dropSchema, uniqueSchema } from '../../helpers/history-database';
 import { TEST_HISTORY_KEY } from '../../helpers/history-events';
 import { TEST_REDIS_URL, obliterateQueue, uniqueQueueName } from '../../helpers/redis';
+import { enqueueRouteEvents, writeArchiveAndHookRoutes } from '../worker/support/route-burst';
 import { spawnWorker } from '../worker/support/child-process';
 import type { ChildWorker } from '../worker/support/child-process';
 
@@ -79,21 +79,8 @@ describe('the history when the worker is killed mid-burst', () => {
   it('loses and doubles no history row: each event once, each route delivered, no record twice', async () => {
     const receiver = await startHttpReceiver();
     try {
-      const routesFile = join(dir, 'routes.yaml');
-      await writeFile(
-        routesFile,
-        'routes:\n' +
-          '  - name: archive\n    to: { file: { dir: "${ARCHIVE_DIR}" } }\n    retry: { attempts: 5, backoffMs: 100 }\n' +
-          '  - name: indexer\n    to: { http: { url: "${HOOK}" } }\n    retry: { attempts: 5, backoffMs: 100 }\n',
-      );
-      const enqueue = createEventEnqueuer({
-        queue,
-        dedupWindowHours: 1,
-        attempts: 5,
-        backoffDelayMs: 100,
-      });
-      const events = Array.from({ length: EVENTS }, () => routeEvent());
-      for (const event of events) await enqueue(event);
+      const routesFile = await writeArchiveAndHookRoutes(dir);
+      const events = await enqueueRouteEvents(queue, EVENTS);
       const env = {
         REDIS_URL: TEST_REDIS_URL,
         QUEUE_NAME: queueName,

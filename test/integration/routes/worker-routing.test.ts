@@ -5,13 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { loadConfig, WorkerConfig } from '../../../src/config';
-import { createEventEnqueuer } from '../../../src/events/enqueue-event';
 import { createLogger } from '../../../src/logger';
 import { routeQueueName } from '../../../src/routes/route-queue-name';
 import { createWorkerProcess } from '../../../src/processes/worker-process';
-import { routeEvent } from '../../component/routes/support/route-events';
 import { startHttpReceiver } from '../../component/routes/support/http-receiver';
 import { TEST_REDIS_URL, obliterateQueue, uniqueQueueName } from '../../helpers/redis';
+import { enqueueRouteEvents, writeArchiveAndHookRoutes } from '../worker/support/route-burst';
 import { spawnWorker } from '../worker/support/child-process';
 import type { ChildWorker } from '../worker/support/child-process';
 
@@ -127,14 +126,7 @@ describe('worker with ROUTES_FILE', () => {
       routesFile,
       'routes:\n  - name: archive\n    to: { file: { dir: "${ARCHIVE_DIR}" } }\n    retry: { attempts: 5, backoffMs: 100 }\n',
     );
-    const enqueue = createEventEnqueuer({
-      queue,
-      dedupWindowHours: 1,
-      attempts: 5,
-      backoffDelayMs: 100,
-    });
-    const events = Array.from({ length: EVENTS }, () => routeEvent());
-    for (const event of events) await enqueue(event);
+    const events = await enqueueRouteEvents(queue, EVENTS);
 
     const first = spawnWorker('test/integration/worker/support/worker-child.ts', env(routesFile));
     children.push(first);
@@ -173,21 +165,8 @@ describe('worker with ROUTES_FILE', () => {
   it('delivers every event of a burst to every destination when the worker is killed mid-burst with first attempts inline', async () => {
     const receiver = await startHttpReceiver();
     try {
-      const routesFile = join(dir, 'routes.yaml');
-      await writeFile(
-        routesFile,
-        'routes:\n' +
-          '  - name: archive\n    to: { file: { dir: "${ARCHIVE_DIR}" } }\n    retry: { attempts: 5, backoffMs: 100 }\n' +
-          '  - name: indexer\n    to: { http: { url: "${HOOK}" } }\n    retry: { attempts: 5, backoffMs: 100 }\n',
-      );
-      const enqueue = createEventEnqueuer({
-        queue,
-        dedupWindowHours: 1,
-        attempts: 5,
-        backoffDelayMs: 100,
-      });
-      const events = Array.from({ length: INLINE_EVENTS }, () => routeEvent());
-      for (const event of events) await enqueue(event);
+      const routesFile = await writeArchiveAndHookRoutes(dir);
+      const events = await enqueueRouteEvents(queue, INLINE_EVENTS);
       const childEnv = { ...env(routesFile), HOOK: receiver.url, ROUTE_INLINE: 'on' };
 
       const first = spawnWorker('test/integration/worker/support/worker-child.ts', childEnv);
