@@ -3,6 +3,7 @@ import type { AuditPage } from '../../history/list-audit';
 import type { HistoryEventSummary, HistoryPage } from '../../history/search-history';
 import { html } from '../html';
 import type { Html } from '../html';
+import { columnsTable } from './layout';
 import type { PageContext } from './layout';
 
 /** The search form's fields, by the CLI's names (src/cli/history-filter-options.ts). */
@@ -45,33 +46,21 @@ const eventPath = (item: HistoryEventSummary) =>
 
 function eventsTable(items: readonly HistoryEventSummary[]): Html {
   if (items.length === 0) return html`<p>No event matches.</p>`;
-  return html`<table>
-    <thead>
-      <tr>
-        <th scope="col">Event</th>
-        <th scope="col">Institution</th>
-        <th scope="col">Action</th>
-        <th scope="col">Code</th>
-        <th scope="col">Received</th>
-        <th scope="col">Barcodes</th>
-        <th scope="col">Patron</th>
-      </tr>
-    </thead>
-    <tbody>
-      ${items.map(
-        (item) =>
-          html`<tr>
-            <td><a href="${eventPath(item)}">${item.eventId}</a></td>
-            <td>${item.institution}</td>
-            <td>${item.action}</td>
-            <td>${item.eventCode ?? '—'}</td>
-            <td>${item.receivedAt}</td>
-            <td>${item.barcodes.join(', ')}</td>
-            <td>${item.patron ? 'yes' : 'no'}</td>
-          </tr>`,
-      )}
-    </tbody>
-  </table>`;
+  return columnsTable(
+    ['Event', 'Institution', 'Action', 'Code', 'Received', 'Barcodes', 'Patron'],
+    items.map(
+      (item) =>
+        html`<tr>
+          <td><a href="${eventPath(item)}">${item.eventId}</a></td>
+          <td>${item.institution}</td>
+          <td>${item.action}</td>
+          <td>${item.eventCode ?? '—'}</td>
+          <td>${item.receivedAt}</td>
+          <td>${item.barcodes.join(', ')}</td>
+          <td>${item.patron ? 'yes' : 'no'}</td>
+        </tr>`,
+    ),
+  );
 }
 
 /** The search: a GET form (its filters stay in the URL) and one page of results. */
@@ -114,6 +103,8 @@ function stepRow(step: JourneyStep): Html {
 }
 
 /** One event: its fields, its journey and (operators) "deliver again to route X". */
+const JOURNEY_COLUMNS = ['At', 'Step', 'Outcome', 'Status', 'Error or files', 'Duration'];
+
 export function eventPage(ctx: PageContext, detail: EventDetail, routes: readonly string[]): Html {
   const { event } = detail;
   const again =
@@ -133,21 +124,7 @@ export function eventPage(ctx: PageContext, detail: EventDetail, routes: readonl
     </p>
     ${again}
     <h2>Journey</h2>
-    <table>
-      <thead>
-        <tr>
-          <th scope="col">At</th>
-          <th scope="col">Step</th>
-          <th scope="col">Outcome</th>
-          <th scope="col">Status</th>
-          <th scope="col">Error or files</th>
-          <th scope="col">Duration</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${detail.steps.map(stepRow)}
-      </tbody>
-    </table>
+    ${columnsTable(JOURNEY_COLUMNS, detail.steps.map(stepRow))}
     <h2>Body${ctx.principal.role === 'viewer' ? ' (patron fields masked)' : ''}</h2>
     <pre>
 ${detail.body === null ? 'not kept (HISTORY_BODIES, or forgotten)' : JSON.stringify(detail.body, null, 2)}</pre>`;
@@ -206,30 +183,19 @@ export function forgetPage(ctx: PageContext): Html {
 
 export function auditPage(found: AuditPage): Html {
   if (found.items.length === 0) return html`<p>No action recorded.</p>`;
-  return html`<table>
-      <thead>
-        <tr>
-          <th scope="col">At</th>
-          <th scope="col">Who</th>
-          <th scope="col">Action</th>
-          <th scope="col">Target</th>
-          <th scope="col">Count</th>
-          <th scope="col">Details</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${found.items.map(
-          (row) =>
-            html`<tr>
-              <td>${row.at}</td>
-              <td>${row.actor}</td>
-              <td>${row.action}</td>
-              <td>${row.target ?? '—'}</td>
-              <td>${row.count ?? '—'}</td>
-              <td>${JSON.stringify(row.details)}</td>
-            </tr>`,
-        )}
-      </tbody>
-    </table>
-    ${found.next === undefined ? '' : html`<p><a href="/audit?before=${found.next}">Older</a></p>`}`;
+  return html`${columnsTable(
+    ['At', 'Who', 'Action', 'Target', 'Count', 'Details'],
+    found.items.map(
+      (row) =>
+        html`<tr>
+          <td>${row.at}</td>
+          <td>${row.actor}</td>
+          <td>${row.action}</td>
+          <td>${row.target ?? '—'}</td>
+          <td>${row.count ?? '—'}</td>
+          <td>${JSON.stringify(row.details)}</td>
+        </tr>`,
+    ),
+  )}
+  ${found.next === undefined ? '' : html`<p><a href="/audit?before=${found.next}">Older</a></p>`}`;
 }

@@ -1,5 +1,5 @@
 import { html } from '../html';
-import type { Html } from '../html';
+import type { Html, HtmlValue } from '../html';
 import type { Principal } from '../principal';
 
 export interface PageContext {
@@ -94,6 +94,20 @@ export function page(title: string, body: Html, head?: Html): Html {
         ${body}
       </body>
     </html>`;
+}
+
+/** A table of rows (each a `<tr>`) under a header row naming its columns. */
+export function columnsTable(columns: readonly HtmlValue[], rows: readonly Html[]): Html {
+  return html`<table>
+    <thead>
+      <tr>
+        ${columns.map((column) => html`<th scope="col">${column}</th>`)}
+      </tr>
+    </thead>
+    <tbody>
+      ${rows}
+    </tbody>
+  </table>`;
 }
 
 /** A POST button with its CSRF token: shown to operators only. */

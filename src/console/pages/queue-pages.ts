@@ -3,7 +3,7 @@ import type { FailedJob } from '../api-schemas';
 import { html } from '../html';
 import type { Html } from '../html';
 import { FAILED_LIST, REJECTED_LIST } from '../console-actions';
-import { actionButton } from './layout';
+import { actionButton, columnsTable } from './layout';
 import type { PageContext } from './layout';
 
 export function rejectedListPage(entries: readonly RejectedEntry[]): Html {
@@ -11,31 +11,20 @@ export function rejectedListPage(entries: readonly RejectedEntry[]): Html {
   return html`<p>
       The newest ${REJECTED_LIST}; <code>npm run events -- rejected list</code> shows them all.
     </p>
-    <table>
-      <thead>
-        <tr>
-          <th scope="col">Ref</th>
-          <th scope="col">Received</th>
-          <th scope="col">Status</th>
-          <th scope="col">Reason</th>
-          <th scope="col">Institution</th>
-          <th scope="col">Bytes</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${entries.map(
-          (entry) =>
-            html`<tr>
-              <td><a href="/rejected/${entry.ref}">${entry.ref}</a></td>
-              <td>${entry.receivedAt}</td>
-              <td>${entry.status}</td>
-              <td>${entry.reason}</td>
-              <td>${entry.institution ?? '—'}</td>
-              <td>${entry.bytes}</td>
-            </tr>`,
-        )}
-      </tbody>
-    </table>`;
+    ${columnsTable(
+      ['Ref', 'Received', 'Status', 'Reason', 'Institution', 'Bytes'],
+      entries.map(
+        (entry) =>
+          html`<tr>
+            <td><a href="/rejected/${entry.ref}">${entry.ref}</a></td>
+            <td>${entry.receivedAt}</td>
+            <td>${entry.status}</td>
+            <td>${entry.reason}</td>
+            <td>${entry.institution ?? '—'}</td>
+            <td>${entry.bytes}</td>
+          </tr>`,
+      ),
+    )}`;
 }
 
 export function rejectedPage(ctx: PageContext, entry: RejectedEntry & { text: string }): Html {
@@ -86,33 +75,29 @@ export function failedListPage(ctx: PageContext, jobs: readonly FailedJob[]): Ht
       The newest ${FAILED_LIST} of each institution's queue; <code>npm run events -- failed</code>
       lists them all.
     </p>
-    <table>
-      <thead>
-        <tr>
-          <th scope="col">Job</th>
-          <th scope="col">Institution</th>
-          <th scope="col">Action</th>
-          <th scope="col">Attempts</th>
-          <th scope="col">Failed at</th>
-          <th scope="col">Reason</th>
-          <th scope="col"><span class="visually-hidden">Actions</span></th>
-        </tr>
-      </thead>
-      <tbody>
-        ${jobs.map(
-          (job) =>
-            html`<tr>
-              <td><a href="${failedPath(job)}">${job.jobId}</a></td>
-              <td>${job.institution ?? '—'}</td>
-              <td>${job.action}</td>
-              <td>${job.attemptsMade}/${job.attempts}</td>
-              <td>${job.failedAt ?? '—'}</td>
-              <td>${job.reason}</td>
-              <td>${actionButton(ctx, failedPath(job, '/replay'), `Replay ${job.jobId}`)}</td>
-            </tr>`,
-        )}
-      </tbody>
-    </table>`;
+    ${columnsTable(
+      [
+        'Job',
+        'Institution',
+        'Action',
+        'Attempts',
+        'Failed at',
+        'Reason',
+        html`<span class="visually-hidden">Actions</span>`,
+      ],
+      jobs.map(
+        (job) =>
+          html`<tr>
+            <td><a href="${failedPath(job)}">${job.jobId}</a></td>
+            <td>${job.institution ?? '—'}</td>
+            <td>${job.action}</td>
+            <td>${job.attemptsMade}/${job.attempts}</td>
+            <td>${job.failedAt ?? '—'}</td>
+            <td>${job.reason}</td>
+            <td>${actionButton(ctx, failedPath(job, '/replay'), `Replay ${job.jobId}`)}</td>
+          </tr>`,
+      ),
+    )}`;
 }
 
 export function failedPage(

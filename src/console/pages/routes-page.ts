@@ -1,7 +1,7 @@
 import type { RouteView } from '../api-schemas';
 import { html } from '../html';
 import type { Html } from '../html';
-import { actionButton } from './layout';
+import { actionButton, columnsTable } from './layout';
 import type { PageContext } from './layout';
 
 export function routesPage(ctx: PageContext, routes: readonly RouteView[]): Html {
@@ -59,31 +59,20 @@ function routeSection(ctx: PageContext, route: RouteView): Html {
     ${
       route.recentFailures.length === 0
         ? html`<p>None.</p>`
-        : html`<table>
-            <thead>
-              <tr>
-                <th scope="col">Delivery (job)</th>
-                <th scope="col">Event</th>
-                <th scope="col">Institution</th>
-                <th scope="col">Attempts</th>
-                <th scope="col">Failed at</th>
-                <th scope="col">Reason</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${route.recentFailures.map(
-                (failure) =>
-                  html`<tr>
-                    <td>${failure.jobId}</td>
-                    <td>${failure.eventId ?? '—'}</td>
-                    <td>${failure.institution ?? '—'}</td>
-                    <td>${failure.attemptsMade}</td>
-                    <td>${failure.failedAt ?? '—'}</td>
-                    <td class="reason">${failure.reason}</td>
-                  </tr>`,
-              )}
-            </tbody>
-          </table>`
+        : columnsTable(
+            ['Delivery (job)', 'Event', 'Institution', 'Attempts', 'Failed at', 'Reason'],
+            route.recentFailures.map(
+              (failure) =>
+                html`<tr>
+                  <td>${failure.jobId}</td>
+                  <td>${failure.eventId ?? '—'}</td>
+                  <td>${failure.institution ?? '—'}</td>
+                  <td>${failure.attemptsMade}</td>
+                  <td>${failure.failedAt ?? '—'}</td>
+                  <td class="reason">${failure.reason}</td>
+                </tr>`,
+            ),
+          )
     }
   </section>`;
 }
