@@ -111,21 +111,6 @@ function errorAsText(_key: string, value: unknown): unknown {
   return value instanceof Error ? { type: value.name, message: value.message } : value;
 }
 
-/** A sleep that records the requested delays and returns at once. */
-export function recordingSleep(): {
-  sleep: (ms: number) => Promise<void>;
-  delays: number[];
-} {
-  const delays: number[] = [];
-  return {
-    delays,
-    sleep: (ms: number) => {
-      delays.push(ms);
-      return Promise.resolve();
-    },
-  };
-}
-
 /** The SvcApiError a call fails with; fails the test when the call succeeds or throws another. */
 export async function failureOf(promise: Promise<unknown>): Promise<SvcApiError> {
   try {
