@@ -78,6 +78,7 @@ export const EnvSchema = z.object({
   DEDUP_WINDOW_HOURS: positiveInt.default(48),
   LOG_LEVEL: logLevel.default('info'),
   SHUTDOWN_TIMEOUT_MS: positiveInt.default(10000),
+  // The console's queue dashboard (/admin/queues); the listener serves none.
   ADMIN_TOKEN: optionalSecret,
   // Bounds of the unauthenticated surface: a client gets this long for its headers,
   // this long for the whole request, and idle keep-alive lasts longer than a proxy's (60 s).
@@ -206,7 +207,6 @@ export const WebConfig = EnvSchema.pick({
   DEDUP_WINDOW_HOURS: true,
   LOG_LEVEL: true,
   SHUTDOWN_TIMEOUT_MS: true,
-  ADMIN_TOKEN: true,
   JOB_ATTEMPTS: true,
   HEADERS_TIMEOUT_MS: true,
   REQUEST_TIMEOUT_MS: true,

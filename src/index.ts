@@ -59,8 +59,57 @@ export { pluralOf } from './platform-xml/plural-of';
 // the outbound challenge of spec §6.1 (the CLI's `challenge` command)
 export { checkChallenge } from './cli/check-challenge';
 
-// API client (the 94 operations of spec §4)
-export * from '@svcws/client';
+// API client (the 94 operations of spec §4): its public surface by name; the pieces it shares with
+// the worker (the atomic file writer, the record check) are the client package's own business.
+export {
+  createSvcClient,
+  SvcApiError,
+  SvcParamError,
+  endpoints,
+  endpointByOperation,
+  defineArea,
+  redactUrl,
+  createRateLimiter,
+  nodeHttpTransport,
+  CodeField,
+  JobInfo,
+  JobInstance,
+  JobInstanceCounter,
+} from '@svcws/client';
+export type {
+  LooseParams,
+  SvcClient,
+  SvcClientOptions,
+  CallOptions,
+  DownloadParams,
+  DownloadResult,
+  DownloadStream,
+  DownloadTarget,
+  EndpointTable,
+  Page,
+  RequestParams,
+  RouteOf,
+  ClientErrorCode,
+  SvcApiErrorFields,
+  EndpointRoute,
+  ResponseOf,
+  Area,
+  AreaTable,
+  BodyFormat,
+  Endpoint,
+  EndpointRow,
+  HttpMethod,
+  PathParams,
+  Refusal,
+  ResponseOfEndpoint,
+  RateLimiter,
+  Release,
+  Sleep,
+  HttpTransport,
+  TransportRequest,
+  TransportResponse,
+  ClientLogger,
+} from '@svcws/client';
 
 // routing (docs/routing.md): the routes file, its validation, and the routing a worker starts
 export { loadRoutesFile, parseRoutesFile } from './routes/load-routes-file';

@@ -12,7 +12,7 @@ import type { IngressStage } from './ingress-stages';
 /**
  * Diagnostic for the ingress benchmark: bare Express 5 plus the listener's own stages, one more
  * at a time, each the real function the listener calls — so the bench can show what each stage
- * the issue requires costs in req/s and CPU, apart from Redis. Prints `port=<n>` when listening.
+ * the listener needs costs in req/s and CPU, apart from Redis. Prints `port=<n>` when listening.
  */
 function main(): void {
   const upTo = process.argv[2] as IngressStage;

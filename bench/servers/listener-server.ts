@@ -67,7 +67,7 @@ async function main(): Promise<void> {
       await closeRedis(events.connection);
     };
   } else if (kind === 'bare-enqueue') {
-    // Diagnostic: the floor plus the one thing the issue requires before a 200 — a BullMQ add on
+    // Diagnostic: the floor plus the one thing the listener must do before a 200 — a BullMQ add on
     // the listener's own producer connection — and nothing else (no signature, parse or schema).
     const events = createEventQueue({
       connection: openProducerConnection(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'),

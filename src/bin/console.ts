@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
 import { ConsoleConfig, loadConfig } from '../config';
+import { closeServer } from '../http/close-server';
 import { createLogger } from '../logger';
 import { createConsoleProcess } from '../processes/console-process';
 import { runUntilSignal } from '../process/run-until-signal';
@@ -42,14 +43,7 @@ async function main(): Promise<void> {
     stoppingMessage: 'shutting down: no new connections, finishing requests in flight',
     timeoutMs: config.SHUTDOWN_TIMEOUT_MS,
     steps: [
-      {
-        name: 'server',
-        close: () =>
-          new Promise<void>((resolve) => {
-            server.close(() => resolve());
-            server.closeIdleConnections();
-          }),
-      },
+      { name: 'server', close: () => closeServer(server) },
       { name: 'queues', close: consoleProcess.close, mayFail: true },
       { name: 'redis', close: () => closeRedis(connection), mayFail: true },
     ],

@@ -8,10 +8,12 @@ import { createLogger } from '../logger';
 import { runUntilSignal } from '../process/run-until-signal';
 import { closeRedis } from '../redis/close-redis';
 import { openProducerConnection } from '../redis/open-producer-connection';
+import { closeServer } from '../http/close-server';
 import { configureServer } from '../http/configure-server';
 import { createListenerProcess } from '../processes/listener-process';
 import type { ListenerProcess } from '../processes/listener-process';
 import { enqueueBoundMs } from '../processes/enqueue-bound-ms';
+import { listenerReadyFields } from '../processes/listener-ready-fields';
 import type { Logger } from '../logger';
 import type { Redis } from 'ioredis';
 
@@ -45,16 +47,7 @@ async function main(): Promise<void> {
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
   logger.info(
-    {
-      port,
-      redis: config.REDIS_SENTINELS === undefined ? 'REDIS_URL' : 'sentinel',
-      ackReplicas: config.REDIS_ACK_REPLICAS,
-      path: listener.members === undefined ? config.WEBHOOK_PATH : `${config.WEBHOOK_PATH}/{code}`,
-      institutions: listener.members?.map((member) => member.code),
-      queues: listener.queues.map((one) => one.queue.name),
-      metrics: '/metrics',
-      tracing: tracing.enabled,
-    },
+    listenerReadyFields(config, listener, { port, tracing: tracing.enabled }),
     'listener ready',
   );
   stopOnSignal({ config, logger, server, connection, listener });
@@ -82,14 +75,6 @@ function stopOnSignal(options: {
       // Last: the spans of the requests finished above are flushed to the collector.
       { name: 'tracing', close: tracing.shutdown, mayFail: true },
     ],
-  });
-}
-
-/** Stops accepting connections, lets requests in flight finish, and drops idle keep-alives. */
-function closeServer(server: Server): Promise<void> {
-  return new Promise((resolve) => {
-    server.close(() => resolve());
-    server.closeIdleConnections();
   });
 }
 

@@ -235,6 +235,8 @@ export function createHistoryWriter(options: HistoryWriterOptions): HistoryWrite
         }
         await writeUntilDone(batch);
       } catch (error) {
+        // stop() closing the blocking read mid-wait is a clean end, not a Redis error.
+        if (!running) return;
         // Redis itself unreachable: nothing to lose here, the records are in the stream.
         logger?.warn(
           { err: error instanceof Error ? error.message : String(error) },

@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { access, mkdtemp, readdir, readFile, rm, stat, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Redis } from 'ioredis';
 import { TEST_REDIS_URL } from '../helpers/redis';
 
 const root = path.join(__dirname, '../..');
@@ -11,20 +12,48 @@ interface Run {
   code: number;
   stdout: string;
   stderr: string;
+  /** From the start of the process to its first line on stdout. */
+  firstLineMs: number;
 }
 
-function runDemo(env: Record<string, string>): Promise<Run> {
+function runTsx(args: string[], env: Record<string, string>): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(
+    const started = performance.now();
+    let firstLineMs = Number.POSITIVE_INFINITY;
+    const child = execFile(
       path.join(root, 'node_modules/.bin/tsx'),
-      ['scripts/demo.ts'],
+      args,
       { cwd: root, env: { ...process.env, ...env }, timeout: 60_000 },
       (error, stdout, stderr) => {
         const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
-        resolve({ code, stdout, stderr });
+        resolve({ code, stdout, stderr, firstLineMs });
       },
     );
+    child.stdout?.once('data', () => {
+      firstLineMs = performance.now() - started;
+    });
   });
+}
+
+function runDemo(env: Record<string, string>): Promise<Run> {
+  return runTsx(['scripts/demo.ts'], env);
+}
+
+/** Keys of one demo run left in Redis (its queue name holds a random part of its own). */
+async function keysOf(queueName: string): Promise<string[]> {
+  const redis = new Redis(TEST_REDIS_URL);
+  try {
+    const keys: string[] = [];
+    let cursor = '0';
+    do {
+      const [next, found] = await redis.scan(cursor, 'MATCH', `*${queueName}*`, 'COUNT', 1000);
+      keys.push(...found);
+      cursor = next;
+    } while (cursor !== '0');
+    return keys;
+  } finally {
+    await redis.quit();
+  }
 }
 
 /** The demo with --watch as a child: its output so far, a wait for a line, and its exit. */
@@ -59,9 +88,16 @@ jest.setTimeout(90_000);
 const quick = { DEMO_RECORDS: '7', DEMO_JOB_DURATION_MS: '200', DEMO_TIMEOUT_MS: '20000' };
 
 describe('npm run demo', () => {
-  it('runs the whole path and reports the records stored, then exits 0', async () => {
-    const run = await runDemo({ ...quick, REDIS_URL: TEST_REDIS_URL });
+  // One run serves the first three tests; each checks one thing it must do.
+  let run: Run;
+  // What tsx alone takes to print a line on this machine now: the demo may add at most a second.
+  let bare: Run;
+  beforeAll(async () => {
+    bare = await runTsx(['-e', "process.stdout.write('ready\\n')"], {});
+    run = await runDemo({ ...quick, REDIS_URL: TEST_REDIS_URL });
+  });
 
+  it('runs the whole path and reports the records stored, then exits 0', async () => {
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     for (const step of [
@@ -106,6 +142,26 @@ describe('npm run demo', () => {
     expect(await readFile(log, 'utf8')).toContain('"msg":"job_end: records stored"');
   });
 
+  it('says what it is doing from its first second', () => {
+    expect(run.stdout).toMatch(/^svcws demo: .*\n\n\s+\+0\.\d\d s {2}… loading the sandbox/);
+    expect(run.firstLineMs - bare.firstLineMs).toBeLessThan(1000);
+  });
+
+  it('leaves no key of its run in Redis and logs no warning, its shutdown included', async () => {
+    const queueName = /queue (demo-[0-9a-f]{8})/.exec(run.stdout)?.[1] ?? '';
+    const log = /Logs\s+(\S+)/.exec(run.stdout)?.[1] ?? '';
+    const lines = (await readFile(log, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { level: number; msg: string });
+
+    expect(queueName).not.toBe('');
+    expect(await keysOf(queueName)).toEqual([]);
+    expect(lines.some((line) => line.msg === 'job_end: records stored')).toBe(true);
+    expect(lines.filter((line) => line.level >= 40)).toEqual([]);
+    expect(run.stdout).toMatch(/Done in .*Queue and history keys removed from Redis/);
+  });
+
   it('with --watch starts the console with a token for this run, and stops cleanly on SIGINT', async () => {
     const demo = watchDemo({ ...quick, REDIS_URL: TEST_REDIS_URL });
     try {
@@ -144,7 +200,9 @@ describe('npm run demo', () => {
     const code = await demo.exited;
 
     expect(code).toBe(0);
-    expect(demo.output().stdout).toMatch(/Stopping…\n\nDone in .*Queue keys removed from Redis/);
+    expect(demo.output().stdout).toMatch(
+      /Stopping…\n\nDone in .*Queue and history keys removed from Redis/,
+    );
     expect(demo.output().stderr).toBe('');
   });
 

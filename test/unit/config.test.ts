@@ -73,4 +73,12 @@ describe('loadConfig: webhook secrets and listener bounds', () => {
     });
     expect(config.METRICS_TOKEN).toBeUndefined();
   });
+
+  it('leaves ADMIN_TOKEN to the console: the listener serves no queue dashboard', () => {
+    const config = loadConfig(WebConfig, {
+      WEBHOOK_SECRET: 'a-secret-of-24-characters',
+      ADMIN_TOKEN: 'an-admin-token-of-24-chars',
+    });
+    expect(Object.keys(config)).not.toContain('ADMIN_TOKEN');
+  });
 });

@@ -82,7 +82,7 @@ export interface SvcClient<T extends EndpointTable = typeof defaultEndpoints> {
 }
 
 /**
- * The API client (CONVENTIONS: `createX(options)`, dependencies passed in). One generic call path
+ * The API client: a `createX(options)` factory, its dependencies passed in. One generic call path
  * serves all rows of the table: check the row's rules, wait for the limiter, send, read the
  * governance header, classify, retry what may be retried.
  */

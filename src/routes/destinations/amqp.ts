@@ -9,6 +9,7 @@ import { renderTemplate } from '../render-template';
 import type { DeliveryPreview, Destination } from './destination';
 import type { DestinationAdapter } from './destination-adapter';
 import type { DestinationContext } from './destination-context';
+import { errnoCode as codeOf } from './errno-code';
 import { withTimeout } from './with-timeout';
 
 /** `to: { amqp: { url, exchange, routingKey? } }` */
@@ -193,11 +194,6 @@ function exchangeCheck(
 
 function targetOf(options: AmqpDestinationOptions): string {
   return `${redactUrlCredentials(options.url)} exchange ${options.exchange}`;
-}
-
-function codeOf(error: unknown): string | undefined {
-  if (typeof error !== 'object' || error === null || !('code' in error)) return undefined;
-  return typeof error.code === 'string' ? error.code : undefined;
 }
 
 function messageOf(error: unknown): string {

@@ -7,6 +7,7 @@ import { DeliveryError } from '../delivery-error';
 import { renderTemplate } from '../render-template';
 import type { DeliveryPreview, Destination } from './destination';
 import type { DestinationAdapter, DestinationProblem } from './destination-adapter';
+import { errnoCode } from './errno-code';
 import { makeDirectory, makeDirectorySync } from './make-directory';
 import { withTimeout } from './with-timeout';
 
@@ -184,8 +185,5 @@ async function appendAndSync(path: string, text: string, madeDirs: Set<string>):
 }
 
 function codeOf(error: unknown): string {
-  return (
-    (error as NodeJS.ErrnoException).code ??
-    (error instanceof Error ? error.message : String(error))
-  );
+  return errnoCode(error) ?? (error instanceof Error ? error.message : String(error));
 }

@@ -1,6 +1,7 @@
 import { mkdirSync, statSync } from 'node:fs';
 import { mkdir, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { errnoCode as codeOf } from './errno-code';
 
 /**
  * `mkdir -p` that always ends. Node's `mkdir(…, { recursive: true })` never settles for a path
@@ -58,9 +59,4 @@ function isDirectorySync(error: unknown, dir: string): boolean {
 
 function notADirectory(cause: unknown): NodeJS.ErrnoException {
   return Object.assign(new Error('ENOTDIR: not a directory', { cause }), { code: 'ENOTDIR' });
-}
-
-function codeOf(error: unknown): string | undefined {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  return typeof code === 'string' ? code : undefined;
 }

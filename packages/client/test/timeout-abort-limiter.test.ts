@@ -1,5 +1,5 @@
-import { createSvcClient } from '@svcws/client';
-import type { SvcClientOptions } from '@svcws/client';
+import { createSvcClient } from '../src';
+import type { SvcClientOptions } from '../src';
 import { captureLogger, failureOf, sendJson, startServer } from './recording-server';
 import type { RecordingServer } from './recording-server';
 

@@ -1,5 +1,5 @@
 import { createServer } from 'node:net';
-import { createSvcClient } from '@svcws/client';
+import { createSvcClient } from '../src';
 import { errorBody, failureOf, sendJson, startServer } from './recording-server';
 import type { Handler, RecordingServer } from './recording-server';
 

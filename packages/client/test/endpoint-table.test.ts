@@ -1,14 +1,14 @@
 import { z } from 'zod';
-import { defineArea, type Endpoint } from '@svcws/client';
-import { endpointByOperation, endpoints, type EndpointRoute } from '@svcws/client';
-import { validateQuery } from '../../../packages/client/src/validate-query';
-import type { SpecOperations } from '../../../scripts/extract-spec-operations';
-import fixture from '../../fixtures/spec/operations.json';
+import { defineArea, type Endpoint } from '../src';
+import { endpointByOperation, endpoints, type EndpointRoute } from '../src';
+import { validateQuery } from '../src/validate-query';
+import type { SpecOperations } from '../scripts/extract-spec-operations';
+import fixture from './fixtures/spec-operations.json';
 
 /**
  * The table is checked against the spec's §4 tables: the rows, their 400 codes, their flags and
- * their parameter names come from test/fixtures/spec/operations.json, which
- * scripts/extract-spec-operations.ts reads out of the spec, so the table cannot drift from the text.
+ * their parameter names come from test/fixtures/spec-operations.json, which
+ * packages/client/scripts/extract-spec-operations.ts reads out of the spec, so the table cannot drift from the text.
  */
 const spec: SpecOperations = fixture;
 const specRows = spec.operations;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import type { ServerResponse } from 'node:http';
-import { createSvcClient } from '@svcws/client';
+import { createSvcClient } from '../src';
 import { errorBody, failureOf, sendJson, startServer } from './recording-server';
 import type { RecordingServer } from './recording-server';
 

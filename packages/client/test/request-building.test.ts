@@ -1,6 +1,6 @@
-import { createSvcClient } from '@svcws/client';
-import { SvcApiError } from '@svcws/client';
-import { SvcParamError } from '@svcws/client';
+import { createSvcClient } from '../src';
+import { SvcApiError } from '../src';
+import { SvcParamError } from '../src';
 import { sendJson, startServer } from './recording-server';
 import type { RecordingServer } from './recording-server';
 

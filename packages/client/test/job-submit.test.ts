@@ -1,4 +1,4 @@
-import { createSvcClient } from '@svcws/client';
+import { createSvcClient } from '../src';
 import { errorBody, failureOf, sendJson, startServer } from './recording-server';
 import type { RecordingServer } from './recording-server';
 

@@ -2,7 +2,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { pipeCountingBytes } from '@svcws/client';
+import { pipeCountingBytes } from '../src';
 
 describe('atomic file writes (pipeCountingBytes to a path)', () => {
   let dir: string;

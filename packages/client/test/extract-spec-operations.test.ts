@@ -1,4 +1,4 @@
-import { extractSpecOperations } from '../../../scripts/extract-spec-operations';
+import { extractSpecOperations } from '../scripts/extract-spec-operations';
 
 /** A §4 in the spec's own form: row tables, a "see below" row and named shared code tables. */
 const MARKDOWN = [
@@ -35,7 +35,7 @@ const MARKDOWN = [
   '| GET P/after/section/four | none | x | 7654321 |',
 ].join('\n');
 
-describe('extracting the spec operations (scripts/extract-spec-operations.ts)', () => {
+describe('extracting the spec operations (packages/client/scripts/extract-spec-operations.ts)', () => {
   const extracted = extractSpecOperations(MARKDOWN, 'sample');
 
   it('reads only the rows of section 4, with their section, method, path and cells', () => {

@@ -3,10 +3,10 @@ import path from 'node:path';
 
 /**
  * Reads the operation tables of the service description's §4 once and writes them as a fixture
- * (test/fixtures/spec/operations.json), so the endpoint-table test checks the client's table
+ * (packages/client/test/fixtures/spec-operations.json), so the endpoint-table test checks the client's table
  * against the spec without reading anything outside the repository.
  *
- *   npx tsx scripts/extract-spec-operations.ts [path/to/service-interface.md] [path/to/out.json]
+ *   npx tsx packages/client/scripts/extract-spec-operations.ts [path/to/service-interface.md] [path/to/out.json]
  *
  * The spec defaults to ../shared/spec/service-interface.md beside the repository.
  *
@@ -150,9 +150,14 @@ function codesOf(row: RawRow, tables: readonly RawTable[]): string[] {
 }
 
 async function main(argv: readonly string[]): Promise<void> {
-  const root = path.resolve(__dirname, '..');
-  const specPath = path.resolve(argv[0] ?? path.join(root, '../shared/spec/service-interface.md'));
-  const outPath = path.resolve(argv[1] ?? path.join(root, 'test/fixtures/spec/operations.json'));
+  const packageRoot = path.resolve(__dirname, '..');
+  const repositoryRoot = path.resolve(packageRoot, '../..');
+  const specPath = path.resolve(
+    argv[0] ?? path.join(repositoryRoot, '../shared/spec/service-interface.md'),
+  );
+  const outPath = path.resolve(
+    argv[1] ?? path.join(packageRoot, 'test/fixtures/spec-operations.json'),
+  );
   const markdown = readFileSync(specPath, 'utf8');
   const version = /interface description carries the version (\d+(?:\.\d+)*)/.exec(markdown)?.[1];
   const source = `service-interface.md §4${version ? ` (version ${version})` : ''}`;

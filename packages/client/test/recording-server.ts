@@ -1,10 +1,8 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Writable } from 'node:stream';
-import pino from 'pino';
-import type { Logger } from 'pino';
-import { SvcApiError } from '@svcws/client';
+import { SvcApiError } from '../src';
+import type { ClientLogger } from '../src';
 
 /** What the server saw of one request. */
 export interface Recorded {
@@ -95,36 +93,22 @@ export function errorBody(code: string, message: string, trackingId = 'E01-TRACK
   };
 }
 
-/** A pino logger at debug level whose lines are collected as text. */
-export function captureLogger(): { logger: Logger; lines: string[] } {
+/**
+ * A logger whose lines are collected as JSON text, with pino's level numbers (20 debug, 40 warn):
+ * the client depends on no logging library, so its tests bring none either.
+ */
+export function captureLogger(): { logger: ClientLogger; lines: string[] } {
   const lines: string[] = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, callback) {
-      lines.push(
-        ...chunk
-          .toString('utf8')
-          .split('\n')
-          .filter((line) => line !== ''),
-      );
-      callback();
-    },
-  });
-  return { logger: pino({ level: 'debug' }, sink), lines };
+  const write =
+    (level: number) =>
+    (fields: Record<string, unknown>, msg: string): void => {
+      lines.push(JSON.stringify({ level, ...fields, msg }, errorAsText));
+    };
+  return { logger: { debug: write(20), warn: write(40) }, lines };
 }
 
-/** A sleep that records the requested delays and returns at once. */
-export function recordingSleep(): {
-  sleep: (ms: number) => Promise<void>;
-  delays: number[];
-} {
-  const delays: number[] = [];
-  return {
-    delays,
-    sleep: (ms: number) => {
-      delays.push(ms);
-      return Promise.resolve();
-    },
-  };
+function errorAsText(_key: string, value: unknown): unknown {
+  return value instanceof Error ? { type: value.name, message: value.message } : value;
 }
 
 /** The SvcApiError a call fails with; fails the test when the call succeeds or throws another. */

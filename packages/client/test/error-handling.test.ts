@@ -1,7 +1,7 @@
 import { inspect } from 'node:util';
-import { createSvcClient } from '@svcws/client';
-import { nodeHttpTransport } from '@svcws/client';
-import type { HttpTransport } from '@svcws/client';
+import { createSvcClient } from '../src';
+import { nodeHttpTransport } from '../src';
+import type { HttpTransport } from '../src';
 import { captureLogger, errorBody, failureOf, sendJson, startServer } from './recording-server';
 import type { RecordingServer } from './recording-server';
 

@@ -1,0 +1,20 @@
+import type { WebConfig } from '../config';
+import type { ListenerProcess } from './listener-process';
+
+/** The fields of the listener's `listener ready` line: where it listens and what it serves. */
+export function listenerReadyFields(
+  config: WebConfig,
+  listener: ListenerProcess,
+  ready: { port: number; tracing: boolean },
+): Record<string, unknown> {
+  return {
+    port: ready.port,
+    redis: config.REDIS_SENTINELS === undefined ? 'REDIS_URL' : 'sentinel',
+    ackReplicas: config.REDIS_ACK_REPLICAS,
+    path: listener.members === undefined ? config.WEBHOOK_PATH : `${config.WEBHOOK_PATH}/{code}`,
+    institutions: listener.members?.map((member) => member.code),
+    queues: listener.queues.map((one) => one.queue.name),
+    metrics: '/metrics',
+    tracing: ready.tracing,
+  };
+}
