@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { EventKind } from './event-kind';
 import { fieldRules } from './field-rules';
+import { sampleHead } from './sample-parts';
 
 /**
  * The notification kind's subject, `notification_data` (its key in real payloads; not
@@ -14,6 +15,7 @@ export const notification: EventKind = {
   name: 'notification',
   subject: 'notification_data',
   schema: NotificationSubject,
+  patron: true,
   // A letter to a patron: whom it is for, where it goes, and its text (which may greet them).
   personal: [
     'user_id',
@@ -24,5 +26,32 @@ export const notification: EventKind = {
     'address',
     'email',
   ],
+  identifiers: {
+    thin: ['user_id'],
+    // Letters differ in where they put the item and the request: found at any depth.
+    history: {
+      barcodes: ['**.barcode', '**.item_barcode'],
+      mmsIds: ['**.mms_id'],
+      loanIds: ['**.loan_id'],
+      requestIds: ['**.request_id'],
+    },
+  },
+  samples: {
+    notification: ({ id, time }) => ({
+      ...sampleHead(id, time, 'NOTIFICATION', 'NOTIFICATION', 'Notification'),
+      notification_data: {
+        notification_type: 'FulfillmentLetter',
+        user_id: 'S1004217',
+        letter_code: 'LoanStatusNoticeLetter',
+        channel: 'EMAIL',
+        recipients: ['amara@example.org', 'circulation@example.org'],
+        item: [
+          { barcode: '39000123456', title: 'A history of rivers', due_date: time },
+          { barcode: '39000123457', title: 'Essays on memory', due_date: time },
+        ],
+        message: 'Your loans are due soon.',
+      },
+    }),
+  },
   rules: fieldRules({}),
 };

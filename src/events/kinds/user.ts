@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CodeValue } from '../canonical-event';
 import type { EventKind } from './event-kind';
 import { fieldRules } from './field-rules';
+import { sampleHead } from './sample-parts';
 
 /**
  * The user kind's subject, `webhook_user`: the user record under `user` (an empty object when the
@@ -127,6 +128,36 @@ export const user: EventKind = {
   name: 'user',
   subject: 'webhook_user',
   schema: UserSubject,
+  patron: true,
   personal: USER_PERSONAL,
+  identifiers: { thin: ['user.primary_id'], history: {} },
+  samples: {
+    user: ({ id, time }) => ({
+      ...sampleHead(id, time, 'USER', 'USER_UPDATED', 'User updated'),
+      webhook_user: {
+        method: 'UPDATE',
+        cause: 'API',
+        user: {
+          record_type: { value: 'PUBLIC', desc: 'Public' },
+          primary_id: 'S1004217',
+          first_name: 'Amara',
+          last_name: 'Okafor',
+          user_group: { value: 'UGRAD', desc: 'Undergraduate' },
+          expiry_date: '2027-06-30Z',
+          status: { value: 'ACTIVE', desc: 'Active' },
+          contact_info: {
+            email: [
+              {
+                preferred: true,
+                segment_type: 'Internal',
+                email_address: 'amara@example.org',
+                email_type: [{ value: 'personal', desc: 'Personal' }],
+              },
+            ],
+          },
+        },
+      },
+    }),
+  },
   rules: fieldRules({ objects: { user: userRules } }),
 };
