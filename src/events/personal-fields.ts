@@ -3,6 +3,7 @@ import { anyKind } from './kinds/any-kind';
 import type { EventKind } from './kinds/event-kind';
 import { eventKinds } from './kinds/event-kinds';
 import { forEachAtPath, forEachKeyAtAnyDepth, isJsonObject } from './kinds/for-each-at-path';
+import { PERSON_IDENTIFIER_LISTS, PERSON_VALUE_KEYS } from './kinds/person-keys';
 
 /** What stands where a personal value was embedded in another string. */
 export const MASK = '[masked]';
@@ -44,14 +45,21 @@ function kindsOf(event: CanonicalEvent, kinds: readonly EventKind[]): EventKind[
   return kinds.filter((kind) => isJsonObject(root[kind.subject]));
 }
 
-/** Every string at or below `value` (lists and objects walked whole). */
-function collectStrings(value: Json, into: Set<string>): void {
+/**
+ * The personal strings of a personal field `key`: its text (also in lists); in a field that
+ * holds a whole person, the text at the keys that are the person's own (`own`).
+ */
+function collectPersonal(value: Json, into: Set<string>, key: string, own = true): void {
   if (typeof value === 'string') {
-    if (value.trim() !== '') into.add(value);
+    if (own && value.trim() !== '') into.add(value);
   } else if (Array.isArray(value)) {
-    for (const element of value) collectStrings(element, into);
+    for (const element of value) collectPersonal(element, into, key, own);
   } else if (isJsonObject(value)) {
-    for (const child of Object.values(value)) collectStrings(child, into);
+    for (const [name, child] of Object.entries(value)) {
+      const theirs =
+        PERSON_VALUE_KEYS.has(name) || (name === 'value' && PERSON_IDENTIFIER_LISTS.has(key));
+      collectPersonal(child, into, name, theirs);
+    }
   }
 }
 
@@ -118,7 +126,7 @@ export function personalValuesOf(
   kinds: readonly EventKind[] = eventKinds,
 ): readonly string[] {
   const values = new Set<string>();
-  forEachPersonalField(event, kinds, (parent, key) => collectStrings(parent[key], values));
+  forEachPersonalField(event, kinds, (parent, key) => collectPersonal(parent[key], values, key));
   return [...values];
 }
 
@@ -144,7 +152,7 @@ export function personalDataOf(
     const keys = fields.get(parent) ?? new Set<string>();
     keys.add(key);
     fields.set(parent, keys);
-    collectStrings(parent[key], values);
+    collectPersonal(parent[key], values, key);
     collectIds(parent[key], path, ids);
   });
   // The masking pattern without its global flag: a test, not a replacement.
@@ -227,7 +235,7 @@ export function withoutPersonalData(
   const values = new Set<string>();
   const skip = new Map<object, Set<string>>();
   forEachPersonalField(event, kinds, (parent, key) => {
-    collectStrings(parent[key], values);
+    collectPersonal(parent[key], values, key);
     const keys = skip.get(parent);
     if (keys === undefined) skip.set(parent, new Set([key]));
     else keys.add(key);

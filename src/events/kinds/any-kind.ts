@@ -6,7 +6,7 @@ import type { RecordColumn } from './event-kind';
  */
 export const anyKind = {
   /** Keys that name a user wherever they appear: an event carrying one is a patron event. */
-  personalKeys: ['user_id', 'user_primary_id', 'patron_id'],
+  personalKeys: ['user_id', 'user_primary_id', 'patron_id', 'requester_id'],
   /**
    * Keys whose value the history is searched by, read at any depth of what no kind's file
    * claims (a subject of an unknown kind, a key beside the subject).

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CodeValue } from '../canonical-event';
 import type { EventKind } from './event-kind';
 import { fieldRules } from './field-rules';
+import { PERSON_ANYWHERE } from './person-keys';
 import { SAMPLE_BASE, SAMPLE_DESK, SAMPLE_LIBRARY, sampleHead } from './sample-parts';
 
 /** The loan kind's subject, `item_loan`: a loan as the platform's loan objects have it. */
@@ -23,8 +24,8 @@ export const loan: EventKind = {
   subject: 'item_loan',
   schema: LoanSubject,
   patron: true,
-  // The borrower, and free text a desk may write about them.
-  personal: ['user_id', 'user_primary_id', 'note.content'],
+  // The borrower (by id, or a user object), and free text a desk may write about them.
+  personal: ['user_id', 'user_primary_id', 'note.content', ...PERSON_ANYWHERE],
   identifiers: {
     thin: ['loan_id', 'user_id', 'item_id', 'item_barcode', 'mms_id'],
     history: {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { EventKind } from './event-kind';
 import { fieldRules } from './field-rules';
+import { PERSON_ANYWHERE } from './person-keys';
 import { sampleHead } from './sample-parts';
 
 /**
@@ -16,13 +17,17 @@ export const notification: EventKind = {
   subject: 'notification_data',
   schema: NotificationSubject,
   patron: true,
-  // A letter to a patron: whom it is for, where it goes, and its text (which may greet them).
+  // A letter to a patron: whom it is for and where it goes (the receiving user inside
+  // `notification_data`, with ids, names, PIN, addresses, e-mails, phones and identifiers; the
+  // user printed on the letter), at whatever depth the letter puts them, and its free text.
   personal: [
-    'user_id',
-    'user_primary_id',
-    'recipients',
-    'receivers',
-    'message',
+    ...PERSON_ANYWHERE,
+    '**.user_id',
+    '**.user_primary_id',
+    '**.primary_id',
+    '**.message',
+    '**.note',
+    '**.comment',
     'address',
     'email',
   ],

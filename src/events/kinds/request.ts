@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CodeValue } from '../canonical-event';
 import type { EventKind } from './event-kind';
 import { fieldRules } from './field-rules';
+import { PERSON_ANYWHERE } from './person-keys';
 import { sampleHead } from './sample-parts';
 
 /** The request kind's subject, `user_request`: a patron's request on a title or an item. */
@@ -21,8 +22,8 @@ export const request: EventKind = {
   subject: 'user_request',
   schema: RequestSubject,
   patron: true,
-  // The requester, and the comment they or the desk wrote.
-  personal: ['user_primary_id', 'user_id', 'comment'],
+  // The requester (by id, or a requester or user object), and the comments they or a desk wrote.
+  personal: ['user_primary_id', 'user_id', 'comment', '**.note', ...PERSON_ANYWHERE],
   identifiers: {
     thin: ['request_id', 'user_primary_id', 'mms_id', 'item_id'],
     history: { requestIds: ['request_id'], mmsIds: ['mms_id'], barcodes: ['barcode'] },
