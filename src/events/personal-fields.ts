@@ -16,6 +16,7 @@ interface PersonalPaths {
   readonly paths: readonly { readonly path: string; readonly names: readonly string[] }[];
   /** `**.key` paths by their key. */
   readonly anyDepth: ReadonlyMap<string, string>;
+  readonly anyDepthKeys: ReadonlySet<string>;
 }
 
 const compiled = new WeakMap<EventKind, PersonalPaths>();
@@ -31,7 +32,7 @@ function personalPathsOf(kind: EventKind): PersonalPaths {
         anyDepth.set(names[1], path);
       } else paths.push({ path, names });
     }
-    found = { paths, anyDepth };
+    found = { paths, anyDepth, anyDepthKeys: new Set(anyDepth.keys()) };
     compiled.set(kind, found);
   }
   return found;
@@ -75,13 +76,12 @@ function forEachPersonalField(
   const root = event as Record<string, Json>;
   for (const kind of kindsOf(event, kinds)) {
     const subject = root[kind.subject];
-    const { paths, anyDepth } = personalPathsOf(kind);
+    const { paths, anyDepth, anyDepthKeys } = personalPathsOf(kind);
     for (const { path, names } of paths) {
       forEachAtPath(subject, names, (parent, key) => visit(parent, key, path));
     }
     if (anyDepth.size > 0) {
-      const keys = new Set(anyDepth.keys());
-      forEachKeyAtAnyDepth(subject, keys, (parent, key) =>
+      forEachKeyAtAnyDepth(subject, anyDepthKeys, (parent, key) =>
         visit(parent, key, anyDepth.get(key) ?? key),
       );
     }

@@ -1,5 +1,6 @@
 import type { CanonicalEvent } from '../events/canonical-event';
 import { anyKind } from '../events/kinds/any-kind';
+import { RECORD_COLUMNS } from '../events/kinds/event-kind';
 import type { EventKind, RecordColumn } from '../events/kinds/event-kind';
 import { eventKinds } from '../events/kinds/event-kinds';
 import { forEachAtPath, isJsonObject } from '../events/kinds/for-each-at-path';
@@ -41,10 +42,10 @@ function readKinds(
     const subject = root[kind.subject];
     if (!isJsonObject(subject)) continue;
     claimed.add(kind.subject);
-    for (const [column, paths] of Object.entries(kind.identifiers.history)) {
-      for (const path of paths ?? []) {
+    for (const column of RECORD_COLUMNS) {
+      for (const path of kind.identifiers.history[column] ?? []) {
         const visit = (parent: Record<string, unknown>, key: string): void =>
-          add(column as RecordColumn, stringOf(parent[key]));
+          add(column, stringOf(parent[key]));
         forEachAtPath(subject, path.split('.'), visit, enter);
       }
     }

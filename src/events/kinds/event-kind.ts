@@ -2,7 +2,14 @@ import type { z } from 'zod';
 import type { FieldRules } from './field-rules';
 
 /** The history's columns of record identifiers, each searched by its own filter. */
-export type RecordColumn = 'barcodes' | 'mmsIds' | 'loanIds' | 'requestIds' | 'jobInstanceIds';
+export const RECORD_COLUMNS = [
+  'barcodes',
+  'mmsIds',
+  'loanIds',
+  'requestIds',
+  'jobInstanceIds',
+] as const;
+export type RecordColumn = (typeof RECORD_COLUMNS)[number];
 
 /** What every sample is built from: a fresh id, the current time, the derived numbers. */
 export interface SampleSeed {
