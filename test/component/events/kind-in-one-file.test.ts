@@ -11,8 +11,15 @@ import { isPatronEvent, withoutPersonalData } from '../../../src/events/personal
 import { eventRecordOf } from '../../../src/history/event-record-of';
 import { deriveHistoryKeys } from '../../../src/history/history-keys';
 import { parseRoutesFile } from '../../../src/routes/load-routes-file';
-import { matchesRoute } from '../../../src/routes/match-route';
 import { createSendShaper } from '../../../src/routes/send-shaper';
+import { startRouting } from '../../../src/routes/start-routing';
+import { closeRedis } from '../../../src/redis/close-redis';
+import { openWorkerConnection } from '../../../src/redis/open-worker-connection';
+import { jobIdForEvent } from '../../../src/events/job-id-for-event';
+import { fixtureEvent } from '../../helpers/fixture-events';
+import { TEST_REDIS_URL, obliterateQueue, uniqueQueueName } from '../../helpers/redis';
+import { startRecordingHttpReceiver } from '../../helpers/recording-http-receiver';
+import { eventually, silentLogger } from '../routes/support/route-events';
 
 /** A kind the listener has no file for — a patron's fine — written as a kind file would be. */
 const fine: EventKind = {
@@ -85,22 +92,42 @@ describe('a kind added in one file', () => {
     expect(normalizeEvent(parseJsonEvent(text)).user_fee).toMatchObject({ amount: '12.50' });
   });
 
-  it('is routed by its action, and a thin payload keeps its identifiers', async () => {
+  it('is routed by its action on a real route, its thin payload keeping its identifiers', async () => {
     const event = parsed('json');
-    const file = `routes:\n  - name: fines\n    match: { action: [fine] }\n    to: { file: { dir: /tmp/x } }\n`;
-    const route = parseRoutesFile(file, {}).routes[0];
-    expect(route && matchesRoute(route.match, event)).toBe(true);
-    const thin = await createSendShaper(sendOf('{ shape: ids }'), undefined, kinds)(event);
-    expect(JSON.parse(thin ?? '')).toEqual({
-      id: event.id,
-      action: 'fine',
-      institution: { value: '01SVC_INST', desc: 'Test institution' },
-      time: event.time,
-      user_fee: {
-        fee_id: (event.user_fee as { fee_id: string }).fee_id,
-        type: { value: 'OVERDUEFINE' },
-      },
+    const receiver = await startRecordingHttpReceiver();
+    const connection = openWorkerConnection(TEST_REDIS_URL, silentLogger);
+    const file = `routes:\n  - name: fines\n    match: { action: [fine] }\n    send: { shape: ids, mask: patron }\n    to: { http: { url: "${receiver.origin}/fines" } }\n`;
+    const routing = startRouting({
+      connection,
+      routes: parseRoutesFile(file, {}).routes,
+      redisUrl: TEST_REDIS_URL,
+      queueName: uniqueQueueName('kind-in-one-file'),
+      logger: silentLogger,
+      kinds,
     });
+    try {
+      const loan = fixtureEvent('loan');
+      await routing.fanOut(loan, jobIdForEvent(loan.id));
+      await routing.fanOut(event, jobIdForEvent(event.id));
+      await eventually(() => receiver.requests.length > 0, 'the fine delivered');
+      expect(receiver.requests.map((request) => JSON.parse(request.body) as unknown)).toEqual([
+        {
+          id: event.id,
+          action: 'fine',
+          institution: { value: '01SVC_INST', desc: 'Test institution' },
+          time: event.time,
+          user_fee: {
+            fee_id: (event.user_fee as { fee_id: string }).fee_id,
+            type: { value: 'OVERDUEFINE' },
+          },
+        },
+      ]);
+    } finally {
+      await routing.close();
+      await closeRedis(connection);
+      for (const queue of routing.queues.values()) await obliterateQueue(queue.name);
+      await receiver.close();
+    }
   });
 
   it('is masked by its own personal paths, and only with the kind in the list', async () => {
