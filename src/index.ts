@@ -37,12 +37,22 @@ export {
   ItemSubject,
   UserSubject,
   NotificationSubject,
+  // Every kind, one file each (events/kinds/*): its schema, personal paths, identifiers, samples.
+  eventKinds,
   // Personal data, one list (events/kinds/*: `personal`): what mask: patron and the history use.
   isPatronEvent,
   personalValuesOf,
   withoutPersonalData,
 } from './events';
-export type { EnqueueEvent, EnqueueResult, EventEnqueuerOptions, EventKind } from './events';
+export type {
+  EnqueueEvent,
+  EnqueueResult,
+  EventEnqueuerOptions,
+  EventKind,
+  RecordColumn,
+  SampleBody,
+  SampleSeed,
+} from './events';
 export { createEventQueue } from './events/create-event-queue';
 export type { EventQueue } from './events/create-event-queue';
 export { openProducerConnection } from './redis/open-producer-connection';

@@ -1,19 +1,17 @@
 import { randomInt } from 'node:crypto';
+import type { EventKind } from '../events/kinds/event-kind';
+import { eventKinds } from '../events/kinds/event-kinds';
 import { toPlatformXml } from '../platform-xml/to-platform-xml';
-import { sampleEventBodies } from './sample-event-bodies';
 
-/** One sample per kind the platform sends, and job_end as little as spec §6.2 guarantees. */
-export const SAMPLE_KINDS = [
-  'job_end',
-  'job_end_minimal',
-  'loan',
-  'request',
-  'bib',
-  'item',
-  'user',
-  'notification',
-] as const;
-export type SampleKind = (typeof SAMPLE_KINDS)[number];
+/**
+ * The samples of every kind (each kind's file has them): one per kind the platform sends, and
+ * job_end as little as spec §6.2 guarantees.
+ */
+export const SAMPLE_KINDS: readonly string[] = eventKinds.flatMap((kind) =>
+  Object.keys(kind.samples),
+);
+/** The name of a sample: one of SAMPLE_KINDS (or of the kinds passed to sampleEvent). */
+export type SampleKind = string;
 export type SampleFormat = 'json' | 'xml';
 
 export interface SampleBody {
@@ -27,13 +25,16 @@ export interface SampleBody {
  * time so a listener never takes it for a redelivery. XML follows the platform's conventions
  * (docs/platform-shapes.md) through the same writer the sandbox uses.
  */
-export function sampleEvent(kind: SampleKind, format: SampleFormat, now = new Date()): SampleBody {
+export function sampleEvent(
+  kind: SampleKind,
+  format: SampleFormat,
+  now = new Date(),
+  kinds: readonly EventKind[] = eventKinds,
+): SampleBody {
+  const build = kinds.find((known) => Object.hasOwn(known.samples, kind))?.samples[kind];
+  if (build === undefined) throw new RangeError(`no sample named ${kind}`);
   const eventId = `${String(now.getTime())}${String(randomInt(100, 1000))}`;
-  const event = sampleEventBodies[kind]({
-    id: eventId,
-    time: now.toISOString(),
-    n: eventId.slice(-8),
-  });
+  const event = build({ id: eventId, time: now.toISOString(), n: eventId.slice(-8) });
   return format === 'json'
     ? { eventId, body: Buffer.from(JSON.stringify(event)), contentType: 'application/json' }
     : {

@@ -1,3 +1,23 @@
+import { SAMPLE_KINDS } from './sample-events';
+
+/** The right edge of the help's longest lines of that column. */
+const WIDTH = 96;
+
+/** The sample kinds (one per kind file, events/kinds/*), wrapped in the help's right column. */
+function sampleKindsText(): string {
+  const indent = ' '.repeat(35);
+  const lines: string[] = [];
+  let line = '';
+  for (const word of `kinds: ${SAMPLE_KINDS.join(', ')} (a fresh id each time)`.split(' ')) {
+    if (line !== '' && indent.length + line.length + 1 + word.length > WIDTH) {
+      lines.push(line);
+      line = word;
+    } else line = line === '' ? word : `${line} ${word}`;
+  }
+  lines.push(line);
+  return lines.map((text) => `${indent}${text}`).join('\n');
+}
+
 /** `npm run events -- help`: every command and option, with the environment it reads. */
 export const USAGE_TEXT = `Usage: npm run events -- <command> [options]
 
@@ -52,8 +72,7 @@ Checking a deployment:
                   [--format json|xml] [--timeout MS]
                                    sign the exact bytes (X-Svc-Signature) and POST them;
                                    prints the status and the listener's answer.
-                                   kinds: job_end, job_end_minimal, loan, request, bib, item,
-                                   user, notification (a fresh id each time)
+${sampleKindsText()}
                                    --secret falls back to WEBHOOK_SECRET from the environment,
                                    which keeps it out of the shell history
   challenge --url <listener> [--timeout MS]

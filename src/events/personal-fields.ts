@@ -1,103 +1,132 @@
 import type { CanonicalEvent } from './canonical-event';
+import { anyKind } from './kinds/any-kind';
 import type { EventKind } from './kinds/event-kind';
 import { eventKinds } from './kinds/event-kinds';
+import { forEachAtPath, forEachKeyAtAnyDepth, isJsonObject } from './kinds/for-each-at-path';
+import { PERSON_IDENTIFIER_LISTS, PERSON_VALUE_KEYS } from './kinds/person-keys';
 
 /** What stands where a personal value was embedded in another string. */
 export const MASK = '[masked]';
 
-/** Kinds whose every event is about a patron, whatever it carries (a deleted user has `user: {}`). */
-const PATRON_KINDS: ReadonlySet<string> = new Set(['loan', 'request', 'user', 'notification']);
-
-/**
- * Keys that name a user wherever they appear, in any kind (also one this listener does not know):
- * an event carrying one is a patron event.
- */
-const USER_KEYS: ReadonlySet<string> = new Set(['user_id', 'user_primary_id', 'patron_id']);
-
 type Json = unknown;
+type Visit = (parent: Record<string, Json>, key: string, path: string) => unknown;
 
-function isObject(value: Json): value is Record<string, Json> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+/** A kind's personal paths, split once: `**.key` ones are found in one walk of the subject. */
+interface PersonalPaths {
+  readonly paths: readonly { readonly path: string; readonly names: readonly string[] }[];
+  /** `**.key` paths by their key. */
+  readonly anyDepth: ReadonlyMap<string, string>;
+  readonly anyDepthKeys: ReadonlySet<string>;
 }
+
+const compiled = new WeakMap<EventKind, PersonalPaths>();
+
+function personalPathsOf(kind: EventKind): PersonalPaths {
+  let found = compiled.get(kind);
+  if (found === undefined) {
+    const paths: { path: string; names: string[] }[] = [];
+    const anyDepth = new Map<string, string>();
+    for (const path of kind.personal) {
+      const names = path.split('.');
+      if (names.length === 2 && names[0] === '**' && names[1] !== undefined) {
+        anyDepth.set(names[1], path);
+      } else paths.push({ path, names });
+    }
+    found = { paths, anyDepth, anyDepthKeys: new Set(anyDepth.keys()) };
+    compiled.set(kind, found);
+  }
+  return found;
+}
+
+const ANY_KIND_KEYS: ReadonlySet<string> = new Set(anyKind.personalKeys);
 
 /** The kinds whose subject this event carries (normally one). */
-function kindsOf(event: CanonicalEvent): EventKind[] {
+function kindsOf(event: CanonicalEvent, kinds: readonly EventKind[]): EventKind[] {
   const root = event as Record<string, Json>;
-  return eventKinds.filter((kind) => isObject(root[kind.subject]));
-}
-
-/** Every string at or below `value` (lists and objects walked whole). */
-function collectStrings(value: Json, into: Set<string>): void {
-  if (typeof value === 'string') {
-    if (value.trim() !== '') into.add(value);
-  } else if (Array.isArray(value)) {
-    for (const element of value) collectStrings(element, into);
-  } else if (isObject(value)) {
-    for (const child of Object.values(value)) collectStrings(child, into);
-  }
-}
-
-/** Calls `visit(parent, key)` for every object holding the last key of `path`, through lists. */
-function forEachAtPath(
-  value: Json,
-  path: readonly string[],
-  visit: (parent: Record<string, Json>, key: string) => unknown,
-): void {
-  if (Array.isArray(value)) {
-    for (const element of value) forEachAtPath(element, path, visit);
-    return;
-  }
-  const [head, ...rest] = path;
-  if (!isObject(value) || head === undefined || !Object.hasOwn(value, head)) return;
-  if (rest.length === 0) visit(value, head);
-  else forEachAtPath(value[head], rest, visit);
+  return kinds.filter((kind) => isJsonObject(root[kind.subject]));
 }
 
 /**
- * Every (parent, key) of a personal field, with its path: the kinds' paths, and user keys at any
- * depth (their path is the key alone).
+ * The personal strings of a personal field `key`: its text (also in lists); in a field that
+ * holds a whole person, the text at the keys that are the person's own (`own`).
+ */
+function collectPersonal(value: Json, into: Set<string>, key: string, own = true): void {
+  if (typeof value === 'string') {
+    if (own && value.trim() !== '') into.add(value);
+  } else if (Array.isArray(value)) {
+    for (const element of value) collectPersonal(element, into, key, own);
+  } else if (isJsonObject(value)) {
+    for (const [name, child] of Object.entries(value)) {
+      const theirs =
+        PERSON_VALUE_KEYS.has(name) || (name === 'value' && PERSON_IDENTIFIER_LISTS.has(key));
+      collectPersonal(child, into, name, theirs);
+    }
+  }
+}
+
+/**
+ * Every (parent, key) of a personal field, with its path: the kinds' paths, and the keys that
+ * name a user in any event (their path is the key alone).
  */
 function forEachPersonalField(
   event: CanonicalEvent,
-  visit: (parent: Record<string, Json>, key: string, path: string) => unknown,
+  kinds: readonly EventKind[],
+  visit: Visit,
 ): void {
   const root = event as Record<string, Json>;
-  for (const kind of kindsOf(event)) {
-    for (const path of kind.personal) {
-      forEachAtPath(root[kind.subject], path.split('.'), (parent, key) => visit(parent, key, path));
+  for (const kind of kindsOf(event, kinds)) {
+    const subject = root[kind.subject];
+    const { paths, anyDepth, anyDepthKeys } = personalPathsOf(kind);
+    for (const { path, names } of paths) {
+      forEachAtPath(subject, names, (parent, key) => visit(parent, key, path));
+    }
+    if (anyDepth.size > 0) {
+      forEachKeyAtAnyDepth(subject, anyDepthKeys, (parent, key) =>
+        visit(parent, key, anyDepth.get(key) ?? key),
+      );
     }
   }
-  const walk = (value: Json): void => {
-    if (Array.isArray(value)) value.forEach(walk);
-    else if (isObject(value)) {
-      for (const [key, child] of Object.entries(value)) {
-        if (USER_KEYS.has(key)) visit(value, key, key);
-        else walk(child);
-      }
-    }
-  };
-  walk(root);
+  forEachKeyAtAnyDepth(root, ANY_KIND_KEYS, (parent, key) => visit(parent, key, key));
 }
 
-/** Paths of personal fields that identify the person (ids, card numbers, e-mail addresses). */
-const IDENTIFYING_PATH = /(?:^|[._])(?:\w+_)?id$|(?:^|\.)user_identifier\.value$|email_address$/;
+/**
+ * Paths of personal values that identify the person (ids, card numbers, e-mail addresses); a
+ * field holding a whole person (`**.user`) is read key by key (`**.user.primary_id`).
+ */
+const IDENTIFYING_PATH =
+  /(?:^|[._])(?:\w+_)?id$|(?:^|\.)user_identifier\.value$|(?:^|\.)email(?:_address)?$/;
+
+/** The identifying strings at or below `value`, found at `path`. */
+function collectIds(value: Json, path: string, into: Set<string>): void {
+  if (typeof value === 'string') {
+    if (value.trim() !== '' && IDENTIFYING_PATH.test(path)) into.add(value);
+  } else if (Array.isArray(value)) {
+    for (const element of value) collectIds(element, path, into);
+  } else if (isJsonObject(value)) {
+    for (const [key, child] of Object.entries(value)) collectIds(child, `${path}.${key}`, into);
+  }
+}
 
 /**
  * The values that identify the person the event is about: its user ids, library card numbers
  * and e-mail addresses. The history keeps them as keyed hashes only (docs/privacy.md).
  */
-export function personalIdsOf(event: CanonicalEvent): readonly string[] {
+export function personalIdsOf(
+  event: CanonicalEvent,
+  kinds: readonly EventKind[] = eventKinds,
+): readonly string[] {
   const values = new Set<string>();
-  forEachPersonalField(event, (parent, key, path) => {
-    if (IDENTIFYING_PATH.test(path)) collectStrings(parent[key], values);
-  });
+  forEachPersonalField(event, kinds, (parent, key, path) => collectIds(parent[key], path, values));
   return [...values];
 }
 
 /** Every non-empty string at a personal path of the event (also inside lists), each once. */
-export function personalValuesOf(event: CanonicalEvent): readonly string[] {
+export function personalValuesOf(
+  event: CanonicalEvent,
+  kinds: readonly EventKind[] = eventKinds,
+): readonly string[] {
   const values = new Set<string>();
-  forEachPersonalField(event, (parent, key) => collectStrings(parent[key], values));
+  forEachPersonalField(event, kinds, (parent, key) => collectPersonal(parent[key], values, key));
   return [...values];
 }
 
@@ -112,16 +141,19 @@ export interface PersonalData {
 }
 
 /** The event's personal fields and values, without copying or masking the event. */
-export function personalDataOf(event: CanonicalEvent): PersonalData {
+export function personalDataOf(
+  event: CanonicalEvent,
+  kinds: readonly EventKind[] = eventKinds,
+): PersonalData {
   const fields = new Map<object, Set<string>>();
   const values = new Set<string>();
   const ids = new Set<string>();
-  forEachPersonalField(event, (parent, key, path) => {
+  forEachPersonalField(event, kinds, (parent, key, path) => {
     const keys = fields.get(parent) ?? new Set<string>();
     keys.add(key);
     fields.set(parent, keys);
-    collectStrings(parent[key], values);
-    if (IDENTIFYING_PATH.test(path)) collectStrings(parent[key], ids);
+    collectPersonal(parent[key], values, key);
+    collectIds(parent[key], path, ids);
   });
   // The masking pattern without its global flag: a test, not a replacement.
   const pattern = maskPattern([...values]);
@@ -133,11 +165,19 @@ export function personalDataOf(event: CanonicalEvent): PersonalData {
   };
 }
 
-/** Loan, request, user and notification events, and any event whose subject names a user. */
-export function isPatronEvent(event: CanonicalEvent): boolean {
-  if (kindsOf(event).some((kind) => PATRON_KINDS.has(kind.name))) return true;
-  if (PATRON_KINDS.has(event.action)) return true;
-  return personalValuesOf(event).length > 0;
+/**
+ * An event of a kind about patrons (its subject, or its action when the subject is missing), and
+ * any event that names a user.
+ */
+export function isPatronEvent(
+  event: CanonicalEvent,
+  kinds: readonly EventKind[] = eventKinds,
+): boolean {
+  const root = event as Record<string, Json>;
+  const about = (kind: EventKind): boolean =>
+    isJsonObject(root[kind.subject]) || kind.name === event.action;
+  if (kinds.some((kind) => kind.patron && about(kind))) return true;
+  return personalValuesOf(event, kinds).length > 0;
 }
 
 function escapeRegExp(text: string): string {
@@ -163,7 +203,7 @@ function maskedCopy(
   if (typeof value === 'string')
     return pattern === undefined ? value : value.replace(pattern, MASK);
   if (Array.isArray(value)) return value.map((element) => maskedCopy(element, skip, pattern));
-  if (!isObject(value)) return value;
+  if (!isJsonObject(value)) return value;
   const dropped = skip.get(value);
   const copy: Record<string, Json> = {};
   for (const key of Object.keys(value)) {
@@ -188,11 +228,14 @@ function maskedCopy(
  * that value replaced by `[masked]`, matched without regard to case. The personal fields are
  * found once, on the event itself; the copy is made in the same walk that masks.
  */
-export function withoutPersonalData(event: CanonicalEvent): CanonicalEvent {
+export function withoutPersonalData(
+  event: CanonicalEvent,
+  kinds: readonly EventKind[] = eventKinds,
+): CanonicalEvent {
   const values = new Set<string>();
   const skip = new Map<object, Set<string>>();
-  forEachPersonalField(event, (parent, key) => {
-    collectStrings(parent[key], values);
+  forEachPersonalField(event, kinds, (parent, key) => {
+    collectPersonal(parent[key], values, key);
     const keys = skip.get(parent);
     if (keys === undefined) skip.set(parent, new Set([key]));
     else keys.add(key);
@@ -201,7 +244,11 @@ export function withoutPersonalData(event: CanonicalEvent): CanonicalEvent {
 }
 
 /** `text` with the event's personal values replaced by `[masked]` (a destination's answer, say). */
-export function maskPersonalValues(text: string, event: CanonicalEvent): string {
-  const pattern = maskPattern(personalValuesOf(event));
+export function maskPersonalValues(
+  text: string,
+  event: CanonicalEvent,
+  kinds: readonly EventKind[] = eventKinds,
+): string {
+  const pattern = maskPattern(personalValuesOf(event, kinds));
   return pattern === undefined ? text : text.replace(pattern, MASK);
 }

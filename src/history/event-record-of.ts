@@ -1,4 +1,6 @@
 import type { CanonicalEvent } from '../events/canonical-event';
+import type { EventKind } from '../events/kinds/event-kind';
+import { eventKinds } from '../events/kinds/event-kinds';
 import { isPatronEvent } from '../events/personal-fields';
 import type { HistoryBodies } from './history-bodies';
 import type { HistoryKeys } from './history-keys';
@@ -10,15 +12,20 @@ export function bodyAad(institution: string, eventId: string): string {
   return `${institution}\u0000${eventId}`;
 }
 
-/** Patron flags by event object: an event's attempts ask again for the flag its record has. */
-const patronFlags = new WeakMap<CanonicalEvent, boolean>();
+/** Patron flags by kinds list and event object: an event's attempts ask again for its flag. */
+const patronFlags = new WeakMap<readonly EventKind[], WeakMap<CanonicalEvent, boolean>>();
 
 /** isPatronEvent, once per event object (an event is not changed once the worker has it). */
-export function patronOf(event: CanonicalEvent): boolean {
-  let flag = patronFlags.get(event);
+export function patronOf(event: CanonicalEvent, kinds: readonly EventKind[] = eventKinds): boolean {
+  let flags = patronFlags.get(kinds);
+  if (flags === undefined) {
+    flags = new WeakMap();
+    patronFlags.set(kinds, flags);
+  }
+  let flag = flags.get(event);
   if (flag === undefined) {
-    flag = isPatronEvent(event);
-    patronFlags.set(event, flag);
+    flag = isPatronEvent(event, kinds);
+    flags.set(event, flag);
   }
   return flag;
 }
@@ -37,10 +44,11 @@ export function eventRecordOf(
   receivedAt: Date,
   keys: HistoryKeys,
   bodies: HistoryBodies,
+  kinds: readonly EventKind[] = eventKinds,
 ): EventRecord {
-  const patron = patronOf(event);
+  const patron = patronOf(event, kinds);
   const institution = institutionOf(event);
-  const ids = identifiersOf(event);
+  const ids = identifiersOf(event, kinds);
   const record: EventRecord = {
     type: 'event',
     patron,

@@ -1,5 +1,7 @@
 import jsonata from 'jsonata';
 import type { CanonicalEvent } from '../events/canonical-event';
+import type { EventKind } from '../events/kinds/event-kind';
+import { eventKinds } from '../events/kinds/event-kinds';
 import { withoutPersonalData } from '../events/personal-fields';
 import { isRecord } from '../is-record';
 import { DeliveryError } from './delivery-error';
@@ -7,7 +9,7 @@ import { directTransformOf } from './direct-transform';
 import { dropPaths, pickPaths } from './event-paths';
 import { jsonataErrorOf } from './route-send';
 import type { RouteSend } from './route-send';
-import { ENVELOPE_PATHS, SUBJECT_IDENTIFIERS } from './subject-identifiers';
+import { ENVELOPE_PATHS, subjectIdentifiersOf } from './subject-identifiers';
 
 /** The bounds of one `transform:` evaluation. */
 export interface TransformLimits {
@@ -39,18 +41,20 @@ export type SendShaper = (event: CanonicalEvent) => Promise<string | undefined>;
 export function createSendShaper(
   send: RouteSend | undefined,
   limits: TransformLimits = DEFAULT_TRANSFORM_LIMITS,
+  kinds: readonly EventKind[] = eventKinds,
 ): SendShaper {
   if (send === undefined) return () => Promise.resolve(undefined);
   const { shape, fields, drop, mask } = send;
   const transform = send.transform === undefined ? undefined : compile(send.transform, limits);
   const unchanged = shape === 'full' && !fields && !drop && !mask && !transform;
   if (unchanged) return () => Promise.resolve(undefined);
+  const identifiers = subjectIdentifiersOf(kinds);
   return async (original) => {
     // The mask is applied to the whole event first: the same result as after `shape`, `fields`
     // and `drop` (they only keep or remove), but a personal value is known even where its field
     // is not kept, so a link embedding it is masked all the same.
-    const event = mask === 'patron' ? withoutPersonalData(original) : original;
-    let body: unknown = shape === 'ids' ? idsOf(event) : withoutMeta(event);
+    const event = mask === 'patron' ? withoutPersonalData(original, kinds) : original;
+    let body: unknown = shape === 'ids' ? idsOf(event, identifiers) : withoutMeta(event);
     if (fields) body = pickPaths(body, fields) ?? {};
     if (drop) body = dropPaths(body, drop);
     if (!transform) return JSON.stringify(body);
@@ -65,11 +69,14 @@ function withoutMeta(event: CanonicalEvent): Record<string, unknown> {
 }
 
 /** The envelope and each subject's identifiers; a subject of an unlisted kind keeps its `id`. */
-function idsOf(event: CanonicalEvent): unknown {
+function idsOf(
+  event: CanonicalEvent,
+  identifiers: ReadonlyMap<string, readonly string[]>,
+): unknown {
   const paths: string[] = [...ENVELOPE_PATHS];
   for (const [key, value] of Object.entries(event)) {
     if (key === 'meta' || !isRecord(value)) continue;
-    paths.push(...(SUBJECT_IDENTIFIERS[key] ?? [`${key}.id`]));
+    paths.push(...(identifiers.get(key) ?? [`${key}.id`]));
   }
   return pickPaths(event, paths) ?? {};
 }

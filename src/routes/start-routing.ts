@@ -2,6 +2,7 @@ import { Queue } from 'bullmq';
 import type { Telemetry, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Registry } from 'prom-client';
+import type { EventKind } from '../events/kinds/event-kind';
 import type { HistoryRecorder } from '../history';
 import type { Logger } from '../logger';
 import { createDestination } from './create-destination';
@@ -62,6 +63,8 @@ export interface StartRoutingOptions {
   readonly stalledInterval?: number;
   /** BullMQ's telemetry (src/tracing/): route jobs carry the event's trace; none when off. */
   readonly telemetry?: Telemetry;
+  /** The event kinds `send:` shapes by (thin payload, mask); eventKinds unless given. */
+  readonly kinds?: readonly EventKind[];
   /**
    * Make the first attempt of each delivery in the event job where the route can take it
    * (ROUTE_INLINE on); unset: every delivery is a route job. Needs `runWorkers`.
@@ -191,7 +194,7 @@ function deliveringRoute(
     route,
     destination,
     logger,
-    shape: createSendShaper(route.send),
+    shape: createSendShaper(route.send, undefined, options.kinds),
     ...(metrics === undefined ? {} : { metrics }),
     ...(circuit === undefined ? {} : { circuit }),
     ...(options.history === undefined ? {} : { history: options.history }),

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { CodeValue } from '../canonical-event';
-import type { EventKind } from './event-kind';
+import type { EventKind, SampleSeed } from './event-kind';
 import { fieldRules } from './field-rules';
+import { SAMPLE_BASE, SAMPLE_LIBRARY, sampleHead } from './sample-parts';
 
 /** The item kind's subject, `item`: the item with its bib and holding as the platform nests them. */
 export const ItemSubject = z.looseObject({
@@ -17,12 +18,53 @@ export const ItemSubject = z.looseObject({
 });
 export type ItemSubject = z.infer<typeof ItemSubject>;
 
+function itemSample({ id, time, n }: SampleSeed): Record<string, unknown> {
+  const bibLink = `${SAMPLE_BASE}/bibs/991234560000561`;
+  const holdingLink = `${bibLink}/holdings/221234560000561`;
+  return {
+    ...sampleHead(id, time, 'ITEM', 'ITEM_UPDATED', 'Item updated'),
+    item: {
+      bib_data: {
+        mms_id: '991234560000561',
+        title: 'A history of rivers',
+        author: 'Okafor, Amara',
+        network_number: ['(OCoLC)987654321'],
+        link: bibLink,
+      },
+      holding_data: {
+        holding_id: '221234560000561',
+        call_number: 'GB1201 .O43 2019',
+        in_temp_location: false,
+        link: holdingLink,
+      },
+      item_data: {
+        pid: `231234${n}`,
+        barcode: '39000123456',
+        modification_date: `${time.slice(0, 10)}Z`,
+        base_status: { value: '1', desc: 'Item in place' },
+        physical_material_type: { value: 'BOOK', desc: 'Book' },
+        policy: { value: '01', desc: 'Regular loan' },
+        library: SAMPLE_LIBRARY,
+        location: { value: 'STACKS', desc: 'Main stacks' },
+        requested: false,
+      },
+      link: `${holdingLink}/items/231234${n}`,
+    },
+  };
+}
+
 export const item: EventKind = {
   name: 'item',
   subject: 'item',
   schema: ItemSubject,
   // An item names no patron; a loan or request of it is its own kind.
+  patron: false,
   personal: [],
+  identifiers: {
+    thin: ['bib_data.mms_id', 'holding_data.holding_id', 'item_data.pid'],
+    history: { mmsIds: ['bib_data.mms_id'], barcodes: ['item_data.barcode'] },
+  },
+  samples: { item: itemSample },
   rules: fieldRules({
     objects: {
       bib_data: fieldRules({ lists: ['network_number'] }),

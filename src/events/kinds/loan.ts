@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { CodeValue } from '../canonical-event';
 import type { EventKind } from './event-kind';
 import { fieldRules } from './field-rules';
+import { PERSON_ANYWHERE } from './person-keys';
+import { SAMPLE_BASE, SAMPLE_DESK, SAMPLE_LIBRARY, sampleHead } from './sample-parts';
 
 /** The loan kind's subject, `item_loan`: a loan as the platform's loan objects have it. */
 export const LoanSubject = z.looseObject({
@@ -21,8 +23,43 @@ export const loan: EventKind = {
   name: 'loan',
   subject: 'item_loan',
   schema: LoanSubject,
-  // The borrower, and free text a desk may write about them.
-  personal: ['user_id', 'user_primary_id', 'note.content'],
+  patron: true,
+  // The borrower (by id, or a user object), and free text a desk may write about them.
+  personal: ['user_id', 'user_primary_id', 'note.content', ...PERSON_ANYWHERE],
+  identifiers: {
+    thin: ['loan_id', 'user_id', 'item_id', 'item_barcode', 'mms_id'],
+    history: {
+      loanIds: ['loan_id'],
+      barcodes: ['item_barcode'],
+      mmsIds: ['mms_id'],
+      requestIds: ['request_id'],
+    },
+  },
+  samples: {
+    loan: ({ id, time, n }) => ({
+      ...sampleHead(id, time, 'LOAN', 'LOAN_CREATED', 'Loan created'),
+      item_loan: {
+        loan_id: `234001${n}`,
+        circ_desk: SAMPLE_DESK,
+        library: SAMPLE_LIBRARY,
+        user_id: 'S1004217',
+        item_barcode: '39000123456',
+        due_date: new Date(Date.parse(time) + 28 * 86_400_000).toISOString(),
+        loan_status: 'ACTIVE',
+        loan_date: time,
+        process_status: 'NORMAL',
+        mms_id: '991234560000561',
+        holding_id: '221234560000561',
+        item_id: '231234560000561',
+        title: 'A history of rivers',
+        author: 'Okafor, Amara',
+        location_code: { value: 'STACKS', name: 'Main stacks' },
+        item_policy: { value: '01', description: 'Regular loan' },
+        renewable: true,
+        link: `${SAMPLE_BASE}/users/S1004217/loans/234001${n}`,
+      },
+    }),
+  },
   rules: fieldRules({
     // `loan_status` and `process_status` are bare strings in the platform's JSON: not codes.
     codes: [

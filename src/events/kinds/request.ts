@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { CodeValue } from '../canonical-event';
 import type { EventKind } from './event-kind';
 import { fieldRules } from './field-rules';
+import { PERSON_ANYWHERE } from './person-keys';
+import { sampleHead } from './sample-parts';
 
 /** The request kind's subject, `user_request`: a patron's request on a title or an item. */
 export const RequestSubject = z.looseObject({
@@ -19,8 +21,37 @@ export const request: EventKind = {
   name: 'request',
   subject: 'user_request',
   schema: RequestSubject,
-  // The requester, and the comment they or the desk wrote.
-  personal: ['user_primary_id', 'user_id', 'comment'],
+  patron: true,
+  // The requester (by id, or a requester or user object), and the comments they or a desk wrote.
+  personal: ['user_primary_id', 'user_id', 'comment', '**.note', ...PERSON_ANYWHERE],
+  identifiers: {
+    thin: ['request_id', 'user_primary_id', 'mms_id', 'item_id'],
+    history: { requestIds: ['request_id'], mmsIds: ['mms_id'], barcodes: ['barcode'] },
+  },
+  samples: {
+    request: ({ id, time, n }) => ({
+      ...sampleHead(id, time, 'REQUEST', 'REQUEST_CREATED', 'Request created'),
+      user_request: {
+        user_primary_id: 'S1004217',
+        request_id: `812345${n}`,
+        request_type: 'HOLD',
+        request_sub_type: { value: 'PATRON_PHYSICAL', desc: 'Patron physical item request' },
+        title: 'The politics of light',
+        author: 'Lindqvist, Erik',
+        mms_id: '991234570000561',
+        item_id: '231234570000561',
+        pickup_location: 'Main Library',
+        pickup_location_type: 'LIBRARY',
+        pickup_location_library: 'MAIN',
+        material_type: { value: 'BOOK', desc: 'Book' },
+        request_status: 'NOT_STARTED',
+        place_in_queue: 1,
+        request_date: `${time.slice(0, 10)}Z`,
+        request_time: time,
+        task_name: 'Pickup From Shelf',
+      },
+    }),
+  },
   rules: fieldRules({
     // `request_type`, `request_status`, `pickup_location*` and `managed_by_*` are bare strings.
     codes: ['request_sub_type', 'material_type', 'target_destination'],

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { CodeValue } from '../canonical-event';
 import type { EventKind } from './event-kind';
 import { fieldRules } from './field-rules';
+import { USER_RECORD_KEYS } from './person-keys';
+import { sampleHead } from './sample-parts';
 
 /**
  * The user kind's subject, `webhook_user`: the user record under `user` (an empty object when the
@@ -83,27 +85,12 @@ const userRules = fieldRules({
 
 /**
  * Everything in a user record that names or reaches the person: ids, names, birth date, PIN,
- * addresses, e-mails, phones, identifiers (library cards), notes, proxies and the web links that
- * carry the id.
+ * addresses, e-mails, phones (with the notes on them), identifiers (library cards), notes about
+ * them, the people they are proxy for, and the web links that carry the id.
  */
 const USER_PERSONAL: readonly string[] = [
   ...[
-    'primary_id',
-    'external_id',
-    'first_name',
-    'middle_name',
-    'last_name',
-    'full_name',
-    'preferred_first_name',
-    'preferred_middle_name',
-    'preferred_last_name',
-    'pref_first_name',
-    'pref_middle_name',
-    'pref_last_name',
-    'birth_date',
-    'pin_number',
-    'password',
-    'job_description',
+    ...USER_RECORD_KEYS,
     'contact_info.address.line1',
     'contact_info.address.line2',
     'contact_info.address.line3',
@@ -112,12 +99,17 @@ const USER_PERSONAL: readonly string[] = [
     'contact_info.address.city',
     'contact_info.address.state_province',
     'contact_info.address.postal_code',
+    'contact_info.address.address_note',
     'contact_info.email.email_address',
+    'contact_info.email.description',
     'contact_info.phone.phone_number',
+    'contact_info.phone.description',
     'user_identifier.value',
+    'user_identifier.note',
     'user_note.note_text',
-    'proxy_for_user.primary_id',
-    'proxy_for_user.full_name',
+    'user_block.block_note',
+    'user_statistic.statistic_note',
+    'proxy_for_user',
   ].map((path) => `user.${path}`),
   'user_id',
   'primary_id',
@@ -127,6 +119,36 @@ export const user: EventKind = {
   name: 'user',
   subject: 'webhook_user',
   schema: UserSubject,
+  patron: true,
   personal: USER_PERSONAL,
+  identifiers: { thin: ['user.primary_id'], history: {} },
+  samples: {
+    user: ({ id, time }) => ({
+      ...sampleHead(id, time, 'USER', 'USER_UPDATED', 'User updated'),
+      webhook_user: {
+        method: 'UPDATE',
+        cause: 'API',
+        user: {
+          record_type: { value: 'PUBLIC', desc: 'Public' },
+          primary_id: 'S1004217',
+          first_name: 'Amara',
+          last_name: 'Okafor',
+          user_group: { value: 'UGRAD', desc: 'Undergraduate' },
+          expiry_date: '2027-06-30Z',
+          status: { value: 'ACTIVE', desc: 'Active' },
+          contact_info: {
+            email: [
+              {
+                preferred: true,
+                segment_type: 'Internal',
+                email_address: 'amara@example.org',
+                email_type: [{ value: 'personal', desc: 'Personal' }],
+              },
+            ],
+          },
+        },
+      },
+    }),
+  },
   rules: fieldRules({ objects: { user: userRules } }),
 };

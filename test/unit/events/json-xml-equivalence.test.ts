@@ -38,6 +38,7 @@ const PAIRS = [
   'user-updated',
   'user-deleted',
   'notification',
+  'notification-request-update',
 ];
 
 describe.each(PAIRS)('the %s fixture pair', (name) => {

@@ -32,6 +32,7 @@ const FIXTURES = [
   'user-updated',
   'user-deleted',
   'notification',
+  'notification-request-update',
 ].flatMap((name) => [`${name}.json`, `${name}.xml`]);
 
 describe('personal fields of each kind', () => {
@@ -89,6 +90,24 @@ describe('personal fields of each kind', () => {
     expect(values).toEqual(
       expect.arrayContaining(['S1004217', 'amara@example.org', 'circulation@example.org']),
     );
+  });
+
+  it('finds the receiving user of a letter inside notification_data, and the printed copy', () => {
+    const event = eventOf('notification-request-update.xml');
+    const masked = withoutPersonalData(event).notification_data as Record<string, unknown>;
+    expect(masked).not.toHaveProperty('receiver');
+    expect(masked).not.toHaveProperty('user_for_printing');
+    expect(masked.phys_item_display).toMatchObject({ barcode: '39000123458' });
+    expect([...personalIdsOf(event)].sort()).toEqual([
+      '2100977',
+      'S2207761',
+      'johanna.virtanen@example.net',
+      'jv-0457x',
+    ]);
+    // A code of the person (their group, a phone's type, their language) is no one's value.
+    expect(personalValuesOf(event)).not.toContain('en');
+    expect(personalValuesOf(event)).not.toContain('home');
+    expect(JSON.stringify(withoutPersonalData(event))).toContain('has been updated');
   });
 
   it('masks an operator id that is the patron’s id, in any case', () => {

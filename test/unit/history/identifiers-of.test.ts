@@ -1,18 +1,13 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { CanonicalEvent } from '../../../src/events/canonical-event';
+import { anyKind } from '../../../src/events/kinds/any-kind';
 import { MASK, personalIdsOf, withoutPersonalData } from '../../../src/events/personal-fields';
 import { identifiersOf } from '../../../src/history/identifiers-of';
 import { fixtureEvent } from '../../helpers/history-events';
 
-const KEYS: Record<string, string> = {
-  barcode: 'barcodes',
-  item_barcode: 'barcodes',
-  mms_id: 'mmsIds',
-  loan_id: 'loanIds',
-  request_id: 'requestIds',
-  job_instance_id: 'jobInstanceIds',
-};
+/** Keys whose value is an identifier of that column wherever they stand. */
+const KEYS: Readonly<Record<string, string>> = anyKind.identifierKeys;
 
 /** What the identifiers are by definition: those left in the event once its personal data is out. */
 function leftAfterMasking(event: CanonicalEvent): Record<string, string[]> {
