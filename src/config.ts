@@ -170,6 +170,11 @@ export const EnvSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9_-]{1,64}$/, 'letters, digits, _ and - only (at most 64)')
     .optional(),
+  /**
+   * YAML `expected: [{ institution?, jobEnd | kind, everyHours }]`: events that must come at least
+   * every so often (docs/operations.md#expected-events); unset: none expected.
+   */
+  EXPECTED_EVENTS_FILE: z.string().min(1).optional(),
 });
 export type EnvSchema = z.infer<typeof EnvSchema>;
 
@@ -283,6 +288,7 @@ export const WorkerConfig = ClientConfig.extend({
     RECONCILE_OVERLAP_MINUTES: true,
     RECONCILE_JOB_IDS: true,
     INSTITUTION_CODE: true,
+    EXPECTED_EVENTS_FILE: true,
   }).shape,
   ...EnvSchema.pick(historyKeys).shape,
   // The worker retries through BullMQ (JOB_ATTEMPTS); client retries inside would multiply them.

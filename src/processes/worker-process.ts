@@ -24,6 +24,7 @@ import type { Dispatch } from '../worker/handler-registry';
 import { sweepRecordsDir } from '../worker/job-end/sweep-records-dir';
 import { withJobEndOnce } from '../worker/job-end/job-end-once';
 import { jobEndSeenOf, startReconciliation } from '../worker/job-end/start-reconciliation';
+import { watchExpectedEvents } from '../expected/watch-expected-events';
 import { handlerEntries } from './handler-entries';
 import { startWorkerHistory } from './worker-history';
 import type { WorkerHistory, WorkerHistoryOptions } from './worker-history';
@@ -100,16 +101,28 @@ export function createWorkerProcess(options: WorkerProcessOptions): WorkerProces
     config.ROUTES_FILE === undefined
       ? undefined
       : routingOf(options, config.ROUTES_FILE, history, (members?.length ?? 1) > 1);
-  const running = queues.map((queue) => startEventWorker(options, queue, routing?.fanOut, history));
-  const reconciliation = startReconciliation({
+  // The institution and queue of each: for the reconciliation and the expected events.
+  const named = queues.map((queue) => ({
+    ...queue,
+    institution: queue.member?.code ?? config.INSTITUTION_CODE,
+    queueName: queueNameOf(config, queue.member),
+  }));
+  const registry = options.metrics?.registry;
+  const watch = watchExpectedEvents({
     ...options,
-    registry: options.metrics?.registry,
-    queues: queues.map((queue) => ({
-      ...queue,
-      institution: queue.member?.code ?? config.INSTITUTION_CODE,
-      queueName: queueNameOf(config, queue.member),
-    })),
+    file: config.EXPECTED_EVENTS_FILE,
+    registry,
+    queues: named,
   });
+  const running = named.map((queue) =>
+    startEventWorker(
+      options,
+      { ...queue, dispatch: watch(queue.queueName, queue.dispatch) },
+      routing?.fanOut,
+      history,
+    ),
+  );
+  const reconciliation = startReconciliation({ ...options, registry, queues: named });
   const [first] = running;
   if (first === undefined) throw new Error('no event worker');
   if (options.metrics !== undefined) {
