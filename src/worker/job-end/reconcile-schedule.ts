@@ -35,7 +35,7 @@ export interface ReconcileSchedule {
 const SCHEDULER_ID = 'reconcile-job-ends';
 
 /** Where each institution's last complete scheduled run ended. */
-export function lastRunKey(eventQueueName: string): string {
+function lastRunKey(eventQueueName: string): string {
   return `${eventQueueName}:reconcile-last`;
 }
 
