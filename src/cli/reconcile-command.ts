@@ -48,6 +48,7 @@ export async function reconcileCommand(args: string[], io: CliIo): Promise<numbe
             until,
             everyMs: config.RECONCILE_INTERVAL_SECONDS * 1000,
             overlapMs: config.RECONCILE_OVERLAP_MINUTES * 60_000,
+            maxBackMs: config.DEDUP_WINDOW_HOURS * 3_600_000,
           }));
         const dryRun = values['dry-run'] === true;
         reports.push(await reconcileJobEnds(target, { since: from, until, dryRun, runId }));

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CodeField, JobInfo, JobInstance } from '@svcws/client';
+import { JobInfo, JobInstance, SvcApiError } from '@svcws/client';
 import type { SvcClient } from '@svcws/client';
 import type { EnqueueEvent } from '../../events/enqueue-event';
 import type { Logger } from '../../logger';
@@ -7,7 +7,6 @@ import type { ImportJobMatcher } from './import-job-matcher';
 import type { JobEndSeen } from './job-end-seen';
 import { UNFINISHED_STATUSES } from './records-to-download';
 import { recoveredJobEnd } from './recovered-job-end';
-import type { ListedInstance } from './recovered-job-end';
 
 /** One institution, as the reconciliation sees it. */
 export interface ReconcileTarget {
@@ -62,7 +61,7 @@ const JOBS_ROUTE = 'GET /conf/jobs';
 const INSTANCES_ROUTE = 'GET /conf/jobs/{job_id}/instances';
 
 /** A job of the job list: the fields IMPORT_JOB_MATCH reads. */
-const ListedJob = JobInfo.extend({ id: z.string().min(1), type: CodeField.optional() });
+const ListedJob = JobInfo.extend({ id: z.string().min(1) });
 /** An instance of an instance list: its id, its status, and everything else as the platform sent it. */
 const ListedJobInstance = JobInstance.extend({ id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/) });
 
@@ -98,11 +97,7 @@ export async function reconcileJobEnds(
   });
   try {
     jobs.push(...(await selectedJobs(target, run)));
-    for (const jobId of jobs) {
-      for await (const page of instancePages(target, run, jobId, window)) {
-        await takeUpMissed(target, run, jobId, page, window);
-      }
-    }
+    for (const jobId of jobs) await reconcileJob(target, run, jobId, window);
     return report({ complete: true });
   } catch (error) {
     if (!(error instanceof BudgetFloorReached)) throw error;
@@ -111,6 +106,30 @@ export async function reconcileJobEnds(
       'reconciliation stopped at the API budget floor',
     );
     return report({ complete: false, stoppedBecause: 'budget floor' });
+  }
+}
+
+/**
+ * One job's instances. A listing the service refuses with a 400 (a RECONCILE_JOB_IDS entry that
+ * is no job id: 402215, 402216) is logged and the job skipped: it would be refused on every run,
+ * and must not hold back the others. Any other failure stops the run, incomplete.
+ */
+async function reconcileJob(
+  target: ReconcileTarget,
+  run: RunCount,
+  jobId: string,
+  window: ReconcileWindow,
+): Promise<void> {
+  try {
+    for await (const page of instancePages(target, run, jobId, window)) {
+      await takeUpMissed(target, run, jobId, page, window);
+    }
+  } catch (error) {
+    if (!(error instanceof SvcApiError) || error.status !== 400) throw error;
+    target.logger.warn(
+      { runId: window.runId, jobId, code: error.code, meaning: error.meaning },
+      "reconciliation: the service refused the job's instance list: job skipped",
+    );
   }
 }
 
@@ -183,7 +202,7 @@ async function takeUpMissed(
 ): Promise<void> {
   const finished = items
     .map((item) => ListedJobInstance.safeParse(item))
-    .flatMap((parsed) => (parsed.success ? [parsed.data as ListedInstance & JobInstance] : []))
+    .flatMap((parsed) => (parsed.success ? [parsed.data] : []))
     .filter((instance) => !UNFINISHED_STATUSES.has(instance.status.value));
   run.finished += finished.length;
   const seen = await target.seen.seen(finished.map((instance) => instance.id));

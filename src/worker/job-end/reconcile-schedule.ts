@@ -19,6 +19,8 @@ export interface ReconcileScheduleOptions {
   readonly everyMs: number;
   /** RECONCILE_OVERLAP_MINUTES in ms. */
   readonly overlapMs: number;
+  /** DEDUP_WINDOW_HOURS in ms: a window never reaches back further than job_ends are remembered. */
+  readonly maxBackMs: number;
   readonly targets: readonly ScheduledTarget[];
   readonly logger: Logger;
   /** Called after each institution's run with what it queued (the metric). */
@@ -42,17 +44,20 @@ function lastRunKey(eventQueueName: string): string {
 /**
  * The start of a scheduled run's window: where the last complete run ended (or one interval ago,
  * the first time), less the overlap, so an instance listed late is still found. A run stopped by
- * the budget or an error leaves the mark where it was: the next run covers its window again.
+ * the budget or an error leaves the mark where it was: the next run covers its window again. Never
+ * further back than `maxBackMs`: an older instance's claim has expired, and it would be taken
+ * up again.
  */
 export async function windowStart(
   redis: Redis,
   eventQueueName: string,
-  { until, everyMs, overlapMs }: { until: Date; everyMs: number; overlapMs: number },
+  options: { until: Date; everyMs: number; overlapMs: number; maxBackMs: number },
 ): Promise<Date> {
+  const { until, everyMs, overlapMs, maxBackMs } = options;
   const last = await redis.get(lastRunKey(eventQueueName));
   const lastMs = last === null ? Number.NaN : Date.parse(last);
   const from = Number.isNaN(lastMs) ? until.getTime() - everyMs : lastMs;
-  return new Date(from - overlapMs);
+  return new Date(Math.max(from - overlapMs, until.getTime() - maxBackMs));
 }
 
 /**

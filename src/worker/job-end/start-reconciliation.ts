@@ -78,7 +78,7 @@ export function reconcileTargetOf(
 export function startReconciliation(options: {
   readonly config: Pick<
     WorkerConfig,
-    'QUEUE_NAME' | 'RECONCILE_INTERVAL_SECONDS' | 'RECONCILE_OVERLAP_MINUTES'
+    'QUEUE_NAME' | 'RECONCILE_INTERVAL_SECONDS' | 'RECONCILE_OVERLAP_MINUTES' | 'DEDUP_WINDOW_HOURS'
   >;
   readonly connection: Redis;
   readonly queues: readonly InstitutionQueue[];
@@ -93,6 +93,7 @@ export function startReconciliation(options: {
     queueName: config.QUEUE_NAME,
     everyMs: config.RECONCILE_INTERVAL_SECONDS * 1000,
     overlapMs: config.RECONCILE_OVERLAP_MINUTES * 60_000,
+    maxBackMs: config.DEDUP_WINDOW_HOURS * 3_600_000,
     targets: targets.map((one) => one.target),
     logger: options.logger,
     ...(options.registry === undefined

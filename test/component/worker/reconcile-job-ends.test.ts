@@ -170,6 +170,19 @@ describe('job_end reconciliation: found through the jobs API when the platform n
     ).toBe(true);
   });
 
+  it('skips a RECONCILE_JOB_IDS entry the service refuses, and still completes', async () => {
+    await setUp({ worker: { RECONCILE_JOB_IDS: 'S9999,S7781' } });
+    const instanceId = await sut.runJob('S7781', 2);
+
+    const report = await reconcileNow({ dryRun: true });
+
+    expect(report.complete).toBe(true);
+    expect(report.jobs).toContain('S9999');
+    expect(report.recovered.map((one) => one.instanceId)).toContain(instanceId);
+    const skipped = sut.log.lines().find((line) => line.jobId === 'S9999');
+    expect(skipped).toMatchObject({ code: '402216' });
+  });
+
   it('changes nothing in a dry run: reported, not queued, not claimed', async () => {
     await setUp();
     const instanceId = await sut.runJob('S7781', 2);
