@@ -103,6 +103,21 @@ describe('job_end reconciliation: found through the jobs API when the platform n
     expect(done?.recovered).toBeGreaterThanOrEqual(1);
   });
 
+  it('runs once per interval for the fleet, whatever the number of workers', async () => {
+    await setUp({ worker: { RECONCILE_INTERVAL_SECONDS: '1' } });
+    sut.startWorker();
+    sut.startWorker();
+    const started = Date.now();
+    await new Promise((resolve) => setTimeout(resolve, 4_500));
+    const elapsedSeconds = (Date.now() - started) / 1000;
+
+    const runs = sut.log.lines().filter((line) => line.msg === 'reconciliation run done').length;
+
+    // Two workers each taking every slot would make about twice as many.
+    expect(runs).toBeGreaterThanOrEqual(2);
+    expect(runs).toBeLessThanOrEqual(Math.ceil(elapsedSeconds) + 1);
+  });
+
   it('does not process the late webhook of a recovered instance again', async () => {
     await setUp();
     const instanceId = await sut.runJob('S7781', 5);
