@@ -101,27 +101,14 @@ export function createWorkerProcess(options: WorkerProcessOptions): WorkerProces
     config.ROUTES_FILE === undefined
       ? undefined
       : routingOf(options, config.ROUTES_FILE, history, (members?.length ?? 1) > 1);
-  // The institution and queue of each: for the reconciliation and the expected events.
-  const named = queues.map((queue) => ({
-    ...queue,
-    institution: queue.member?.code ?? config.INSTITUTION_CODE,
-    queueName: queueNameOf(config, queue.member),
-  }));
+  const named = queues.map((queue) => namedQueue(config, queue));
   const registry = options.metrics?.registry;
-  const watch = watchExpectedEvents({
-    ...options,
-    file: config.EXPECTED_EVENTS_FILE,
-    registry,
-    queues: named,
+  const file = config.EXPECTED_EVENTS_FILE;
+  const watch = watchExpectedEvents({ ...options, file, registry, queues: named });
+  const running = named.map((queue) => {
+    const watched = { ...queue, dispatch: watch(queue.queueName, queue.dispatch) };
+    return startEventWorker(options, watched, routing?.fanOut, history);
   });
-  const running = named.map((queue) =>
-    startEventWorker(
-      options,
-      { ...queue, dispatch: watch(queue.queueName, queue.dispatch) },
-      routing?.fanOut,
-      history,
-    ),
-  );
   const reconciliation = startReconciliation({ ...options, registry, queues: named });
   const [first] = running;
   if (first === undefined) throw new Error('no event worker');
@@ -241,6 +228,12 @@ function startEventWorker(
     remainingFloor: config.SVC_REMAINING_FLOOR,
     ...options.tuning,
   });
+}
+
+/** A queue's parts with its institution and name: for the reconciliation and expected events. */
+function namedQueue(config: WorkerConfig, queue: EventQueueParts) {
+  const institution = queue.member?.code ?? config.INSTITUTION_CODE;
+  return { ...queue, institution, queueName: queueNameOf(config, queue.member) };
 }
 
 /** The event queue of the single institution, or of one member. */
