@@ -74,11 +74,14 @@ describe('job_end reconciliation: found through the jobs API when the platform n
   it('processes a job_end never sent within one interval of the scheduled run: records on disk, marked recovered', async () => {
     await setUp({ worker: { RECONCILE_INTERVAL_SECONDS: '1' } });
     const instanceId = await sut.runJob('S7781', 7);
+    const started = Date.now();
     sut.startWorker();
 
     const job = await sut.settled(jobIdForEvent(recoveredEventId(instanceId)));
 
     expect(await job.isCompleted()).toBe(true);
+    // Queued by the first run, one interval (1 s) after the worker started; slack for a busy machine.
+    expect(job.timestamp - started).toBeLessThan(1000 + 2500);
     expect(job.data).toMatchObject({
       action: 'job_end',
       institution: { value: INSTITUTION },
