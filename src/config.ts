@@ -155,6 +155,27 @@ export const EnvSchema = z.object({
   /** YAML `identities: [{ identity, role, institution? }]`: the proxy's identities → roles. */
   CONSOLE_ROLES_FILE: z.string().min(1).optional(),
   CONSOLE_SESSION_HOURS: positiveInt.max(168).default(8),
+
+  // reconciliation of job_end (docs/worker.md#reconciliation)
+  /** How often the fleet looks for job_ends never delivered (one run per interval); 0: never. */
+  RECONCILE_INTERVAL_SECONDS: nonNegativeInt.max(86_400).default(900),
+  /** How far each run reaches back before the last one ended, for instances listed late. */
+  RECONCILE_OVERLAP_MINUTES: nonNegativeInt.max(1440).default(60),
+  /** Jobs looked at besides those IMPORT_JOB_MATCH selects (comma-separated job ids). */
+  RECONCILE_JOB_IDS: csv.default([]),
+  /**
+   * The single institution's code (its events' institution.value), put in the job_ends the
+   * reconciliation makes; with INSTITUTIONS_FILE each member's code is used instead.
+   */
+  INSTITUTION_CODE: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, 'letters, digits, _ and - only (at most 64)')
+    .optional(),
+  /**
+   * YAML `expected: [{ institution?, jobEnd | kind, everyHours }]`: events that must come at least
+   * every so often (docs/operations.md#expected-events); unset: none expected.
+   */
+  EXPECTED_EVENTS_FILE: z.string().min(1).optional(),
 });
 export type EnvSchema = z.infer<typeof EnvSchema>;
 
@@ -260,6 +281,14 @@ export const WorkerConfig = ClientConfig.extend({
     ROUTE_INLINE: true,
     ROUTE_INLINE_DEADLINE_MS: true,
     INSTITUTIONS_FILE: true,
+    // The reconciliation queues job_ends as the listener does, and remembers them as long.
+    DEDUP_WINDOW_HOURS: true,
+    JOB_ATTEMPTS: true,
+    RECONCILE_INTERVAL_SECONDS: true,
+    RECONCILE_OVERLAP_MINUTES: true,
+    RECONCILE_JOB_IDS: true,
+    INSTITUTION_CODE: true,
+    EXPECTED_EVENTS_FILE: true,
   }).shape,
   ...EnvSchema.pick(historyKeys).shape,
   // The worker retries through BullMQ (JOB_ATTEMPTS); client retries inside would multiply them.

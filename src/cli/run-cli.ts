@@ -6,6 +6,7 @@ import { failedCommand } from './failed-command';
 import { forInstitution } from './for-institution';
 import { historyCommand } from './history-command';
 import { messageOf } from '../operations/message-of';
+import { reconcileCommand } from './reconcile-command';
 import { rejectedCommand } from './rejected-command';
 import { replayCommand } from './replay-command';
 import { routesCommand } from './routes-command';
@@ -25,6 +26,7 @@ const COMMANDS: Record<string, Command> = {
   routes: routesCommand,
   history: historyCommand,
   'console-token': consoleTokenCommand,
+  reconcile: reconcileCommand,
 };
 
 /**

@@ -67,6 +67,13 @@ DATABASE_URL: "history is off"):
   history migrate | history prune [--json]
                                    bring the schema up to date | retention now
 
+job_end reconciliation (reads the worker's keys: SVC_*, INSTITUTIONS_FILE, IMPORT_JOB_MATCH,
+RECONCILE_*, REDIS_URL, QUEUE_NAME; docs/worker.md#reconciliation):
+  reconcile [--since <ISO time>] [--dry-run] [--json]
+                                   find the job_ends the platform never delivered and queue
+                                   them, marked recovered (--dry-run: list them, queue nothing);
+                                   without --since, from the last scheduled run less the overlap
+
 Checking a deployment:
   send-test-event --url <listener> [--secret <s>] (--file <body.json|.xml> | --sample <kind>)
                   [--format json|xml] [--timeout MS]

@@ -15,6 +15,8 @@ export const EventMeta = z.object({
   format: z.enum(['json', 'xml']),
   receivedAt: z.iso.datetime(),
   requestId: z.string(),
+  /** Made by the worker's reconciliation from the instance, not delivered (docs/worker.md). */
+  recovered: z.literal(true).optional(),
 });
 export type EventMeta = z.infer<typeof EventMeta>;
 

@@ -27,6 +27,8 @@ export const InstitutionEntry = z.strictObject({
   remainingFloor: z.number().int().nonnegative().optional(),
   /** Its records' format (DOWNLOAD_FORMAT). */
   downloadFormat: z.enum(['XML', 'BINARY']).optional(),
+  /** Jobs its reconciliation looks at besides IMPORT_JOB_MATCH's (RECONCILE_JOB_IDS). */
+  reconcileJobIds: z.array(z.string().min(1)).optional(),
 });
 export type InstitutionEntry = z.infer<typeof InstitutionEntry>;
 

@@ -22,6 +22,9 @@ import type { HandlerEntry } from '../worker/handler-entry';
 import { createHandlerRegistry } from '../worker/handler-registry';
 import type { Dispatch } from '../worker/handler-registry';
 import { sweepRecordsDir } from '../worker/job-end/sweep-records-dir';
+import { withJobEndOnce } from '../worker/job-end/job-end-once';
+import { jobEndSeenOf, startReconciliation } from '../worker/job-end/start-reconciliation';
+import { watchExpectedEvents } from '../expected/watch-expected-events';
 import { handlerEntries } from './handler-entries';
 import { startWorkerHistory } from './worker-history';
 import type { WorkerHistory, WorkerHistoryOptions } from './worker-history';
@@ -98,7 +101,15 @@ export function createWorkerProcess(options: WorkerProcessOptions): WorkerProces
     config.ROUTES_FILE === undefined
       ? undefined
       : routingOf(options, config.ROUTES_FILE, history, (members?.length ?? 1) > 1);
-  const running = queues.map((queue) => startEventWorker(options, queue, routing?.fanOut, history));
+  const named = queues.map((queue) => namedQueue(config, queue));
+  const registry = options.metrics?.registry;
+  const file = config.EXPECTED_EVENTS_FILE;
+  const watch = watchExpectedEvents({ ...options, file, registry, queues: named });
+  const running = named.map((queue) => {
+    const watched = { ...queue, dispatch: watch(queue.queueName, queue.dispatch) };
+    return startEventWorker(options, watched, routing?.fanOut, history);
+  });
+  const reconciliation = startReconciliation({ ...options, registry, queues: named });
   const [first] = running;
   if (first === undefined) throw new Error('no event worker');
   if (options.metrics !== undefined) {
@@ -109,6 +120,7 @@ export function createWorkerProcess(options: WorkerProcessOptions): WorkerProces
     workers: running.map((one) => one.worker),
     swept,
     close: async () => {
+      await reconciliation?.close();
       await Promise.all(running.map((one) => one.close()));
       await routing?.close();
       await history?.close();
@@ -197,15 +209,14 @@ function startEventWorker(
   const eventSteps: EventStep[] = step === undefined ? [] : [step];
   const dispatch = history === undefined ? parts.dispatch : history.withJobEnd(parts.dispatch);
   const { telemetry } = options;
+  // A job_end of an instance already taken up stops before the steps (job-end-once.ts).
+  const seen = jobEndSeenOf(options.connection, { queueName: queueNameOf(config, member), config });
+  const once = withJobEndOnce(withEventSteps(dispatch, eventSteps), seen, logger);
   // With tracing on, the steps and the handler run inside the event's span (dispatch-in-span.ts).
   const run =
     telemetry === undefined
-      ? { dispatch, eventSteps }
-      : {
-          dispatch: dispatchInSpan(withEventSteps(dispatch, eventSteps), member?.code),
-          eventSteps: [],
-          telemetry,
-        };
+      ? { dispatch: once }
+      : { dispatch: dispatchInSpan(once, member?.code), telemetry };
   return createWorker({
     connection: options.connection,
     queueName: queueNameOf(config, member),
@@ -217,6 +228,12 @@ function startEventWorker(
     remainingFloor: config.SVC_REMAINING_FLOOR,
     ...options.tuning,
   });
+}
+
+/** A queue's parts with its institution and name: for the reconciliation and expected events. */
+function namedQueue(config: WorkerConfig, queue: EventQueueParts) {
+  const institution = queue.member?.code ?? config.INSTITUTION_CODE;
+  return { ...queue, institution, queueName: queueNameOf(config, queue.member) };
 }
 
 /** The event queue of the single institution, or of one member. */
@@ -236,6 +253,7 @@ function memberConfig(config: WorkerConfig, member: InstitutionEntry | undefined
     SVC_RATE_PER_SECOND: member.ratePerSecond ?? config.SVC_RATE_PER_SECOND,
     SVC_REMAINING_FLOOR: member.remainingFloor ?? config.SVC_REMAINING_FLOOR,
     DOWNLOAD_FORMAT: member.downloadFormat ?? config.DOWNLOAD_FORMAT,
+    RECONCILE_JOB_IDS: member.reconcileJobIds ?? config.RECONCILE_JOB_IDS,
   };
 }
 

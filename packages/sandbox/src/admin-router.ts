@@ -27,6 +27,8 @@ const RunInput = z.object({
   duration_ms: z.coerce.number().int().min(0).max(3_600_000).optional(),
 });
 
+const LossInput = z.object({ one_in: z.coerce.number().int().min(0).max(1_000_000) });
+
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 
 /** The admin routes stay on the machine even if the sandbox is ever bound wider. */
@@ -65,6 +67,10 @@ export function createAdminRouter(deps: AdminDeps): Router {
   });
   router.delete('/webhooks/:id', (req, res) => {
     res.status(deps.webhooks.unregister(req.params.id) ? 204 : 404).end();
+  });
+  router.post('/webhooks/loss', (req, res) => {
+    deps.webhooks.loseOneIn(parse(LossInput, req.body).one_in);
+    res.status(204).end();
   });
   router.get('/deliveries', (req, res) => {
     const eventId = typeof req.query.event_id === 'string' ? req.query.event_id : undefined;

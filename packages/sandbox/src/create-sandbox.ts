@@ -71,6 +71,7 @@ export function createSandbox(options: CreateSandboxOptions): Sandbox {
     timers,
     now,
     retryScale: config.SANDBOX_RETRY_SCALE,
+    loseOneIn: config.SANDBOX_WEBHOOK_LOSE_ONE_IN,
     timeoutMs: options.webhookTimeoutMs ?? 5000,
   });
   const governance = createGovernance({

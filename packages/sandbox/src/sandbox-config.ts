@@ -20,6 +20,8 @@ export const SandboxConfig = z.object({
   SANDBOX_WEBHOOK_URL: z.url({ protocol: /^https?$/ }).optional(),
   SANDBOX_WEBHOOK_SECRET: optionalSecret,
   SANDBOX_WEBHOOK_FORMAT: z.enum(['json', 'xml']).default('json'),
+  /** 0: every webhook sent; 1: every one lost; N: one in N lost (never sent, no retry). */
+  SANDBOX_WEBHOOK_LOSE_ONE_IN: nonNegativeInt.default(0),
   /** The institution this platform serves: its events' `institution.value` (a consortium test runs two). */
   SANDBOX_INSTITUTION_CODE: z
     .string()

@@ -17,7 +17,7 @@ const LOADED_STATUSES: ReadonlySet<string> = new Set([
  * job_end can reach the worker before the instance reads as ended (the event and the read are two
  * paths on the platform side): such an instance is read again later, never taken as "nothing".
  */
-const UNFINISHED_STATUSES: ReadonlySet<string> = new Set([
+export const UNFINISHED_STATUSES: ReadonlySet<string> = new Set([
   'QUEUED',
   'PENDING',
   'INITIALIZING',

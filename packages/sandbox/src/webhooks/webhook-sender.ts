@@ -15,7 +15,8 @@ export interface Delivery {
   readonly attempt: number;
   /** The listener's HTTP status; null for a network error or a timeout. */
   readonly status: number | null;
-  readonly outcome: 'delivered' | 'retry_scheduled' | 'failed';
+  /** `lost`: never sent (SANDBOX_WEBHOOK_LOSE_ONE_IN), as a platform that fails to send. */
+  readonly outcome: 'delivered' | 'retry_scheduled' | 'failed' | 'lost';
   readonly error?: string;
   readonly time: string;
   readonly next_attempt_at?: string;
@@ -29,6 +30,11 @@ export interface WebhookSenderOptions {
   readonly retryScale: number;
   /** Per request, challenge and delivery alike. */
   readonly timeoutMs: number;
+  /**
+   * SANDBOX_WEBHOOK_LOSE_ONE_IN: 0 sends every event, 1 loses every one, N loses the Nth, 2Nth, …
+   * event published (counted over all profiles): what a receiver's reconciliation must make up for.
+   */
+  readonly loseOneIn?: number;
 }
 
 export type RegisterResult = { ok: true; profile: WebhookProfile } | { ok: false; reason: string };
@@ -40,6 +46,8 @@ export interface WebhookSender {
   deliveries(): readonly Delivery[];
   /** Sends the event to every profile subscribed to its kind; resolves when first attempts end. */
   publish(kind: EventKind, event: WebhookEvent): Promise<void>;
+  /** Changes SANDBOX_WEBHOOK_LOSE_ONE_IN from now on (0: lose nothing); the count restarts. */
+  loseOneIn(n: number): void;
   /** Forgets profiles and deliveries (timers are the caller's TimerSet). */
   reset(): void;
 }
@@ -50,6 +58,12 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
   const deliveries: Delivery[] = [];
   let nextProfile = 1;
   const attempt = createAttempt(options, deliveries);
+  let loseOneIn = options.loseOneIn ?? 0;
+  let published = 0;
+  const lost = (): boolean => {
+    published += 1;
+    return loseOneIn > 0 && published % loseOneIn === 0;
+  };
 
   return {
     async register(input) {
@@ -80,14 +94,37 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
       const targets = [...profiles.values()].filter(
         (profile) => !profile.events || profile.events.includes(kind),
       );
+      if (lost()) {
+        const time = now().toISOString();
+        for (const profile of targets) deliveries.push(lostDelivery(event, profile, time));
+        logger.info({ eventId: event.id, action: event.action }, 'webhook lost on purpose');
+        return;
+      }
       await Promise.all(
         targets.map((profile) => attempt(profile, event, encode(event, profile.format), 1)),
       );
+    },
+    loseOneIn(n) {
+      loseOneIn = n;
+      published = 0;
     },
     reset() {
       profiles.clear();
       deliveries.length = 0;
     },
+  };
+}
+
+function lostDelivery(event: WebhookEvent, profile: WebhookProfile, time: string): Delivery {
+  return {
+    event_id: event.id,
+    action: event.action,
+    profile_id: profile.id,
+    url: profile.url,
+    attempt: 1,
+    status: null,
+    outcome: 'lost',
+    time,
   };
 }
 

@@ -231,4 +231,34 @@ describe('sandbox webhooks (spec §6)', () => {
     expect((await sut.admin('GET', '/webhooks')).json.profiles).toEqual([]);
     expect((await sut.api('GET', `/conf/jobs/S7781/instances/${id}`)).errorCode).toBe('402218');
   });
+  it('loses one webhook in N on purpose (never sent, a lost row), and every one with 1', async () => {
+    receiver = await startReceiver();
+    sut = await startSandbox({ SANDBOX_WEBHOOK_LOSE_ONE_IN: 3 });
+    await register('json');
+    for (let n = 0; n < 6; n += 1) await sut.admin('POST', '/events', { kind: 'loan' });
+    const rows = await deliveries();
+    expect(rows.map((row) => row.outcome)).toEqual([
+      'delivered',
+      'delivered',
+      'lost',
+      'delivered',
+      'delivered',
+      'lost',
+    ]);
+    expect(receiver.posts).toHaveLength(4);
+    const lost = rows.filter((row) => row.outcome === 'lost').map((row) => row.event_id);
+    const sent = receiver.posts.map(
+      (post) => (JSON.parse(post.body.toString('utf8')) as { id: string }).id,
+    );
+    expect(sent.filter((id) => lost.includes(id))).toEqual([]);
+
+    expect((await sut.admin('POST', '/webhooks/loss', { one_in: 1 })).status).toBe(204);
+    await sut.admin('POST', '/events', { kind: 'bib' });
+    await sut.admin('POST', '/events', { kind: 'bib' });
+    expect(receiver.posts).toHaveLength(4);
+    expect((await deliveries()).slice(6).map((row) => [row.status, row.outcome])).toEqual([
+      [null, 'lost'],
+      [null, 'lost'],
+    ]);
+  });
 });

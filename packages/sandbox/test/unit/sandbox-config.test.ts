@@ -20,12 +20,13 @@ describe('the sandbox configuration', () => {
     const sandboxKeys = Object.keys(SandboxConfig.shape).filter((key) =>
       key.startsWith('SANDBOX_'),
     );
-    expect(sandboxKeys).toHaveLength(12);
+    expect(sandboxKeys).toHaveLength(13);
     expect(Object.keys(EnvSchema.shape).filter((key) => key.startsWith('SANDBOX_'))).toEqual([]);
     expect(loadConfig(SandboxConfig, {})).toMatchObject({
       SANDBOX_PORT: 8790,
       SANDBOX_API_KEYS: ['sandbox-key'],
       SANDBOX_WEBHOOK_FORMAT: 'json',
+      SANDBOX_WEBHOOK_LOSE_ONE_IN: 0,
       LOG_LEVEL: 'info',
     });
   });

@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { InstitutionCode } from '../institutions/institutions-file';
+import { ruleOfIssue } from '../startup/rule-of-issue';
+import { StartupFileError } from '../startup/startup-file-error';
+import { readFileText, yamlTreeOf } from '../startup/yaml-file';
+
+/**
+ * One rule of EXPECTED_EVENTS_FILE: at least one job_end of a job (by its id or its name), or at
+ * least one event of a kind (its canonical action), every `everyHours` hours.
+ */
+export const ExpectedEvent = z
+  .strictObject({
+    /** Whose events; absent: every institution of the worker, each on its own. */
+    institution: InstitutionCode.optional(),
+    /** A job id (`S7781`) or a job name (`Import MARC records`), case-insensitive. */
+    jobEnd: z.string().trim().min(1).max(200).optional(),
+    /** An event kind as the worker sees it: `loan`, `job_end`, `user`… */
+    kind: z
+      .string()
+      .trim()
+      .toLowerCase()
+      .regex(/^[a-z0-9_.-]{1,64}$/, 'an event kind (letters, digits, _ . -)')
+      .optional(),
+    everyHours: z
+      .number()
+      .positive()
+      .max(24 * 366),
+  })
+  .refine((rule) => (rule.jobEnd === undefined) !== (rule.kind === undefined), {
+    message: 'one of jobEnd or kind',
+  });
+export type ExpectedEvent = z.infer<typeof ExpectedEvent>;
+
+export const ExpectedEventsFile = z.strictObject({ expected: z.array(ExpectedEvent).max(500) });
+export type ExpectedEventsFile = z.infer<typeof ExpectedEventsFile>;
+
+/** The `rule` label of a rule: `job_end:<job>` or `kind:<kind>`, as the file names it. */
+export function ruleName(rule: ExpectedEvent): string {
+  return rule.jobEnd === undefined ? `kind:${rule.kind ?? ''}` : `job_end:${rule.jobEnd}`;
+}
+
+const FILE = 'expected events file';
+
+/** Reads EXPECTED_EVENTS_FILE at start-up; a problem stops the start naming the rule and field. */
+export function loadExpectedEventsFile(path: string): ExpectedEventsFile {
+  return parseExpectedEventsFile(readFileText(path, FILE));
+}
+
+export function parseExpectedEventsFile(text: string): ExpectedEventsFile {
+  const result = ExpectedEventsFile.safeParse(yamlTreeOf(text, FILE));
+  if (!result.success) {
+    throw new StartupFileError(
+      FILE,
+      result.error.issues.map((issue) => {
+        const [, index, ...field] = issue.path;
+        const where =
+          typeof index === 'number'
+            ? `rule #${String(index + 1)}`
+            : issue.path.map(String).join('.');
+        const named = field.length === 0 ? where : `${where}: ${field.map(String).join('.')}`;
+        return `${named || '(file)'}: ${ruleOfIssue(issue)}`;
+      }),
+    );
+  }
+  return result.data;
+}
