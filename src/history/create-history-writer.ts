@@ -4,7 +4,11 @@ import type { Batch } from './outbox-batches';
 import { outboxCountKey } from './outbox-entry';
 import { writerStateOf } from './history-writer-state';
 import type { HistoryWriterOptions, WriterState } from './history-writer-state';
+import { refusedForData } from './refused-for-data';
+import { setAsideRecord } from './set-aside-record';
+import { storableRecord } from './storable-record';
 import { writeHistoryBatch } from './write-history-batch';
+import type { StoredRecord } from './write-history-batch';
 
 export type { HistoryWriterOptions } from './history-writer-state';
 
@@ -20,6 +24,8 @@ export interface HistoryWriter {
   drainOnce: () => Promise<number>;
   /** Records waiting in the outbox (unwritten or unacknowledged). */
   backlog: () => Promise<number>;
+  /** Records set aside since the writer was made: PostgreSQL refused them for their data. */
+  setAside: () => number;
 }
 
 /** Records waiting in the outbox: the count the recorders keep, or entries written before it. */
@@ -29,6 +35,14 @@ export async function outboxBacklog(redis: Redis, streamKey: string): Promise<nu
     redis.xlen(streamKey),
   ]);
   return Math.max(Number(count ?? 0), length);
+}
+
+/** How long the oldest record has waited in the outbox (0 when it is empty). */
+export async function outboxOldestAgeMs(redis: Redis, streamKey: string): Promise<number> {
+  const [oldest] = await redis.xrange(streamKey, '-', '+', 'COUNT', 1);
+  if (oldest === undefined) return 0;
+  // A stream id starts with the milliseconds it was added at.
+  return Math.max(0, Date.now() - Number(oldest[0].split('-')[0]));
 }
 
 /**
@@ -53,6 +67,7 @@ export function createHistoryWriter(options: HistoryWriterOptions): HistoryWrite
     },
     drainOnce: () => drainOnce(state),
     backlog: () => outboxBacklog(state.settings.redis, state.settings.streamKey),
+    setAside: () => state.setAside,
   };
 }
 
@@ -65,26 +80,64 @@ async function drainOnce(state: WriterState): Promise<number> {
   return batch.records.length;
 }
 
-/** One transaction for the batch, then its entries finished; a failure forgets the known days. */
+/** The batch written (or its refused records set aside), then its entries finished. */
 async function writeBatch(state: WriterState, batch: Batch): Promise<void> {
   if (batch.entryIds.length === 0) return;
-  try {
-    await writeHistoryBatch(state.settings.db, batch.records, state.knownDays);
-  } catch (error) {
-    state.knownDays.clear();
-    throw error;
-  }
+  await writeOrSetAside(state, batch.records);
   await finishEntries(state, batch.entryIds, batch.count);
+}
+
+/**
+ * One transaction for the records. Refused for their data (refused-for-data.ts), they are split
+ * in two and each half written the same way, until the record at fault stands alone: it is set
+ * aside, the rest written — a few transactions per bad record (log2 of the batch), none when all
+ * is well. Any other failure (the database down) throws, and the whole batch is tried again:
+ * halves already written are not doubled (ON CONFLICT DO NOTHING).
+ */
+async function writeOrSetAside(
+  state: WriterState,
+  records: readonly StoredRecord[],
+): Promise<void> {
+  if (records.length === 0) return;
+  try {
+    await writeHistoryBatch(state.settings.db, records, state.knownDays);
+    return;
+  } catch (error) {
+    // A failed write may have been the partitions': look for them again next time.
+    state.knownDays.clear();
+    if (!refusedForData(error)) throw error;
+    const [only] = records;
+    if (records.length === 1 && only !== undefined) return setAside(state, only, error);
+    const half = Math.ceil(records.length / 2);
+    await writeOrSetAside(state, records.slice(0, half));
+    await writeOrSetAside(state, records.slice(half));
+  }
+}
+
+async function setAside(
+  state: WriterState,
+  stored: StoredRecord,
+  refusal: Error & { code: string },
+): Promise<void> {
+  const record = storableRecord(stored.record);
+  await setAsideRecord(state.settings.db, { id: stored.id, record }, refusal);
+  state.setAside += 1;
+  state.settings.logger?.error(
+    {
+      recordId: stored.id,
+      recordType: record.type,
+      ...(record.type === 'audit' ? {} : { eventId: record.eventId }),
+      sqlstate: refusal.code,
+    },
+    'history record refused by PostgreSQL for its data: set aside',
+  );
 }
 
 /** The deliveries are behind and the oldest record is younger than `maxDeferMs`. */
 async function deferring(state: WriterState): Promise<boolean> {
   const { busy, redis, streamKey, maxDeferMs } = state.settings;
   if (busy === undefined || !(await busy())) return false;
-  const [oldest] = await redis.xrange(streamKey, '-', '+', 'COUNT', 1);
-  // A stream id starts with the milliseconds it was added at.
-  const addedAt = Number(oldest?.[0].split('-')[0] ?? Date.now());
-  return Date.now() - addedAt < maxDeferMs;
+  return (await outboxOldestAgeMs(redis, streamKey)) < maxDeferMs;
 }
 
 /** The batch written, again with backoff while it fails, until it is or the writer stops. */

@@ -56,6 +56,8 @@ export interface WriterState {
   groupReady: boolean;
   /** Records per entry lately (entries group several): entries are read by the batch's records. */
   perEntry: number;
+  /** Records set aside since the writer was made (PostgreSQL refused them for their data). */
+  setAside: number;
 }
 
 export function writerStateOf(options: HistoryWriterOptions): WriterState {
@@ -80,5 +82,6 @@ export function writerStateOf(options: HistoryWriterOptions): WriterState {
     loop: undefined,
     groupReady: false,
     perEntry: 1,
+    setAside: 0,
   };
 }

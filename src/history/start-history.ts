@@ -6,7 +6,7 @@ import type { EventStep } from '../worker/event-step';
 import type { Dispatch } from '../worker/handler-registry';
 import { createHistoryRecorder } from './create-history-recorder';
 import type { HistoryRecorder } from './create-history-recorder';
-import { createHistoryWriter, outboxBacklog } from './create-history-writer';
+import { createHistoryWriter, outboxBacklog, outboxOldestAgeMs } from './create-history-writer';
 import type { HistoryWriter } from './create-history-writer';
 import { deliveriesBehind } from './deliveries-behind';
 import { registerHistoryMetrics } from './history-metrics';
@@ -97,6 +97,8 @@ export function startHistory(options: StartHistoryOptions): HistoryRuntime | und
       // Before the database opens the records wait all the same: the stream's length.
       backlog: () => running.writer?.backlog() ?? outboxBacklog(connection, streamKey),
       dropped: recorder.dropped,
+      setAside: () => running.writer?.setAside() ?? 0,
+      oldestAgeMs: () => outboxOldestAgeMs(connection, streamKey),
     });
   }
   return {
