@@ -5,7 +5,7 @@ import { createHistoryRecorder } from '../../../src/history/create-history-recor
 import { createHistoryWriter } from '../../../src/history/create-history-writer';
 import { historyStreamKey } from '../../../src/history/history-stream-key';
 import { TEST_DATABASE_URL, dropSchema, uniqueSchema } from '../../helpers/history-database';
-import { TEST_HISTORY_KEY, fixtureEvent } from '../../helpers/history-events';
+import { TEST_HISTORY_KEY, deliveredAttempt, fixtureEvent } from '../../helpers/history-events';
 import { TEST_REDIS_URL, obliterateQueue, uniqueQueueName } from '../../helpers/redis';
 import { openHistoryDatabase } from '../../../src/history/open-history-database';
 import { captureIo } from './cli-io-capture';
@@ -94,16 +94,10 @@ describe('npm run events -- history', () => {
         bodies: 'all',
         maxBacklog: 100,
       });
-      await recorder.attempt({
-        event: fixtureEvent('bib-updated', { id: 'refused-attempt' }),
-        route: 'indexer',
-        attempt: 1,
-        startedAt: new Date(),
-        endedAt: new Date(),
-        outcome: 'delivered',
-        // Over PostgreSQL's integer: refused for its data, set aside.
-        durationMs: 3_000_000_000,
-      });
+      // Refused by PostgreSQL for its data: set aside.
+      await recorder.attempt(
+        deliveredAttempt(fixtureEvent('bib-updated', { id: 'refused-attempt' }), 1),
+      );
       await createHistoryWriter({ redis, db, streamKey }).drainOnce();
     } finally {
       redis.disconnect();

@@ -8,7 +8,12 @@ import type { HistoryWriter } from '../../../src/history/create-history-writer';
 import { deriveHistoryKeys } from '../../../src/history/history-keys';
 import type { SqlExecutor } from '../../../src/history/sql-executor';
 import { openHistoryThroughProxy, openTestHistory } from '../../helpers/history-database';
-import { TEST_HISTORY_KEY, fixtureEvent, testHistoryRecorder } from '../../helpers/history-events';
+import {
+  TEST_HISTORY_KEY,
+  deliveredAttempt,
+  fixtureEvent,
+  testHistoryRecorder,
+} from '../../helpers/history-events';
 import { TEST_REDIS_URL, uniqueQueueName } from '../../helpers/redis';
 
 jest.setTimeout(30_000);
@@ -174,17 +179,9 @@ describe('the history writer never holds the line for one record', () => {
   it('sets aside a record PostgreSQL refuses for its data, writes the rest, and lists it', async () => {
     writer = createHistoryWriter({ redis, db: history.db, streamKey, retryMs: 50, blockMs: 100 });
     const event = fixtureEvent('bib-updated', { id: 'with-bad-attempt' });
-    const attempt = {
-      event,
-      route: 'indexer',
-      startedAt: new Date(),
-      endedAt: new Date(),
-      outcome: 'delivered' as const,
-    };
     await recorder.event(event);
-    // Over PostgreSQL's integer: refused with SQLSTATE 22003 whatever is done to text.
-    await recorder.attempt({ ...attempt, attempt: 1, durationMs: 3_000_000_000 });
-    await recorder.attempt({ ...attempt, attempt: 2, durationMs: 12 });
+    await recorder.attempt(deliveredAttempt(event, 1));
+    await recorder.attempt(deliveredAttempt(event, 2, 12));
     await recorder.event(fixtureEvent('bib-updated', { id: 'ordinary-after' }));
     writer.start();
 
@@ -217,15 +214,7 @@ describe('the history writer never holds the line for one record', () => {
       writer.start();
       const event = fixtureEvent('bib-updated', { id: 'down-then-up' });
       await recorder.event(event);
-      await recorder.attempt({
-        event,
-        route: 'indexer',
-        attempt: 1,
-        startedAt: new Date(),
-        endedAt: new Date(),
-        outcome: 'delivered',
-        durationMs: 3_000_000_000,
-      });
+      await recorder.attempt(deliveredAttempt(event, 1));
       await recorder.event(fixtureEvent('bib-updated', { id: 'ordinary-down' }));
       await new Promise((resolve) => setTimeout(resolve, 500));
 
