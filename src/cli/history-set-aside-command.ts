@@ -13,7 +13,7 @@ const OPTIONS = {
 } as const;
 
 /** One line per record: when, kind, institution, event id, SQLSTATE and PostgreSQL's reason. */
-export function setAsideLine(entry: SetAsideEntry): string {
+function setAsideLine(entry: SetAsideEntry): string {
   const patron = entry.patron ? ' (patron)' : '';
   return `${entry.setAsideAt}  ${entry.recordType}${patron}  ${entry.institution || '-'}  ${entry.eventId || '-'}  ${entry.sqlstate}  ${entry.reason}`;
 }

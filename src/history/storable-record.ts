@@ -8,10 +8,10 @@ import type { HistoryRecord } from './history-record';
  * headers stays near 1.6 KB, well under the limit, and GIN entries (the identifier arrays, same
  * limit) hold one each. Every real identifier is far shorter: ids are digits today.
  */
-export const MAX_IDENTIFIER_BYTES = 512;
+const MAX_IDENTIFIER_BYTES = 512;
 
 /** What an identifier past the bound is kept as: this marker and the SHA-256 of its bytes. */
-export const HASHED_IDENTIFIER_MARKER = 'sha256:';
+const HASHED_IDENTIFIER_MARKER = 'sha256:';
 
 /** What stands for a NUL or a lone surrogate: neither text nor jsonb can hold them. */
 const REPLACEMENT = '\uFFFD';
