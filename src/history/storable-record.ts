@@ -63,6 +63,41 @@ function storableJson(value: unknown): unknown {
   return clean;
 }
 
+/** Whether storableIdentifier would leave the identifier as it is. */
+function isStorableIdentifier(identifier: string | undefined): boolean {
+  if (identifier === undefined) return true;
+  if (UNSTORABLE.test(identifier)) return false;
+  return (
+    identifier.length * 3 <= MAX_IDENTIFIER_BYTES ||
+    Buffer.byteLength(identifier) <= MAX_IDENTIFIER_BYTES
+  );
+}
+
+/** The values of the record an index keeps (what storableRecord changes). */
+function keysOf(record: HistoryRecord): (string | undefined)[] {
+  switch (record.type) {
+    case 'event':
+      return [
+        record.institution,
+        record.eventId,
+        record.action,
+        record.eventCode,
+        ...record.userKeys,
+        ...record.barcodes,
+        ...record.mmsIds,
+        ...record.loanIds,
+        ...record.requestIds,
+        ...record.jobInstanceIds,
+      ];
+    case 'attempt':
+      return [record.institution, record.eventId, record.route, record.jobId];
+    case 'job_end':
+      return [record.institution, record.eventId, record.jobInstanceId];
+    case 'audit':
+      return [];
+  }
+}
+
 function identifiers(values: readonly string[]): string[] {
   return values.map(storableIdentifier);
 }
@@ -72,6 +107,8 @@ function identifiers(values: readonly string[]): string[] {
  * surrogates elsewhere are cleaned in its JSON text (storableJsonText) as it is written.
  */
 export function storableRecord(record: HistoryRecord): HistoryRecord {
+  // The usual case: every key already storable, the record itself (no copy to serialize).
+  if (keysOf(record).every(isStorableIdentifier)) return record;
   switch (record.type) {
     case 'event':
       return {
