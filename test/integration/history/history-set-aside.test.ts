@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { CanonicalEvent } from '../../../src/events/canonical-event';
-import { listSetAside, searchHistory } from '../../../src/history';
+import { historyBody, listSetAside, searchHistory } from '../../../src/history';
 import type { HistoryRecorder } from '../../../src/history/create-history-recorder';
 import { createHistoryWriter } from '../../../src/history/create-history-writer';
 import type { HistoryWriter } from '../../../src/history/create-history-writer';
@@ -174,6 +174,25 @@ describe('the history writer never holds the line for one record', () => {
     );
 
     expect(page.items.map((item) => item.eventId)).toEqual([sha256(longId)]);
+  });
+
+  it("opens a patron event's sealed body under the key its row keeps (a long id's hash)", async () => {
+    const event = fixtureEvent('loan-created', { id: LONG_ID });
+    await recorder.event(event);
+    await createHistoryWriter({ redis, db: history.db, streamKey }).drainOnce();
+    const context = { db: history.db, keys: deriveHistoryKeys(TEST_HISTORY_KEY) };
+    const [found] = (await searchHistory(context, { id: LONG_ID })).items;
+
+    expect(found?.patron).toBe(true);
+    const body =
+      found === undefined
+        ? undefined
+        : await historyBody(context, {
+            institution: found.institution,
+            eventId: found.eventId,
+            receivedAt: found.receivedAt,
+          });
+    expect(body?.id).toBe(LONG_ID);
   });
 
   it('sets aside a record PostgreSQL refuses for its data, writes the rest, and lists it', async () => {
