@@ -186,6 +186,8 @@ async function runLoop(state: WriterState): Promise<void> {
       }
       await writeUntilDone(state, batch);
     } catch (error) {
+      // stop() closing the blocking read mid-wait is a clean end, not a Redis error.
+      if (!state.running) return;
       // Redis itself unreachable: nothing to lose here, the records are in the stream.
       state.settings.logger?.warn(
         { err: error instanceof Error ? error.message : String(error) },
