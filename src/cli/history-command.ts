@@ -4,9 +4,10 @@ import { historyForgetCommand } from './history-forget-command';
 import { historyMaintenanceCommand } from './history-maintenance-command';
 import { historyReplayCommand } from './history-replay-command';
 import { historySearchCommand } from './history-search-command';
+import { historySetAsideCommand } from './history-set-aside-command';
 import { historyShowCommand } from './history-show-command';
 
-/** `history search|show|replay|forget|migrate|prune …` (docs/history.md): one CLI entry. */
+/** `history search|show|replay|forget|set-aside|migrate|prune …` (docs/history.md): one CLI entry. */
 export async function historyCommand(args: string[], io: CliIo): Promise<number> {
   const [sub, ...rest] = args;
   switch (sub) {
@@ -18,10 +19,12 @@ export async function historyCommand(args: string[], io: CliIo): Promise<number>
       return historyReplayCommand(rest, io);
     case 'forget':
       return historyForgetCommand(rest, io);
+    case 'set-aside':
+      return historySetAsideCommand(rest, io);
     case 'migrate':
     case 'prune':
       return historyMaintenanceCommand(sub, rest, io);
     default:
-      throw new CliUsageError('history: search, show, replay, forget, migrate or prune');
+      throw new CliUsageError('history: search, show, replay, forget, set-aside, migrate or prune');
   }
 }

@@ -64,6 +64,8 @@ DATABASE_URL: "history is off"):
                                    also reads ROUTES_FILE, REDIS_URL, QUEUE_NAME)
   history forget --user <id> [--json]
                                    remove a person from the history and from what Redis holds
+  history set-aside [--institution <code>] [--limit N] [--before <cursor>] [--json]
+                                   records PostgreSQL refused for their data, newest first
   history migrate | history prune [--json]
                                    bring the schema up to date | retention now
 

@@ -1,35 +1,16 @@
-import { hostname } from 'node:os';
 import type { Redis } from 'ioredis';
-import type { Logger } from '../logger';
-import { outboxCountKey, readOutboxEntry } from './outbox-entry';
-import { redisScript } from './run-redis-script';
-import type { SqlExecutor } from './sql-executor';
+import { claimBatch, ensureGroup, finishEntries, readBatch } from './outbox-batches';
+import type { Batch } from './outbox-batches';
+import { outboxCountKey } from './outbox-entry';
+import { writerStateOf } from './history-writer-state';
+import type { HistoryWriterOptions, WriterState } from './history-writer-state';
+import { refusedForData } from './refused-for-data';
+import { setAsideRecord } from './set-aside-record';
+import { storableRecord } from './storable-record';
 import { writeHistoryBatch } from './write-history-batch';
 import type { StoredRecord } from './write-history-batch';
 
-export interface HistoryWriterOptions {
-  /** Any connection; the writer opens its own blocking one from it (`duplicate()`). */
-  readonly redis: Redis;
-  readonly db: SqlExecutor;
-  readonly streamKey: string;
-  readonly group?: string;
-  /** Unique per process: a killed writer's pending records are claimed by name-less idle time. */
-  readonly consumer?: string;
-  readonly batchSize?: number;
-  readonly blockMs?: number;
-  /** A record pending this long with another (dead) writer is taken over (XAUTOCLAIM). */
-  readonly claimIdleMs?: number;
-  /** First wait after a failed write; doubles up to 30 s while PostgreSQL stays down. */
-  readonly retryMs?: number;
-  /**
-   * Whether the deliveries are behind (the worker's event queues hold more than it takes at
-   * once): the writer then lets records wait, up to `maxDeferMs`, rather than compete with them.
-   */
-  readonly busy?: () => Promise<boolean>;
-  /** The longest a record waits for a busy worker: older, it is written whatever the load. */
-  readonly maxDeferMs?: number;
-  readonly logger?: Logger;
-}
+export type { HistoryWriterOptions } from './history-writer-state';
 
 /** How often a deferring writer looks again at the deliveries. */
 const DEFER_STEP_MS = 200;
@@ -43,29 +24,9 @@ export interface HistoryWriter {
   drainOnce: () => Promise<number>;
   /** Records waiting in the outbox (unwritten or unacknowledged). */
   backlog: () => Promise<number>;
+  /** Records set aside since the writer was made: PostgreSQL refused them for their data. */
+  setAside: () => number;
 }
-
-type StreamEntries = [string, string[]][];
-
-/** Stream entries read, with the records they hold. */
-interface Batch {
-  readonly entryIds: string[];
-  readonly records: StoredRecord[];
-  /** Records the entries count in the backlog. */
-  readonly count: number;
-}
-
-/**
- * Acknowledges and deletes entries written (or unreadable) and takes their records off the count;
- * an empty stream sets the count to 0, so a count that drifted (entries deleted by hand) heals.
- */
-const DONE = redisScript(`
-redis.call('XACK', KEYS[1], ARGV[1], unpack(ARGV, 3))
-redis.call('XDEL', KEYS[1], unpack(ARGV, 3))
-local left = redis.call('DECRBY', KEYS[2], ARGV[2])
-if left < 0 or redis.call('XLEN', KEYS[1]) == 0 then redis.call('SET', KEYS[2], 0) end
-return left
-`);
 
 /** Records waiting in the outbox: the count the recorders keep, or entries written before it. */
 export async function outboxBacklog(redis: Redis, streamKey: string): Promise<number> {
@@ -76,6 +37,14 @@ export async function outboxBacklog(redis: Redis, streamKey: string): Promise<nu
   return Math.max(Number(count ?? 0), length);
 }
 
+/** How long the oldest record has waited in the outbox (0 when it is empty). */
+export async function outboxOldestAgeMs(redis: Redis, streamKey: string): Promise<number> {
+  const [oldest] = await redis.xrange(streamKey, '-', '+', 'COUNT', 1);
+  if (oldest === undefined) return 0;
+  // A stream id starts with the milliseconds it was added at.
+  return Math.max(0, Date.now() - Number(oldest[0].split('-')[0]));
+}
+
 /**
  * Drains the outbox stream into PostgreSQL: XREADGROUP batches, one transaction per batch, XACK
  * and XDEL only after COMMIT. While PostgreSQL is down the batch is retried with backoff and the
@@ -83,183 +52,152 @@ export async function outboxBacklog(redis: Redis, streamKey: string): Promise<nu
  * takes them over after `claimIdleMs` (XAUTOCLAIM) — rows written twice are ignored (ON CONFLICT).
  */
 export function createHistoryWriter(options: HistoryWriterOptions): HistoryWriter {
-  const { redis, db, streamKey, logger } = options;
-  const group = options.group ?? 'history-writer';
-  const consumer = options.consumer ?? `${hostname()}-${String(process.pid)}`;
-  const batchSize = options.batchSize ?? 1000;
-  const claimIdleMs = options.claimIdleMs ?? 30_000;
-  const knownDays = new Set<string>();
-  let blocking: Redis | undefined;
-  let running = false;
-  let loop: Promise<void> | undefined;
-  let groupReady = false;
-  /** Records per entry lately (entries group several): entries are read by the batch's records. */
-  let perEntry = 1;
-  const entriesToRead = (): number => Math.max(1, Math.round(batchSize / perEntry));
-
-  const ensureGroup = async (): Promise<void> => {
-    if (groupReady) return;
-    try {
-      await redis.xgroup('CREATE', streamKey, group, '0', 'MKSTREAM');
-    } catch (error) {
-      if (!(error instanceof Error) || !error.message.includes('BUSYGROUP')) throw error;
-    }
-    groupReady = true;
-  };
-
-  const done = async (entryIds: readonly string[], count: number): Promise<void> => {
-    if (entryIds.length === 0) return;
-    await DONE(redis, [streamKey, outboxCountKey(streamKey)], [group, count, ...entryIds]);
-  };
-
-  const claim = async (): Promise<Batch> => {
-    const answer = (await redis.xautoclaim(
-      streamKey,
-      group,
-      consumer,
-      claimIdleMs,
-      '0-0',
-      'COUNT',
-      entriesToRead(),
-    )) as [string, StreamEntries, string[]?];
-    // Entries deleted while pending (forget): their records were taken off the count then.
-    const deleted = answer[2] ?? [];
-    if (deleted.length > 0) await redis.xack(streamKey, group, ...deleted);
-    return parseEntries(answer[1]);
-  };
-
-  const read = async (connection: Redis, blockMs: number | undefined): Promise<Batch> => {
-    const args: (string | number)[] = ['GROUP', group, consumer, 'COUNT', entriesToRead()];
-    if (blockMs !== undefined) args.push('BLOCK', blockMs);
-    const answer = (await connection.call('XREADGROUP', ...args, 'STREAMS', streamKey, '>')) as
-      [string, StreamEntries][] | null;
-    return parseEntries(answer?.[0]?.[1] ?? []);
-  };
-
-  const parseEntries = async (entries: StreamEntries): Promise<Batch> => {
-    const entryIds: string[] = [];
-    const records: StoredRecord[] = [];
-    const lostIds: string[] = [];
-    let count = 0;
-    let lost = 0;
-    for (const [id, fields] of entries) {
-      const entry = readOutboxEntry(id, fields);
-      if (entry.unreadable > 0) {
-        logger?.error(
-          { streamId: id, records: entry.unreadable },
-          'history record unreadable: dropped',
-        );
-      }
-      if (entry.records.length === 0) {
-        lostIds.push(id);
-        lost += entry.count;
-      } else {
-        entryIds.push(id);
-        records.push(...entry.records);
-        count += entry.count;
-      }
-    }
-    await done(lostIds, lost);
-    if (entries.length > 0) perEntry = Math.max(1, (count + lost) / entries.length);
-    return { entryIds, records, count };
-  };
-
-  const write = async (batch: Batch): Promise<void> => {
-    if (batch.entryIds.length === 0) return;
-    try {
-      await writeHistoryBatch(db, batch.records, knownDays);
-    } catch (error) {
-      knownDays.clear();
-      throw error;
-    }
-    await done(batch.entryIds, batch.count);
-  };
-
-  const drainOnce = async (): Promise<number> => {
-    await ensureGroup();
-    const claimed = await claim();
-    const batch = claimed.entryIds.length > 0 ? claimed : await read(redis, undefined);
-    await write(batch);
-    return batch.records.length;
-  };
-
-  /** The deliveries are behind and the oldest record is younger than `maxDeferMs`. */
-  const deferring = async (): Promise<boolean> => {
-    if (options.busy === undefined || !(await options.busy())) return false;
-    const [oldest] = await redis.xrange(streamKey, '-', '+', 'COUNT', 1);
-    // A stream id starts with the milliseconds it was added at.
-    const addedAt = Number(oldest?.[0].split('-')[0] ?? Date.now());
-    return Date.now() - addedAt < (options.maxDeferMs ?? 10_000);
-  };
-
-  const writeUntilDone = async (batch: Batch): Promise<void> => {
-    let wait = options.retryMs ?? 1000;
-    for (;;) {
-      try {
-        await write(batch);
-        return;
-      } catch (error) {
-        logger?.warn(
-          {
-            records: batch.records.length,
-            err: error instanceof Error ? error.message : String(error),
-            retryInMs: wait,
-          },
-          'history batch not written: kept in Redis, retrying',
-        );
-        if (!running) return;
-        await new Promise((resolve) => setTimeout(resolve, wait));
-        wait = Math.min(wait * 2, 30_000);
-        if (!running) return;
-      }
-    }
-  };
-
-  const run = async (): Promise<void> => {
-    blocking = redis.duplicate();
-    let lastClaim = 0;
-    while (running) {
-      try {
-        await ensureGroup();
-        let batch: Batch | undefined;
-        if (Date.now() - lastClaim >= claimIdleMs / 2) {
-          lastClaim = Date.now();
-          batch = await claim();
-        }
-        if ((batch === undefined || batch.entryIds.length === 0) && (await deferring())) {
-          await new Promise((resolve) => setTimeout(resolve, DEFER_STEP_MS));
-          continue;
-        }
-        if (batch === undefined || batch.entryIds.length === 0) {
-          batch = await read(blocking, options.blockMs ?? 1000);
-        }
-        await writeUntilDone(batch);
-      } catch (error) {
-        // stop() closing the blocking read mid-wait is a clean end, not a Redis error.
-        if (!running) return;
-        // Redis itself unreachable: nothing to lose here, the records are in the stream.
-        logger?.warn(
-          { err: error instanceof Error ? error.message : String(error) },
-          'history writer: Redis error',
-        );
-        if (running) await new Promise((resolve) => setTimeout(resolve, 1000));
-      }
-    }
-  };
-
+  const state = writerStateOf(options);
   return {
     start: () => {
-      if (running) return;
-      running = true;
-      loop = run();
+      if (state.running) return;
+      state.running = true;
+      state.loop = runLoop(state);
     },
     stop: async () => {
-      running = false;
-      blocking?.disconnect();
-      await loop;
-      loop = undefined;
+      state.running = false;
+      state.blocking?.disconnect();
+      await state.loop;
+      state.loop = undefined;
     },
-    drainOnce,
-    backlog: () => outboxBacklog(redis, streamKey),
+    drainOnce: () => drainOnce(state),
+    backlog: () => outboxBacklog(state.settings.redis, state.settings.streamKey),
+    setAside: () => state.setAside,
   };
+}
+
+async function drainOnce(state: WriterState): Promise<number> {
+  await ensureGroup(state);
+  const claimed = await claimBatch(state);
+  const batch =
+    claimed.entryIds.length > 0 ? claimed : await readBatch(state, state.settings.redis, undefined);
+  await writeBatch(state, batch);
+  return batch.records.length;
+}
+
+/** The batch written (or its refused records set aside), then its entries finished. */
+async function writeBatch(state: WriterState, batch: Batch): Promise<void> {
+  if (batch.entryIds.length === 0) return;
+  await writeOrSetAside(state, batch.records);
+  await finishEntries(state, batch.entryIds, batch.count);
+}
+
+/**
+ * One transaction for the records. Refused for their data (refused-for-data.ts), they are split
+ * in two and each half written the same way, until the record at fault stands alone: it is set
+ * aside, the rest written — a few transactions per bad record (log2 of the batch), none when all
+ * is well. Any other failure (the database down) throws, and the whole batch is tried again:
+ * halves already written are not doubled (ON CONFLICT DO NOTHING).
+ */
+async function writeOrSetAside(
+  state: WriterState,
+  records: readonly StoredRecord[],
+): Promise<void> {
+  if (records.length === 0) return;
+  try {
+    await writeHistoryBatch(state.settings.db, records, state.knownDays);
+    return;
+  } catch (error) {
+    // A failed write may have been the partitions': look for them again next time.
+    state.knownDays.clear();
+    if (!refusedForData(error)) throw error;
+    const [only] = records;
+    if (records.length === 1 && only !== undefined) return setAside(state, only, error);
+    const half = Math.ceil(records.length / 2);
+    await writeOrSetAside(state, records.slice(0, half));
+    await writeOrSetAside(state, records.slice(half));
+  }
+}
+
+async function setAside(
+  state: WriterState,
+  stored: StoredRecord,
+  refusal: Error & { code: string },
+): Promise<void> {
+  const record = storableRecord(stored.record);
+  await setAsideRecord(state.settings.db, { id: stored.id, record }, refusal);
+  state.setAside += 1;
+  state.settings.logger?.error(
+    {
+      recordId: stored.id,
+      recordType: record.type,
+      ...(record.type === 'audit' ? {} : { eventId: record.eventId }),
+      sqlstate: refusal.code,
+    },
+    'history record refused by PostgreSQL for its data: set aside',
+  );
+}
+
+/** The deliveries are behind and the oldest record is younger than `maxDeferMs`. */
+async function deferring(state: WriterState): Promise<boolean> {
+  const { busy, redis, streamKey, maxDeferMs } = state.settings;
+  if (busy === undefined || !(await busy())) return false;
+  return (await outboxOldestAgeMs(redis, streamKey)) < maxDeferMs;
+}
+
+/** The batch written, again with backoff while it fails, until it is or the writer stops. */
+async function writeUntilDone(state: WriterState, batch: Batch): Promise<void> {
+  let wait = state.settings.retryMs;
+  for (;;) {
+    try {
+      await writeBatch(state, batch);
+      return;
+    } catch (error) {
+      state.settings.logger?.warn(
+        {
+          records: batch.records.length,
+          err: error instanceof Error ? error.message : String(error),
+          retryInMs: wait,
+        },
+        'history batch not written: kept in Redis, retrying',
+      );
+      if (!state.running) return;
+      await pause(wait);
+      wait = Math.min(wait * 2, 30_000);
+      if (!state.running) return;
+    }
+  }
+}
+
+/** The loop: entries claimed now and then, else read as they come, unless the worker is busy. */
+async function runLoop(state: WriterState): Promise<void> {
+  const blocking = state.settings.redis.duplicate();
+  state.blocking = blocking;
+  let lastClaim = 0;
+  while (state.running) {
+    try {
+      await ensureGroup(state);
+      let batch: Batch | undefined;
+      if (Date.now() - lastClaim >= state.settings.claimIdleMs / 2) {
+        lastClaim = Date.now();
+        batch = await claimBatch(state);
+      }
+      if ((batch === undefined || batch.entryIds.length === 0) && (await deferring(state))) {
+        await pause(DEFER_STEP_MS);
+        continue;
+      }
+      if (batch === undefined || batch.entryIds.length === 0) {
+        batch = await readBatch(state, blocking, state.settings.blockMs);
+      }
+      await writeUntilDone(state, batch);
+    } catch (error) {
+      // stop() closing the blocking read mid-wait is a clean end, not a Redis error.
+      if (!state.running) return;
+      // Redis itself unreachable: nothing to lose here, the records are in the stream.
+      state.settings.logger?.warn(
+        { err: error instanceof Error ? error.message : String(error) },
+        'history writer: Redis error',
+      );
+      if (state.running) await pause(1000);
+    }
+  }
+}
+
+function pause(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -6,6 +6,7 @@ import type { HistoryBodies } from './history-bodies';
 import type { HistoryKeys } from './history-keys';
 import type { EventRecord } from './history-record';
 import { identifiersOf } from './identifiers-of';
+import { storableIdentifier } from './storable-record';
 
 /** What binds a sealed body to its event: a body cannot be moved to another row and opened. */
 export function bodyAad(institution: string, eventId: string): string {
@@ -47,14 +48,16 @@ export function eventRecordOf(
   kinds: readonly EventKind[] = eventKinds,
 ): EventRecord {
   const patron = patronOf(event, kinds);
-  const institution = institutionOf(event);
+  // The keys as the row will hold them (storable-record.ts): a sealed body opens with the row's.
+  const institution = storableIdentifier(institutionOf(event));
+  const eventId = storableIdentifier(event.id);
   const ids = identifiersOf(event, kinds);
   const record: EventRecord = {
     type: 'event',
     patron,
     receivedAt: receivedAt.toISOString(),
     institution,
-    eventId: event.id,
+    eventId,
     action: event.action,
     platformTime: event.time,
     userKeys: [...new Set(ids.personIds.map(keys.hashPerson))],
@@ -67,7 +70,7 @@ export function eventRecordOf(
   if (event.event?.value !== undefined) record.eventCode = event.event.value;
   if (patron && bodies === 'all') {
     const plain = Buffer.from(JSON.stringify(event));
-    record.bodySealed = keys.seal(plain, bodyAad(institution, event.id)).toString('base64');
+    record.bodySealed = keys.seal(plain, bodyAad(institution, eventId)).toString('base64');
   } else if (!patron && bodies !== 'none') {
     record.body = event;
   }

@@ -83,7 +83,11 @@ async function forgetInHistory(
     const events = await tx.query('DELETE FROM events WHERE user_keys @> ARRAY[$1::text]', [
       personHash,
     ]);
-    return { events: events.rowCount, attempts: attempts.rowCount };
+    // Their event records set aside (refused by PostgreSQL) are events of the history too.
+    const setAside = await tx.query('DELETE FROM set_aside WHERE user_keys @> ARRAY[$1::text]', [
+      personHash,
+    ]);
+    return { events: events.rowCount + setAside.rowCount, attempts: attempts.rowCount };
   });
 }
 

@@ -1,4 +1,5 @@
 import type { HistoryKeys } from './history-keys';
+import { storableIdentifier } from './storable-record';
 
 /** What an operator searches the history by (CLI `history search`, the console). */
 export interface HistoryFilters {
@@ -77,13 +78,17 @@ export function eventsWhere(filters: HistoryFilters, keys: HistoryKeys): EventsW
     params.push(value);
     return `$${String(params.length)}`;
   };
-  if (filters.id !== undefined) clauses.push(`e.event_id = ${param(filters.id)}`);
+  // Ids as the rows keep them: past the index-safe length, their hash (storable-record.ts).
+  if (filters.id !== undefined)
+    clauses.push(`e.event_id = ${param(storableIdentifier(filters.id))}`);
   if (filters.user !== undefined) {
     clauses.push(`e.user_keys @> ARRAY[${param(keys.hashPerson(filters.user))}::text]`);
   }
   for (const [name, column] of ARRAY_FILTERS) {
     const value = filters[name];
-    if (value !== undefined) clauses.push(`e.${column} @> ARRAY[${param(value)}::text]`);
+    if (value !== undefined) {
+      clauses.push(`e.${column} @> ARRAY[${param(storableIdentifier(value))}::text]`);
+    }
   }
   if (filters.institution !== undefined)
     clauses.push(`e.institution = ${param(filters.institution)}`);

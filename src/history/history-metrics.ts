@@ -6,11 +6,17 @@ export interface HistoryMetricsSources {
   readonly backlog: () => Promise<number>;
   /** Records the recorder dropped (the recorder's `dropped()`). */
   readonly dropped?: () => number;
+  /** Records the writer set aside, PostgreSQL having refused them for their data. */
+  readonly setAside?: () => number;
+  /** How long the outbox's oldest record has waited, in milliseconds (0: empty). */
+  readonly oldestAgeMs?: () => Promise<number>;
 }
 
 /**
- * `svcws_history_backlog` (gauge, read at each scrape) and `svcws_history_dropped_total` on the
- * worker's registry. A growing backlog is PostgreSQL away or too slow; deliveries go on meanwhile.
+ * `svcws_history_backlog` and `svcws_history_outbox_oldest_seconds` (gauges, read at each scrape),
+ * `svcws_history_dropped_total` and `svcws_history_set_aside_total` on the worker's registry. A
+ * growing backlog or an old oldest record is PostgreSQL away, too slow or stuck; deliveries go on
+ * meanwhile.
  */
 export function registerHistoryMetrics(registry: Registry, sources: HistoryMetricsSources): void {
   new Gauge({
@@ -25,18 +31,50 @@ export function registerHistoryMetrics(registry: Registry, sources: HistoryMetri
       }
     },
   });
-  const { dropped } = sources;
+  const { dropped, setAside, oldestAgeMs } = sources;
   if (dropped !== undefined) {
-    let reported = 0;
-    new Counter({
-      name: 'svcws_history_dropped_total',
-      help: 'History records dropped because the outbox was full (HISTORY_BACKLOG_MAX) or Redis failed',
+    countFrom(
+      registry,
+      'svcws_history_dropped_total',
+      'History records dropped because the outbox was full (HISTORY_BACKLOG_MAX) or Redis failed',
+      dropped,
+    );
+  }
+  if (setAside !== undefined) {
+    countFrom(
+      registry,
+      'svcws_history_set_aside_total',
+      'History records PostgreSQL refused for their data, set aside (events history set-aside)',
+      setAside,
+    );
+  }
+  if (oldestAgeMs !== undefined) {
+    new Gauge({
+      name: 'svcws_history_outbox_oldest_seconds',
+      help: 'How long the oldest history record has waited in Redis to be written (0: none waits)',
       registers: [registry],
-      collect() {
-        const now = dropped();
-        if (now > reported) this.inc(now - reported);
-        reported = now;
+      async collect() {
+        try {
+          this.set((await oldestAgeMs()) / 1000);
+        } catch {
+          // Redis away: the gauge keeps its last value rather than failing the scrape.
+        }
       },
     });
   }
+}
+
+/** A counter following a running total read at each scrape. */
+function countFrom(registry: Registry, name: string, help: string, total: () => number): void {
+  let reported = 0;
+  new Counter({
+    name,
+    help,
+    registers: [registry],
+    collect() {
+      const now = total();
+      if (now > reported) this.inc(now - reported);
+      reported = now;
+    },
+  });
 }

@@ -107,7 +107,31 @@ const NEWEST_FIRST = `
 CREATE INDEX events_by_time ON events (received_at, institution, event_id);
 `;
 
+/**
+ * Records PostgreSQL refused for their data, set aside by the writer so the rest is written
+ * (create-history-writer.ts): the record's JSON as bytes (bytea holds any byte, so the table takes
+ * whatever a column refused), the refusal's SQLSTATE and message, and the keys an operator lists
+ * and finds them by, already made storable. `user_keys` lets forgetting a person reach them;
+ * `patron` gives them the patron retention.
+ */
+const SET_ASIDE = `
+CREATE TABLE set_aside (
+  record_id text PRIMARY KEY,
+  set_aside_at timestamptz NOT NULL DEFAULT now(),
+  record_type text NOT NULL,
+  patron boolean NOT NULL,
+  institution text NOT NULL,
+  event_id text NOT NULL,
+  user_keys text[] NOT NULL DEFAULT '{}',
+  sqlstate text NOT NULL,
+  reason text NOT NULL,
+  record bytea NOT NULL
+);
+CREATE INDEX set_aside_by_time ON set_aside (set_aside_at);
+`;
+
 export const HISTORY_MIGRATIONS: readonly HistoryMigration[] = [
   { version: 1, name: 'events, attempts, job outcomes, audit', sql: INITIAL },
   { version: 2, name: 'events newest first', sql: NEWEST_FIRST },
+  { version: 3, name: 'records set aside', sql: SET_ASIDE },
 ];

@@ -31,3 +31,8 @@ export type { SqlExecutor } from './sql-executor';
 export { listAudit } from './list-audit';
 export type { AuditEntry, AuditPage, AuditQuery } from './list-audit';
 export { writeAudit } from './write-audit';
+export { startHistory } from './start-history';
+export type { HistoryRuntime, HistoryTuning, StartHistoryOptions } from './start-history';
+export type { OutcomesOf } from './with-outcomes-recorded';
+export { listSetAside } from './list-set-aside';
+export type { SetAsideEntry, SetAsidePage, SetAsideQuery } from './list-set-aside';

@@ -6,12 +6,15 @@ export interface PruneResult {
   readonly dropped: readonly string[];
   readonly jobOutcomes: number;
   readonly audit: number;
+  /** Records set aside past their retention (the patron one for patron records). */
+  readonly setAside: number;
 }
 
 /**
  * Retention now: drops every day partition past its retention (HISTORY_PATRON_RETENTION_DAYS for
  * patron rows, HISTORY_RETENTION_DAYS for the rest) — no row is scanned — and deletes job
- * outcomes and audit entries older than HISTORY_RETENTION_DAYS (small tables, no patron data).
+ * outcomes and audit entries older than HISTORY_RETENTION_DAYS (small tables, no patron data),
+ * and records set aside past the retention of their kind (patron or not).
  */
 export async function pruneHistory(
   db: SqlExecutor,
@@ -26,9 +29,16 @@ export async function pruneHistory(
     [cutoff],
   );
   const audit = await db.query('DELETE FROM audit WHERE at < $1::timestamptz', [cutoff]);
+  const patronCutoff = new Date(now.getTime() - retention.patronDays * 86_400_000).toISOString();
+  const setAside = await db.query(
+    `DELETE FROM set_aside
+      WHERE set_aside_at < CASE WHEN patron THEN $2::timestamptz ELSE $1::timestamptz END`,
+    [cutoff, patronCutoff],
+  );
   return {
     dropped: expired.map((partition) => partition.name),
     jobOutcomes: outcomes.rowCount,
     audit: audit.rowCount,
+    setAside: setAside.rowCount,
   };
 }

@@ -7,6 +7,7 @@ import type {
   JobEndRecord,
 } from './history-record';
 import type { SqlExecutor, SqlQuery } from './sql-executor';
+import { storableJsonText, storableRecord } from './storable-record';
 
 /** A record with the id the outbox gave it (the row's key for attempts, outcomes and audit). */
 export interface StoredRecord {
@@ -56,7 +57,7 @@ FROM jsonb_to_recordset($1::jsonb) AS r(id text, at timestamptz, actor text, act
 ON CONFLICT DO NOTHING`;
 
 /**
- * Writes one batch in one transaction: one multi-row INSERT per table, ON CONFLICT DO NOTHING, so
+ * Writes one batch in one transaction, its values made storable first (storable-record.ts): one multi-row INSERT per table, ON CONFLICT DO NOTHING, so
  * a batch written again (its writer killed after COMMIT, before XACK) adds no row twice — events
  * are keyed by (institution, id, received time), the rest by their outbox id. `knownDays` caches
  * the days whose partitions exist.
@@ -70,7 +71,9 @@ export async function writeHistoryBatch(
   const attempts: (AttemptRecord & { id: string })[] = [];
   const outcomes: (JobEndRecord & { id: string })[] = [];
   const audits: (AuditRecord & { id: string })[] = [];
-  for (const { id, record } of batch) {
+  for (const stored of batch) {
+    const { id } = stored;
+    const record = storableRecord(stored.record);
     if (record.type === 'event') events.push(record);
     else if (record.type === 'attempt') attempts.push({ ...record, id });
     else if (record.type === 'job_end') outcomes.push({ ...record, id });
@@ -93,5 +96,5 @@ export async function writeHistoryBatch(
 }
 
 async function insertRows(tx: SqlQuery, sql: string, rows: readonly object[]): Promise<void> {
-  if (rows.length > 0) await tx.query(sql, [JSON.stringify(rows)]);
+  if (rows.length > 0) await tx.query(sql, [storableJsonText(rows)]);
 }

@@ -18,16 +18,15 @@ import type { CreateWorkerOptions, RunningWorker } from '../worker/create-worker
 import type { EventStep } from '../worker/event-step';
 import { withEventSteps } from '../worker/event-step';
 import { dispatchInSpan } from '../worker/dispatch-in-span';
+import { handlerEntries } from '../worker/handler-entries';
 import type { HandlerEntry } from '../worker/handler-entry';
 import { createHandlerRegistry } from '../worker/handler-registry';
 import type { Dispatch } from '../worker/handler-registry';
-import { sweepRecordsDir } from '../worker/job-end/sweep-records-dir';
 import { withJobEndOnce } from '../worker/job-end/job-end-once';
 import { jobEndSeenOf, startReconciliation } from '../worker/job-end/start-reconciliation';
 import { watchExpectedEvents } from '../expected/watch-expected-events';
-import { handlerEntries } from './handler-entries';
-import { startWorkerHistory } from './worker-history';
-import type { WorkerHistory, WorkerHistoryOptions } from './worker-history';
+import { startHistory } from '../history';
+import type { HistoryRuntime, HistoryTuning, OutcomesOf } from '../history';
 
 export interface WorkerProcessOptions {
   readonly config: WorkerConfig;
@@ -48,23 +47,20 @@ export interface WorkerProcessOptions {
   /** BullMQ's telemetry when tracing is on (src/tracing/start-tracing.ts); nothing is traced without. */
   readonly telemetry?: Telemetry | undefined;
   /** The history's timings (tests make them short), or an opened database (the demo's PGlite). */
-  readonly historyOptions?: Pick<
-    WorkerHistoryOptions,
-    'openRetryMs' | 'pruneEveryMs' | 'writer' | 'database'
-  >;
+  readonly historyOptions?: HistoryTuning;
 }
 
 export interface WorkerProcess extends RunningWorker {
   /** Every event worker: one per institution with INSTITUTIONS_FILE (`worker` is the first). */
   readonly workers: readonly Worker[];
-  /** The start-up sweep of stale temporary files in RECORDS_DIR: the paths it removed. */
-  readonly swept: Promise<readonly string[]>;
+  /** The handler entries' start-up work (a kind room's clean-up), done. */
+  readonly startedUp: Promise<void>;
 }
 
 /**
  * The worker process from its configuration and opened connection: the event worker of each
  * queue with its API client and handler list, routing's fan-out as an event step (ROUTES_FILE),
- * and the start-up sweep of RECORDS_DIR. bin/worker.ts adds the metrics server and signals.
+ * the history (DATABASE_URL) and the handler entries' start-up work. bin/worker.ts adds the metrics server and signals.
  *
  * How often one failing call is sent, at most: (SVC_MAX_RETRIES + 1) × JOB_ATTEMPTS — the client's
  * own retries inside each BullMQ attempt. The worker's SVC_MAX_RETRIES defaults to 0 and
@@ -84,16 +80,14 @@ export function createWorkerProcess(options: WorkerProcessOptions): WorkerProces
       : loadInstitutionsFile(config.INSTITUTIONS_FILE, env).institutions;
   // Clients and handlers first: a handler list that cannot be built starts nothing.
   const queues = (members ?? [undefined]).map((member) => queueOf(options, member));
-  const swept = sweepRecordsDir({
-    recordsDir: config.RECORDS_DIR,
-    idleTimeoutMs: config.SVC_TIMEOUT_MS,
-    logger,
-  });
-  const history = startWorkerHistory({
+  const entries = options.handlers ?? handlerEntries;
+  const startedUp = startUpWork(entries, config, logger);
+  const history = startHistory({
     config,
     connection: options.connection,
     logger,
     eventQueues: queues.map((queue) => queueNameOf(config, queue.member)),
+    outcomes: outcomesOf(entries),
     ...(options.metrics === undefined ? {} : { registry: options.metrics.registry }),
     ...options.historyOptions,
   });
@@ -118,7 +112,7 @@ export function createWorkerProcess(options: WorkerProcessOptions): WorkerProces
   return {
     worker: first.worker,
     workers: running.map((one) => one.worker),
-    swept,
+    startedUp,
     close: async () => {
       await reconciliation?.close();
       await Promise.all(running.map((one) => one.close()));
@@ -135,7 +129,7 @@ export function createWorkerProcess(options: WorkerProcessOptions): WorkerProces
 function routingOf(
   options: WorkerProcessOptions,
   routesFile: string,
-  history: WorkerHistory | undefined,
+  history: HistoryRuntime | undefined,
   fairAcrossInstitutions: boolean,
 ): Routing {
   const { config, logger, connection, env, metrics, tuning = {}, telemetry } = options;
@@ -200,14 +194,14 @@ function startEventWorker(
   options: WorkerProcessOptions,
   parts: EventQueueParts,
   fanOut: FanOut | undefined,
-  history: WorkerHistory | undefined,
+  history: HistoryRuntime | undefined,
 ): RunningWorker {
   const { member, logger, config, client } = parts;
   // The event is recorded as it is routed (both in one step): its journey starts with its arrival.
   const routing = fanOut === undefined ? undefined : memberFanOut(fanOut, member);
   const step = history === undefined ? routing : history.recordedWith(routing);
   const eventSteps: EventStep[] = step === undefined ? [] : [step];
-  const dispatch = history === undefined ? parts.dispatch : history.withJobEnd(parts.dispatch);
+  const dispatch = history === undefined ? parts.dispatch : history.withOutcomes(parts.dispatch);
   const { telemetry } = options;
   // A job_end of an instance already taken up stops before the steps (job-end-once.ts).
   const seen = jobEndSeenOf(options.connection, { queueName: queueNameOf(config, member), config });
@@ -234,6 +228,24 @@ function startEventWorker(
 function namedQueue(config: WorkerConfig, queue: EventQueueParts) {
   const institution = queue.member?.code ?? config.INSTITUTION_CODE;
   return { ...queue, institution, queueName: queueNameOf(config, queue.member) };
+}
+
+/** Each entry's start-up work, side by side; none of them throws (handler-entry.ts). */
+async function startUpWork(
+  entries: readonly HandlerEntry[],
+  config: WorkerConfig,
+  logger: Logger,
+): Promise<void> {
+  await Promise.all(entries.map(async (entry) => entry.startUp?.({ config, logger })));
+}
+
+/** The entries that state their outcome, by action: the history keeps what each run came to. */
+function outcomesOf(entries: readonly HandlerEntry[]): OutcomesOf {
+  const outcomes = new Map<string, NonNullable<HandlerEntry['outcomeOf']>>();
+  for (const entry of entries) {
+    if (entry.outcomeOf !== undefined) outcomes.set(entry.action, entry.outcomeOf);
+  }
+  return outcomes;
 }
 
 /** The event queue of the single institution, or of one member. */

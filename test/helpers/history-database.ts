@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { openHistoryDatabase } from '../../src/history/open-history-database';
+import { openPgExecutor } from '../../src/history/pg-executor';
 import type { SqlExecutor } from '../../src/history/sql-executor';
+import { startStoppableProxy } from './stoppable-proxy';
+import type { StoppableProxy } from './stoppable-proxy';
 
 /** The PostgreSQL the tests use: TEST_DATABASE_URL, or the machine's local `test` database. */
 export const TEST_DATABASE_URL =
@@ -53,4 +56,25 @@ export async function dumpSchemaText(db: SqlExecutor): Promise<string> {
     for (const row of rows.rows) parts.push(`${name}: ${row.line}`);
   }
   return parts.join('\n');
+}
+
+/**
+ * The history in `schema` reached through a proxy the test stops and starts (PostgreSQL down and
+ * back) with a short connection timeout; `close` closes both.
+ */
+export async function openHistoryThroughProxy(
+  schema: string,
+): Promise<{ db: SqlExecutor; proxy: StoppableProxy; close: () => Promise<void> }> {
+  const proxy = await startStoppableProxy({ host: '127.0.0.1', port: 5432 });
+  const url = new URL(TEST_DATABASE_URL);
+  url.host = `127.0.0.1:${String(proxy.port)}`;
+  const db = openPgExecutor({ url: url.toString(), schema, connectionTimeoutMs: 500 });
+  return {
+    db,
+    proxy,
+    close: async () => {
+      await db.close();
+      await proxy.close();
+    },
+  };
 }

@@ -5,7 +5,7 @@ import type { CanonicalEvent } from '../../src/events/canonical-event';
 import { normalizeEvent } from '../../src/events/normalize-event';
 import { parseJsonEvent } from '../../src/events/parse-json-event';
 import { createHistoryRecorder } from '../../src/history/create-history-recorder';
-import type { HistoryRecorder } from '../../src/history/create-history-recorder';
+import type { AttemptInput, HistoryRecorder } from '../../src/history/create-history-recorder';
 
 /** A JSON fixture of test/fixtures/events as the worker gets it, with its own id and time. */
 export function fixtureEvent(
@@ -37,4 +37,24 @@ export function testHistoryRecorder(redis: Redis, streamKey: string): HistoryRec
     bodies: 'all',
     maxBacklog: 100,
   });
+}
+
+/**
+ * A delivered attempt of `event`. Unless `durationMs` is given, its duration is over PostgreSQL's
+ * integer, so PostgreSQL refuses it for its data (SQLSTATE 22003) whatever is done to text.
+ */
+export function deliveredAttempt(
+  event: CanonicalEvent,
+  attempt: number,
+  durationMs = 3_000_000_000,
+): AttemptInput {
+  return {
+    event,
+    route: 'indexer',
+    attempt,
+    startedAt: new Date(),
+    endedAt: new Date(),
+    outcome: 'delivered',
+    durationMs,
+  };
 }

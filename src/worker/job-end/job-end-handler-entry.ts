@@ -2,8 +2,13 @@ import { defineHandler } from '../handler-registry';
 import type { HandlerEntry } from '../handler-entry';
 import { createJobEndHandler } from './create-job-end-handler';
 import { createImportJobMatcher } from './import-job-matcher';
+import { jobEndOutcomeOf } from './job-end-outcome-of';
+import { sweepRecordsDir } from './sweep-records-dir';
 
-/** The job_end room's entry in the handler list: downloads the records an import job loaded. */
+/**
+ * The job_end room's entry in the handler list: downloads the records an import job loaded, keeps
+ * what each run came to in the history, and sweeps a killed run's leftovers from RECORDS_DIR at start.
+ */
 export const jobEndHandlerEntry: HandlerEntry = {
   action: 'job_end',
   create: ({ config, client }) =>
@@ -17,4 +22,12 @@ export const jobEndHandlerEntry: HandlerEntry = {
         idleTimeoutMs: config.SVC_TIMEOUT_MS,
       }),
     ),
+  outcomeOf: jobEndOutcomeOf,
+  startUp: async ({ config, logger }) => {
+    await sweepRecordsDir({
+      recordsDir: config.RECORDS_DIR,
+      idleTimeoutMs: config.SVC_TIMEOUT_MS,
+      logger,
+    });
+  },
 };

@@ -5,7 +5,7 @@ import { createHistoryRecorder } from '../../../src/history/create-history-recor
 import { createHistoryWriter } from '../../../src/history/create-history-writer';
 import { historyStreamKey } from '../../../src/history/history-stream-key';
 import { TEST_DATABASE_URL, dropSchema, uniqueSchema } from '../../helpers/history-database';
-import { TEST_HISTORY_KEY, fixtureEvent } from '../../helpers/history-events';
+import { TEST_HISTORY_KEY, deliveredAttempt, fixtureEvent } from '../../helpers/history-events';
 import { TEST_REDIS_URL, obliterateQueue, uniqueQueueName } from '../../helpers/redis';
 import { openHistoryDatabase } from '../../../src/history/open-history-database';
 import { captureIo } from './cli-io-capture';
@@ -78,5 +78,47 @@ describe('npm run events -- history', () => {
     const after = captureIo(env);
     await runCli(['history', 'search', '--user', 'S1004217', '--json'], after);
     expect(JSON.parse(after.stdout())).toEqual({ items: [] });
+  });
+
+  it('lists the records set aside, newest first, as lines and as JSON', async () => {
+    expect(await runCli(['history', 'migrate'], captureIo(env))).toBe(0);
+    const redis = new Redis(TEST_REDIS_URL);
+    const db = await openHistoryDatabase({ url: TEST_DATABASE_URL, schema });
+    try {
+      if (db === undefined) throw new Error('no database');
+      const streamKey = historyStreamKey(queueName);
+      const recorder = createHistoryRecorder({
+        redis,
+        streamKey,
+        historyKey: TEST_HISTORY_KEY,
+        bodies: 'all',
+        maxBacklog: 100,
+      });
+      // Refused by PostgreSQL for its data: set aside.
+      await recorder.attempt(
+        deliveredAttempt(fixtureEvent('bib-updated', { id: 'refused-attempt' }), 1),
+      );
+      await createHistoryWriter({ redis, db, streamKey }).drainOnce();
+    } finally {
+      redis.disconnect();
+      await db?.close();
+    }
+
+    const lines = captureIo(env);
+    expect(await runCli(['history', 'set-aside'], lines)).toBe(0);
+    expect(lines.stdout()).toMatch(
+      /attempt {2}01SVC_INST {2}refused-attempt {2}22003 {2}.*integer/,
+    );
+    expect(lines.stdout()).toContain('1 records set aside.');
+
+    const json = captureIo(env);
+    expect(await runCli(['history', 'set-aside', '--json', '--limit', '5'], json)).toBe(0);
+    const page = JSON.parse(json.stdout()) as { items: { eventId: string; sqlstate: string }[] };
+    expect(page.items).toEqual([
+      expect.objectContaining({ eventId: 'refused-attempt', sqlstate: '22003' }),
+    ]);
+
+    const bad = captureIo(env);
+    expect(await runCli(['history', 'set-aside', '--before', 'yesterday'], bad)).toBe(2);
   });
 });

@@ -73,4 +73,20 @@ describe('handler list', () => {
     expect(job.returnvalue).toEqual({ outcome: 'no handler' });
     expect(sut.proxy.allCalls()).toEqual([]);
   });
+
+  it("runs an entry's start-up work once at the worker's start, with the worker's configuration", async () => {
+    const started: string[] = [];
+    const withStartUp: HandlerEntry = {
+      ...loanEntry,
+      startUp: async ({ config }) => {
+        started.push(config.QUEUE_NAME);
+        await Promise.resolve();
+      },
+    };
+    sut = await workerUnderTest({ handlers: [withStartUp] });
+
+    await sut.startWorker().startedUp;
+
+    expect(started).toEqual([sut.queueName]);
+  });
 });

@@ -14,12 +14,12 @@ import {
   TEST_DATABASE_URL,
   dropSchema,
   dumpSchemaText,
+  openHistoryThroughProxy,
   openTestHistory,
   uniqueSchema,
 } from '../../helpers/history-database';
 import { TEST_HISTORY_KEY, fixtureEvent } from '../../helpers/history-events';
 import { TEST_REDIS_URL, uniqueQueueName } from '../../helpers/redis';
-import { startStoppableProxy } from '../../helpers/stoppable-proxy';
 import { eventually } from '../../component/routes/support/route-events';
 
 const count = async (db: SqlExecutor, table: string): Promise<number> =>
@@ -150,14 +150,7 @@ describe('the history write path', () => {
   });
 
   it('keeps records in Redis while PostgreSQL is unreachable and writes all of them after', async () => {
-    const proxy = await startStoppableProxy({ host: '127.0.0.1', port: 5432 });
-    const url = new URL(TEST_DATABASE_URL);
-    url.host = `127.0.0.1:${String(proxy.port)}`;
-    const db = openPgExecutor({
-      url: url.toString(),
-      schema: history.schema,
-      connectionTimeoutMs: 500,
-    });
+    const { db, proxy, close } = await openHistoryThroughProxy(history.schema);
     const writer = createHistoryWriter({ redis, db, streamKey, retryMs: 50, blockMs: 100 });
     try {
       await proxy.stop();
@@ -179,8 +172,7 @@ describe('the history write path', () => {
       expect(await writer.backlog()).toBe(0);
     } finally {
       await writer.stop();
-      await db.close();
-      await proxy.close();
+      await close();
     }
   });
 

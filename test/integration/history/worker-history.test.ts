@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -171,6 +172,33 @@ describe('the worker process records the event history', () => {
       { attempt: 3, outcome: 'delivered', status: null },
     ]);
     expect(receiver.delivered.has(event.id)).toBe(true);
+  });
+
+  it('goes on recording after hostile events: the next ordinary event is in the history within 5 s', async () => {
+    const metrics = createWorkerMetrics();
+    await startWorker(
+      TEST_DATABASE_URL,
+      'routes:\n  - name: circ\n    match: { action: [BIB] }\n' +
+        '    to: { http: { url: "http://127.0.0.1:9/unused" } }\n',
+      metrics,
+    );
+    // An incompressible 6 KB id (past btree's entry limit), a lone surrogate, a NUL in a loan id.
+    await enqueue(routeEvent({ id: randomBytes(4500).toString('base64') }));
+    await enqueue(routeEvent({ id: `lone-\ud800-${String(Date.now())}` }));
+    await enqueue(routeEvent({ item_loan: { loan_id: '234\u0000001', user_id: 'u-1' } }));
+    const ordinary = routeEvent();
+    const enqueuedAt = Date.now();
+    await enqueue(ordinary);
+
+    await eventually(
+      async () => (await journeyOf(ordinary.id).catch(() => [])).length > 0,
+      'the ordinary event in the history',
+      5000,
+    );
+    expect(Date.now() - enqueuedAt).toBeLessThan(5000);
+    const metricsText = await metrics.registry.metrics();
+    expect(metricsText).toMatch(/svcws_history_set_aside_total 0/);
+    expect(metricsText).toMatch(/svcws_history_outbox_oldest_seconds \d/);
   });
 
   it('records a route its where: filter kept the event from as skipped', async () => {

@@ -21,6 +21,7 @@ const running = createWorkerProcess({
   },
   historyOptions: { writer: { claimIdleMs: Number(process.env.TEST_CLAIM_IDLE_MS ?? 30_000) } },
 });
-void Promise.all([...running.workers.map((worker) => worker.waitUntilReady()), running.swept]).then(
-  () => logger.info('worker ready'),
-);
+void Promise.all([
+  ...running.workers.map((worker) => worker.waitUntilReady()),
+  running.startedUp,
+]).then(() => logger.info('worker ready'));
