@@ -5,6 +5,7 @@ import { parseJsonEvent } from './parse-json-event';
 import { parseXmlEvent } from './parse-xml-event';
 import { assertUtf8Charset, bodyFormatOf } from './body-format';
 import { RefusedDeliveryError } from './refused-delivery-error';
+import { eventKeyProblem } from './event-key-bounds';
 import { QueueUnavailableError, isQueueUnavailable } from './queue-unavailable-error';
 
 /** One delivery whose signature held (at receipt, or when it was kept as rejected). */
@@ -90,11 +91,15 @@ function toEvent(input: DeliveryInput, progress: DeliveryProgress): CanonicalEve
   });
 }
 
-/** The id of a parsed body that may still fail to normalize, when it plainly has one. */
+/**
+ * The id of a parsed body that may still fail to normalize, when it plainly has one within the
+ * bounds of an event key: the log line and the rejected store carry it.
+ */
 function readableId(parsed: unknown): string | undefined {
   if (typeof parsed !== 'object' || parsed === null) return undefined;
   const id = (parsed as { id?: unknown }).id;
-  if (typeof id === 'string' && id !== '') return id.slice(0, 200);
+  if (typeof id === 'string' && id !== '')
+    return eventKeyProblem(id) === undefined ? id : undefined;
   if (typeof id === 'number' && Number.isSafeInteger(id)) return String(id);
   return undefined;
 }
