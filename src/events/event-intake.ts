@@ -6,6 +6,7 @@ import { parseXmlEvent } from './parse-xml-event';
 import { assertUtf8Charset, bodyFormatOf } from './body-format';
 import { RefusedDeliveryError } from './refused-delivery-error';
 import { eventKeyProblem } from './event-key-bounds';
+import { withTimeout } from '../with-timeout';
 import { QueueUnavailableError, isQueueUnavailable } from './queue-unavailable-error';
 
 /** One delivery whose signature held (at receipt, or when it was kept as rejected). */
@@ -60,7 +61,13 @@ export function createEventIntake({
     progress.action = event.action;
     let result;
     try {
-      result = await withTimeout(enqueue(event), enqueueTimeoutMs);
+      // A late rejection of an enqueue that timed out is handled by withTimeout.
+      result = await withTimeout(
+        enqueue(event),
+        enqueueTimeoutMs,
+        () =>
+          new QueueUnavailableError(`enqueue did not answer within ${String(enqueueTimeoutMs)} ms`),
+      );
     } catch (error) {
       if (isQueueUnavailable(error)) {
         throw new QueueUnavailableError('the queue did not answer', { cause: error });
@@ -102,27 +109,4 @@ function readableId(parsed: unknown): string | undefined {
     return eventKeyProblem(id) === undefined ? id : undefined;
   if (typeof id === 'number' && Number.isSafeInteger(id)) return String(id);
   return undefined;
-}
-
-/**
- * The enqueue's answer, or a QueueUnavailableError once `ms` pass without one. One promise and one
- * timer per delivery (a late rejection of an enqueue that already timed out is handled here too).
- */
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new QueueUnavailableError(`enqueue did not answer within ${String(ms)} ms`)),
-      ms,
-    );
-    promise.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(error);
-      },
-    );
-  });
 }

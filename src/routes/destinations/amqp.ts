@@ -2,14 +2,14 @@ import { Connection } from 'rabbitmq-client';
 import type { Envelope, Publisher } from 'rabbitmq-client';
 import { z } from 'zod';
 import type { CanonicalEvent } from '../../events/canonical-event';
-import { DeliveryError } from '../delivery-error';
+import { DeliveryError, noAnswerWithin } from '../delivery-error';
 import { injectTraceContext } from '../../tracing/inject-trace-context';
 import { redactUrlCredentials } from '../redact-url-credentials';
 import { renderTemplate } from '../render-template';
 import type { DeliveryPreview, Destination } from './destination';
 import type { DestinationAdapter } from './destination-adapter';
 import type { DestinationContext } from './destination-context';
-import { withTimeout } from './with-timeout';
+import { withTimeout } from '../../with-timeout';
 
 /** `to: { amqp: { url, exchange, routingKey? } }` */
 export const AmqpDestinationOptions = z.strictObject({
@@ -101,8 +101,9 @@ export function createAmqpDestination(
       );
       returned.delete(event.id);
       try {
-        await withTimeout(exchange.ready(), options.timeoutMs, target);
-        await withTimeout(publisher.send(envelope, body), options.timeoutMs, target);
+        const timedOut = (): Error => noAnswerWithin(target, options.timeoutMs);
+        await withTimeout(exchange.ready(), options.timeoutMs, timedOut);
+        await withTimeout(publisher.send(envelope, body), options.timeoutMs, timedOut);
         // The broker sends basic.return before the confirm, but the client emits it on a later
         // turn (setImmediate): one turn more and it has been seen.
         await new Promise<void>((resolve) => setImmediate(resolve));

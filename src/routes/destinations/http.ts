@@ -160,6 +160,7 @@ export function createHttpDestination(options: HttpDestinationOptions, route: st
         status === 429 ? retryAfterOf(response.headers.get('retry-after')) : undefined;
       throw new DeliveryError(`${target}: HTTP ${String(status)}`, {
         retryable,
+        status,
         ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
       });
     },

@@ -2,13 +2,13 @@ import { connectAsync } from 'mqtt';
 import type { MqttClient } from 'mqtt';
 import { z } from 'zod';
 import type { CanonicalEvent } from '../../events/canonical-event';
-import { DeliveryError } from '../delivery-error';
+import { DeliveryError, noAnswerWithin } from '../delivery-error';
 import { redactUrlCredentials } from '../redact-url-credentials';
 import { renderFieldTemplate } from '../render-field-template';
 import type { DeliveryPreview, Destination } from './destination';
 import type { DestinationAdapter } from './destination-adapter';
 import type { DestinationContext } from './destination-context';
-import { withTimeout } from './with-timeout';
+import { withTimeout } from '../../with-timeout';
 
 /** `to: { mqtt: { url, topic, qos?, retain?, timeoutMs? } }` */
 export const MqttDestinationOptions = z.strictObject({
@@ -82,7 +82,8 @@ export function createMqttDestination(
     deliver: async (event, shaped) => {
       const topic = renderFieldTemplate(options.topic, event);
       try {
-        const connected = await withTimeout(open(), options.timeoutMs, target);
+        const timedOut = (): Error => noAnswerWithin(target, options.timeoutMs);
+        const connected = await withTimeout(open(), options.timeoutMs, timedOut);
         await withTimeout(
           connected.publishAsync(topic, shaped ?? JSON.stringify(event), {
             qos: options.qos,
@@ -93,7 +94,7 @@ export function createMqttDestination(
             },
           }),
           options.timeoutMs,
-          target,
+          timedOut,
         );
       } catch (error) {
         if (error instanceof DeliveryError) throw error;
