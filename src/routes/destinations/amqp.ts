@@ -10,6 +10,8 @@ import type { DeliveryPreview, Destination } from './destination';
 import type { DestinationAdapter } from './destination-adapter';
 import type { DestinationContext } from './destination-context';
 import { withTimeout } from '../../with-timeout';
+import { atMostBytes, uncarriable } from './carriable';
+import type { CarriedValue } from './carriable';
 
 /** `to: { amqp: { url, exchange, routingKey? } }` */
 export const AmqpDestinationOptions = z.strictObject({
@@ -99,6 +101,8 @@ export function createAmqpDestination(
       injectTraceContext(
         (key, value) => (envelope.headers = { ...envelope.headers, [key]: value }),
       );
+      const refused = uncarriable(target, amqpValues(envelope, body));
+      if (refused !== undefined) throw refused;
       returned.delete(event.id);
       try {
         const timedOut = (): Error => noAnswerWithin(target, options.timeoutMs);
@@ -190,6 +194,22 @@ function exchangeCheck(
       checked = undefined;
     },
   };
+}
+
+/** AMQP 0-9-1 short strings (message id, routing key, a header's name) are at most 255 bytes. */
+const SHORT_STRING = [atMostBytes(255)];
+/** RabbitMQ's default `max_message_size` (128 MiB): a larger body is refused by the broker. */
+const MAX_MESSAGE_BYTES = 134_217_728;
+
+function* amqpValues(envelope: Envelope, body: Buffer): Generator<CarriedValue> {
+  yield ['messageId', envelope.messageId ?? '', SHORT_STRING];
+  yield ['routingKey', envelope.routingKey ?? '', SHORT_STRING];
+  for (const name of Object.keys(envelope.headers ?? {})) {
+    yield [`header name ${name.slice(0, 64)}`, name, SHORT_STRING];
+  }
+  if (body.length > MAX_MESSAGE_BYTES) {
+    yield ['body', '', [() => `is over ${MAX_MESSAGE_BYTES.toLocaleString('en')} bytes`]];
+  }
 }
 
 function targetOf(options: AmqpDestinationOptions): string {
