@@ -4,7 +4,7 @@
  * spare, is what an AMQP short string (a message id) carries, and stays far under the largest
  * key a PostgreSQL index takes (2,704 bytes).
  */
-export const EVENT_KEY_MAX_BYTES = 255;
+const EVENT_KEY_MAX_BYTES = 255;
 
 /**
  * A control character (C0, DEL, C1: no key has one, and a header or a log cannot carry it) or a
