@@ -1,4 +1,12 @@
 import { z } from 'zod';
+import { eventKeyProblem } from './event-key-bounds';
+
+/** A key every part of the system reads (ids, codes): within bounds, or the event is refused. */
+const boundedKey = (schema: z.ZodString): z.ZodString =>
+  schema.superRefine((value, context) => {
+    const problem = eventKeyProblem(value);
+    if (problem !== undefined) context.addIssue({ code: 'custom', message: problem });
+  });
 
 /**
  * A platform code field: `{"value": "IMPORT", "desc": "Import"}` (XML: `<category desc="Import">IMPORT</category>`).
@@ -9,6 +17,15 @@ export const CodeValue = z.looseObject({
   desc: z.string().optional(),
 });
 export type CodeValue = z.infer<typeof CodeValue>;
+
+/** A code the system keys on (the institution, the event code): its `value` is bounded. */
+const KeyCodeValue = z.looseObject({
+  value: boundedKey(z.string()).optional(),
+  desc: z.string().optional(),
+});
+
+/** The platform's kinds are short words (`job_end`, `loan`): room to spare, but not a payload. */
+const ACTION_MAX_LENGTH = 64;
 
 /** Transport facts of one delivery; kept apart so the event itself is the same for JSON and XML. */
 export const EventMeta = z.object({
@@ -27,19 +44,20 @@ export type EventMeta = z.infer<typeof EventMeta>;
  * `kinds/`.
  */
 export const CanonicalEvent = z.looseObject({
-  id: z.string().min(1),
+  id: boundedKey(z.string().min(1)),
   /** Trimmed and lower-cased: the platform sends both `JOB_END` and `job_end`. */
   action: z
     .string()
     .min(1)
+    .max(ACTION_MAX_LENGTH, `at most ${String(ACTION_MAX_LENGTH)} characters`)
     .regex(/^[a-z0-9_.-]+$/, 'letters, digits, _ . - only'),
   /**
    * As sent. Spec §6.2 says an ISO 8601 UTC timestamp, but nothing here depends on it, and a
    * signed event refused for its time would be lost: any non-empty string is kept.
    */
   time: z.string().min(1),
-  institution: CodeValue.optional(),
-  event: CodeValue.optional(),
+  institution: KeyCodeValue.optional(),
+  event: KeyCodeValue.optional(),
   meta: EventMeta.optional(),
 });
 export type CanonicalEvent = z.infer<typeof CanonicalEvent>;

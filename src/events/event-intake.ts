@@ -5,6 +5,8 @@ import { parseJsonEvent } from './parse-json-event';
 import { parseXmlEvent } from './parse-xml-event';
 import { assertUtf8Charset, bodyFormatOf } from './body-format';
 import { RefusedDeliveryError } from './refused-delivery-error';
+import { eventKeyProblem } from './event-key-bounds';
+import { withTimeout } from '../with-timeout';
 import { QueueUnavailableError, isQueueUnavailable } from './queue-unavailable-error';
 
 /** One delivery whose signature held (at receipt, or when it was kept as rejected). */
@@ -59,7 +61,13 @@ export function createEventIntake({
     progress.action = event.action;
     let result;
     try {
-      result = await withTimeout(enqueue(event), enqueueTimeoutMs);
+      // A late rejection of an enqueue that timed out is handled by withTimeout.
+      result = await withTimeout(
+        enqueue(event),
+        enqueueTimeoutMs,
+        () =>
+          new QueueUnavailableError(`enqueue did not answer within ${String(enqueueTimeoutMs)} ms`),
+      );
     } catch (error) {
       if (isQueueUnavailable(error)) {
         throw new QueueUnavailableError('the queue did not answer', { cause: error });
@@ -90,34 +98,15 @@ function toEvent(input: DeliveryInput, progress: DeliveryProgress): CanonicalEve
   });
 }
 
-/** The id of a parsed body that may still fail to normalize, when it plainly has one. */
+/**
+ * The id of a parsed body that may still fail to normalize, when it plainly has one within the
+ * bounds of an event key: the log line and the rejected store carry it.
+ */
 function readableId(parsed: unknown): string | undefined {
   if (typeof parsed !== 'object' || parsed === null) return undefined;
   const id = (parsed as { id?: unknown }).id;
-  if (typeof id === 'string' && id !== '') return id.slice(0, 200);
+  if (typeof id === 'string' && id !== '')
+    return eventKeyProblem(id) === undefined ? id : undefined;
   if (typeof id === 'number' && Number.isSafeInteger(id)) return String(id);
   return undefined;
-}
-
-/**
- * The enqueue's answer, or a QueueUnavailableError once `ms` pass without one. One promise and one
- * timer per delivery (a late rejection of an enqueue that already timed out is handled here too).
- */
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new QueueUnavailableError(`enqueue did not answer within ${String(ms)} ms`)),
-      ms,
-    );
-    promise.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(error);
-      },
-    );
-  });
 }

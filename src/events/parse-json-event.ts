@@ -1,4 +1,5 @@
 import { InvalidEventError } from './invalid-event-error';
+import { jsonSyntaxErrorOf } from './json-syntax-error';
 import { MAX_NESTING_DEPTH } from './max-nesting-depth';
 import { scanJsonText } from './scan-json-text';
 import type { JsonTextFacts } from './scan-json-text';
@@ -64,15 +65,15 @@ function parse(text: string, facts: JsonTextFacts | undefined): unknown {
   const exact = facts?.exact ?? [];
   try {
     return JSON.parse(exact.length === 0 ? text : quoted(text, exact)) as unknown;
-  } catch (error) {
-    // The message of the text as sent: quoting moves the offsets a parser names.
-    let reason = error instanceof Error ? error.message : String(error);
-    try {
-      JSON.parse(text);
-    } catch (original) {
-      reason = original instanceof Error ? original.message : String(original);
-    }
-    throw new InvalidEventError(`body is not valid JSON: ${reason}`);
+  } catch {
+    // Said of the text as sent (quoting moves the offsets), and never in V8's words: its
+    // message quotes the text around the fault, which may be a person's data.
+    const fault = jsonSyntaxErrorOf(text);
+    throw new InvalidEventError(
+      fault === undefined
+        ? 'body is not valid JSON'
+        : `body is not valid JSON: ${fault.kind} at line ${String(fault.line)}, column ${String(fault.column)} (character ${String(fault.position)})`,
+    );
   }
 }
 

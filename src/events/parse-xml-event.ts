@@ -31,24 +31,20 @@ export function parseXmlEvent(text: string, rules: FieldRules = rootFieldRules):
 function readXml(text: string, rules: FieldRules, position: boolean): unknown {
   const builder = new XmlJsonFormBuilder(rules);
   const parser = new SaxesParser({ xmlns: false, position });
-  let rootName = '';
   parser.on('doctype', () => {
     throw new InvalidEventError(DECLARATION_REFUSED);
   });
   parser.on('error', (error) => {
     if (!position) throw new MalformedXml();
-    const reason = error.message.replace(/^\d+:\d+: /, '');
     throw new InvalidEventError(
-      `body is not well-formed XML: ${reason} (line ${parser.line}, column ${parser.column})`,
+      `body is not well-formed XML: ${faultKindOf(error.message)} (line ${parser.line}, column ${parser.column})`,
     );
   });
   parser.on('opentag', (tag) => {
     if (builder.depth >= MAX_NESTING_DEPTH) {
       throw new InvalidEventError(`body is nested deeper than ${MAX_NESTING_DEPTH} levels`);
     }
-    const name = localName(tag.name);
-    if (builder.depth === 0) rootName = name;
-    builder.open(name, attributesOf(tag));
+    builder.open(localName(tag.name), attributesOf(tag));
   });
   parser.on('text', (chunk) => builder.text(chunk));
   parser.on('cdata', (chunk) => builder.text(chunk));
@@ -57,9 +53,19 @@ function readXml(text: string, rules: FieldRules, position: boolean): unknown {
 
   const event = builder.result();
   if (event === undefined) {
-    throw new InvalidEventError(`the root element <${rootName}> holds no fields`);
+    throw new InvalidEventError('the root element holds no fields');
   }
   return event;
+}
+
+/**
+ * The kind of a saxes error without what it quotes: its messages are fixed phrases, some followed
+ * by `: <a name or value from the body>` (`unclosed tag: jane.doe`), which is cut off.
+ */
+function faultKindOf(message: string): string {
+  const phrase = message.replace(/^\d+:\d+: /, '');
+  const colon = phrase.indexOf(':');
+  return (colon < 0 ? phrase : phrase.slice(0, colon)).replace(/\.$/, '');
 }
 
 /** `svc:status` → `status`: the platform's payloads do not rely on namespaces. */

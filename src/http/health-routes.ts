@@ -1,5 +1,6 @@
 import express from 'express';
 import type { Router } from 'express';
+import { withTimeout } from '../with-timeout';
 
 export interface HealthRoutesOptions {
   /** Resolves when the queue's Redis answers; rejects or times out otherwise. */
@@ -17,19 +18,11 @@ export function createHealthRoutes({
     res.status(200).json({ status: 'ok' });
   });
   router.get('/readyz', async (_req, res) => {
-    let timer: NodeJS.Timeout | undefined;
     try {
-      await Promise.race([
-        checkReady(),
-        new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new Error('timeout')), readyTimeoutMs);
-        }),
-      ]);
+      await withTimeout(checkReady(), readyTimeoutMs, () => new Error('timeout'));
       res.status(200).json({ status: 'ready' });
     } catch {
       res.status(503).json({ status: 'unavailable', message: 'Redis does not answer' });
-    } finally {
-      clearTimeout(timer);
     }
   });
   return router;

@@ -7,6 +7,7 @@ import type { DeliveryObserver } from '../http/delivery-observer';
 import { createTokenMatcher } from '../http/token-matcher';
 import { HttpError } from '../http/http-error';
 import { sendError } from '../http/send-error';
+import { withTimeout } from '../with-timeout';
 
 export interface WebMetrics {
   registry: Registry;
@@ -198,6 +199,7 @@ function createMetricsRouter(options: MetricsRouterOptions): Router {
       const [text, oldest] = await withTimeout(
         Promise.all([exportQueues(options.queue), oldestWaiting(options.queue)]),
         options.queueTimeoutMs,
+        () => new Error(`no answer within ${String(options.queueTimeoutMs)} ms`),
       );
       queueText = text;
       for (const [queue, seconds] of oldest) queueOldest.set({ queue }, seconds);
@@ -229,22 +231,6 @@ function memo<T>(make: (key: string) => T): (key: string) => T {
     }
     return value;
   };
-}
-
-async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  // The late answer (or error) of a scrape that timed out is dropped, never left unhandled.
-  promise.catch(() => undefined);
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    return await Promise.race([
-      promise,
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-      }),
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 function queuesOf(queue: Queue | readonly Queue[]): readonly Queue[] {

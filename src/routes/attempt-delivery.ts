@@ -2,10 +2,10 @@ import type { CanonicalEvent } from '../events/canonical-event';
 import type { HistoryRecorder } from '../history';
 import type { Logger } from '../logger';
 import type { Admission, CircuitBreaker } from './circuit-breaker';
-import { DeliveryError } from './delivery-error';
+import { DeliveryError, asDeliveryError, noAnswerWithin } from './delivery-error';
 import type { DeliverySpanFields } from './delivery-in-span';
 import type { Destination } from './destinations/destination';
-import { withTimeout } from './destinations/with-timeout';
+import { withTimeout } from '../with-timeout';
 import { recordAttempt } from './record-attempt';
 import type { RecordedOutcome } from './record-attempt';
 import type { RouteMetrics } from './route-metrics';
@@ -96,8 +96,9 @@ export async function attemptDelivery(
   try {
     await send(delivery, event, attempt, fields);
   } catch (error) {
-    // A failure of the event itself (a transform) says nothing about the destination.
-    const destinationFailed = !(error instanceof DeliveryError && error.shaping);
+    // A failure of the event itself (a transform, a value the protocol cannot carry) says
+    // nothing about the destination.
+    const destinationFailed = !(error instanceof DeliveryError) || error.destinationAtFault;
     if (destinationFailed) await delivery.circuit?.failed(admission);
     const outcome = failedOutcome(delivery, error, attempt, {
       ...fields,
@@ -128,16 +129,21 @@ async function send(
 ): Promise<void> {
   const { destination } = delivery;
   const body = await delivery.shape?.(event);
-  const deliver = (): Promise<void> => destination.deliver(event, body);
+  // Any throw, also a synchronous one from inside a client library, fails this delivery alone.
+  const deliver = async (): Promise<void> => {
+    try {
+      await destination.deliver(event, body);
+    } catch (error) {
+      throw asDeliveryError(error, destination.target);
+    }
+  };
   const delivering = attempt.inSpan === undefined ? deliver() : attempt.inSpan(fields, deliver);
   if (attempt.onSettled !== undefined) void delivering.then(attempt.onSettled, attempt.onSettled);
-  await (attempt.deadlineMs === undefined
+  const { deadlineMs } = attempt;
+  await (deadlineMs === undefined
     ? delivering
-    : withTimeout(
-        delivering,
-        attempt.deadlineMs,
-        `${destination.target}: inline attempt`,
-        'answer',
+    : withTimeout(delivering, deadlineMs, () =>
+        noAnswerWithin(`${destination.target}: inline attempt`, deadlineMs, 'answer'),
       ));
 }
 

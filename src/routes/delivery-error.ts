@@ -1,3 +1,5 @@
+import { redactUrlCredentials } from './redact-url-credentials';
+
 /**
  * A destination refused or could not take a delivery. The adapter classifies, since only it knows
  * its transport: `retryable` when the same delivery may succeed later (network, timeout, 5xx,
@@ -10,14 +12,72 @@ export class DeliveryError extends Error {
   readonly retryAfterMs: number | undefined;
   /** The route's `send:` could not shape this event: no fault of the destination (circuit). */
   readonly shaping: boolean;
+  /** The HTTP status the destination answered with, when it answered one. */
+  readonly status: number | undefined;
+  /**
+   * The value of this delivery the destination's protocol cannot carry (`messageId`, `topic`,
+   * `header x-svc-event-id`): the delivery can never succeed, so it fails at once, and it says
+   * nothing of the destination (circuit).
+   */
+  readonly field: string | undefined;
   constructor(
     message: string,
-    options: { retryable: boolean; retryAfterMs?: number; cause?: unknown; shaping?: boolean },
+    options: {
+      retryable: boolean;
+      retryAfterMs?: number;
+      cause?: unknown;
+      shaping?: boolean;
+      status?: number;
+      field?: string;
+    },
   ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'DeliveryError';
-    this.retryable = options.retryable;
+    this.retryable = options.field === undefined ? options.retryable : false;
     this.retryAfterMs = options.retryAfterMs;
     this.shaping = options.shaping ?? false;
+    this.status = options.status;
+    this.field = options.field;
   }
+
+  /** Whether the failure tells something of the destination (what its circuit breaker counts). */
+  get destinationAtFault(): boolean {
+    return !this.shaping && this.field === undefined;
+  }
+}
+
+/** A delivery that can never succeed: `field` of it is what the protocol cannot carry, and why. */
+export function unsendable(target: string, field: string, problem: string): DeliveryError {
+  return new DeliveryError(`${target}: ${field} ${problem}; the protocol cannot carry it`, {
+    retryable: false,
+    field,
+  });
+}
+
+/**
+ * Any throw of a delivery as a DeliveryError: one of the adapter's own as it is, anything else
+ * (a client library's TypeError, an encoder's RangeError) as a retryable failure of `target`, its
+ * message with the credentials of any URL redacted.
+ */
+export function asDeliveryError(error: unknown, target: string): DeliveryError {
+  if (error instanceof DeliveryError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return new DeliveryError(`${target}: ${redactUrlCredentials(message)}`, {
+    retryable: true,
+    cause: error,
+  });
+}
+
+/**
+ * The DeliveryError of a destination that has not answered within `ms`: retryable, since a
+ * broker that takes a publish and never confirms must not hold a delivery (and its job lock).
+ */
+export function noAnswerWithin(
+  what: string,
+  ms: number,
+  waitingFor = 'confirmation',
+): DeliveryError {
+  return new DeliveryError(`${what}: no ${waitingFor} within ${String(ms)} ms`, {
+    retryable: true,
+  });
 }

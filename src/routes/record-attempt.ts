@@ -1,5 +1,6 @@
 import type { CanonicalEvent } from '../events/canonical-event';
 import type { HistoryRecorder } from '../history';
+import { DeliveryError } from './delivery-error';
 
 /** The outcome of one attempt as the history keeps it (docs/history.md). */
 export type RecordedOutcome = 'delivered' | 'retrying' | 'failed';
@@ -41,7 +42,6 @@ export async function recordAttempt(
 function statusAndErrorOf(error: unknown): { status?: number; error?: string } {
   if (error === undefined) return {};
   const message = error instanceof Error ? error.message : String(error);
-  // The HTTP adapter's refusals read `<target>: HTTP <status>` (destinations/http.ts).
-  const status = /: HTTP (\d{3})$/.exec(message)?.[1];
-  return { error: message, ...(status === undefined ? {} : { status: Number(status) }) };
+  const status = error instanceof DeliveryError ? error.status : undefined;
+  return { error: message, ...(status === undefined ? {} : { status }) };
 }

@@ -2,7 +2,7 @@ import { Connection } from 'rabbitmq-client';
 import type { Envelope, Publisher } from 'rabbitmq-client';
 import { z } from 'zod';
 import type { CanonicalEvent } from '../../events/canonical-event';
-import { DeliveryError } from '../delivery-error';
+import { DeliveryError, noAnswerWithin } from '../delivery-error';
 import { injectTraceContext } from '../../tracing/inject-trace-context';
 import { redactUrlCredentials } from '../redact-url-credentials';
 import { renderTemplate } from '../render-template';
@@ -10,7 +10,9 @@ import type { DeliveryPreview, Destination } from './destination';
 import type { DestinationAdapter } from './destination-adapter';
 import type { DestinationContext } from './destination-context';
 import { errnoCode as codeOf } from './errno-code';
-import { withTimeout } from './with-timeout';
+import { withTimeout } from '../../with-timeout';
+import { atMostBytes, uncarriable } from './carriable';
+import type { CarriedValue } from './carriable';
 
 /** `to: { amqp: { url, exchange, routingKey? } }` */
 export const AmqpDestinationOptions = z.strictObject({
@@ -100,10 +102,13 @@ export function createAmqpDestination(
       injectTraceContext(
         (key, value) => (envelope.headers = { ...envelope.headers, [key]: value }),
       );
+      const refused = uncarriable(target, amqpValues(envelope, body));
+      if (refused !== undefined) throw refused;
       returned.delete(event.id);
       try {
-        await withTimeout(exchange.ready(), options.timeoutMs, target);
-        await withTimeout(publisher.send(envelope, body), options.timeoutMs, target);
+        const timedOut = (): Error => noAnswerWithin(target, options.timeoutMs);
+        await withTimeout(exchange.ready(), options.timeoutMs, timedOut);
+        await withTimeout(publisher.send(envelope, body), options.timeoutMs, timedOut);
         // The broker sends basic.return before the confirm, but the client emits it on a later
         // turn (setImmediate): one turn more and it has been seen.
         await new Promise<void>((resolve) => setImmediate(resolve));
@@ -190,6 +195,22 @@ function exchangeCheck(
       checked = undefined;
     },
   };
+}
+
+/** AMQP 0-9-1 short strings (message id, routing key, a header's name) are at most 255 bytes. */
+const SHORT_STRING = [atMostBytes(255)];
+/** RabbitMQ's default `max_message_size` (128 MiB): a larger body is refused by the broker. */
+const MAX_MESSAGE_BYTES = 134_217_728;
+
+function* amqpValues(envelope: Envelope, body: Buffer): Generator<CarriedValue> {
+  yield ['messageId', envelope.messageId ?? '', SHORT_STRING];
+  yield ['routingKey', envelope.routingKey ?? '', SHORT_STRING];
+  for (const name of Object.keys(envelope.headers ?? {})) {
+    yield [`header name ${name.slice(0, 64)}`, name, SHORT_STRING];
+  }
+  if (body.length > MAX_MESSAGE_BYTES) {
+    yield ['body', '', [() => `is over ${MAX_MESSAGE_BYTES.toLocaleString('en')} bytes`]];
+  }
 }
 
 function targetOf(options: AmqpDestinationOptions): string {

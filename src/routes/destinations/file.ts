@@ -3,13 +3,13 @@ import { open } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import { z } from 'zod';
 import type { CanonicalEvent } from '../../events/canonical-event';
-import { DeliveryError } from '../delivery-error';
+import { DeliveryError, noAnswerWithin } from '../delivery-error';
 import { renderTemplate } from '../render-template';
 import type { DeliveryPreview, Destination } from './destination';
 import type { DestinationAdapter, DestinationProblem } from './destination-adapter';
 import { errnoCode } from './errno-code';
 import { makeDirectory, makeDirectorySync } from './make-directory';
-import { withTimeout } from './with-timeout';
+import { withTimeout } from '../../with-timeout';
 
 /** `to: { file: { dir } }` */
 export const FileDestinationOptions = z.strictObject({
@@ -94,7 +94,9 @@ export function createFileDestination(options: FileDestinationOptions): Destinat
       const path = archivePathOf(options, event);
       const written = lines.append(path, `${shaped ?? JSON.stringify(event)}\n`);
       try {
-        await withTimeout(written, options.timeoutMs, `file ${path}`, 'line written and fsynced');
+        await withTimeout(written, options.timeoutMs, () =>
+          noAnswerWithin(`file ${path}`, options.timeoutMs, 'line written and fsynced'),
+        );
       } catch (error) {
         if (error instanceof DeliveryError) throw error;
         // A full disk or a permission fixed by an operator lets a later attempt pass.

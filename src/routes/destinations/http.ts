@@ -2,6 +2,8 @@ import { createHmac } from 'node:crypto';
 import { z } from 'zod';
 import type { CanonicalEvent } from '../../events/canonical-event';
 import { DeliveryError } from '../delivery-error';
+import { latin1, noLineBreak, uncarriable } from './carriable';
+import type { CarriedValue } from './carriable';
 import { redactUrlCredentials } from '../redact-url-credentials';
 import { renderFieldTemplate } from '../render-field-template';
 import { injectTraceContext } from '../../tracing/inject-trace-context';
@@ -136,6 +138,8 @@ export function createHttpDestination(options: HttpDestinationOptions, route: st
     deliver: async (event, shaped) => {
       const { body, headers } = httpRequestOf(options, event, route, shaped);
       injectTraceContext((key, value) => (headers[key] = value));
+      const refused = uncarriable(target, httpValues(headers));
+      if (refused !== undefined) throw refused;
       let response: Response;
       try {
         response = await fetch(httpUrlOf(options, event), {
@@ -160,11 +164,19 @@ export function createHttpDestination(options: HttpDestinationOptions, route: st
         status === 429 ? retryAfterOf(response.headers.get('retry-after')) : undefined;
       throw new DeliveryError(`${target}: HTTP ${String(status)}`, {
         retryable,
+        status,
         ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
       });
     },
     close: () => Promise.resolve(),
   };
+}
+
+/** A field value is one line of bytes (RFC 9110 §5.5): fetch refuses anything else, every time. */
+function* httpValues(headers: Readonly<Record<string, string>>): Generator<CarriedValue> {
+  for (const [name, value] of Object.entries(headers)) {
+    yield [`header ${name}`, value, [noLineBreak, latin1]];
+  }
 }
 
 /** `Retry-After: 120` or an HTTP date; nothing usable → undefined (the backoff decides). */

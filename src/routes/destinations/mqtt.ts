@@ -2,13 +2,15 @@ import { connectAsync } from 'mqtt';
 import type { MqttClient } from 'mqtt';
 import { z } from 'zod';
 import type { CanonicalEvent } from '../../events/canonical-event';
-import { DeliveryError } from '../delivery-error';
+import { DeliveryError, noAnswerWithin } from '../delivery-error';
 import { redactUrlCredentials } from '../redact-url-credentials';
 import { renderFieldTemplate } from '../render-field-template';
 import type { DeliveryPreview, Destination } from './destination';
 import type { DestinationAdapter } from './destination-adapter';
 import type { DestinationContext } from './destination-context';
-import { withTimeout } from './with-timeout';
+import { withTimeout } from '../../with-timeout';
+import { atMostBytes, noNul, uncarriable } from './carriable';
+import type { CarriedValue, CarryRule } from './carriable';
 
 /** `to: { mqtt: { url, topic, qos?, retain?, timeoutMs? } }` */
 export const MqttDestinationOptions = z.strictObject({
@@ -81,19 +83,21 @@ export function createMqttDestination(
     target,
     deliver: async (event, shaped) => {
       const topic = renderFieldTemplate(options.topic, event);
+      const payload = shaped ?? JSON.stringify(event);
+      const userProperties = { 'x-svc-event-id': event.id, 'x-svc-route': context.route };
+      const refused = uncarriable(target, mqttValues(topic, payload, userProperties));
+      if (refused !== undefined) throw refused;
       try {
-        const connected = await withTimeout(open(), options.timeoutMs, target);
+        const timedOut = (): Error => noAnswerWithin(target, options.timeoutMs);
+        const connected = await withTimeout(open(), options.timeoutMs, timedOut);
         await withTimeout(
-          connected.publishAsync(topic, shaped ?? JSON.stringify(event), {
+          connected.publishAsync(topic, payload, {
             qos: options.qos,
             retain: options.retain,
-            properties: {
-              contentType: 'application/json',
-              userProperties: { 'x-svc-event-id': event.id, 'x-svc-route': context.route },
-            },
+            properties: { contentType: 'application/json', userProperties },
           }),
           options.timeoutMs,
-          target,
+          timedOut,
         );
       } catch (error) {
         if (error instanceof DeliveryError) throw error;
@@ -110,6 +114,26 @@ export function createMqttDestination(
       if (opened) await (await opened.catch(() => undefined))?.endAsync();
     },
   };
+}
+
+/** MQTT 5 strings (topic, user properties) are at most 65,535 bytes of UTF-8, without NUL. */
+const MQTT_STRING = [atMostBytes(65_535), noNul];
+/** A packet's length is a variable byte integer of at most 268,435,455: the payload stays under. */
+const MQTT_PAYLOAD = [atMostBytes(268_435_455 - 4 * 65_535)];
+/** A topic published to names one topic: no wildcard. */
+const NO_WILDCARD: CarryRule = (topic) =>
+  /[+#]/.test(topic) ? 'holds a wildcard (+ or #)' : undefined;
+
+function* mqttValues(
+  topic: string,
+  payload: string,
+  userProperties: Readonly<Record<string, string>>,
+): Generator<CarriedValue> {
+  yield ['topic', topic, [...MQTT_STRING, NO_WILDCARD]];
+  for (const [name, value] of Object.entries(userProperties)) {
+    yield [`user property ${name}`, value, MQTT_STRING];
+  }
+  yield ['payload', payload, MQTT_PAYLOAD];
 }
 
 function targetOf(options: MqttDestinationOptions): string {

@@ -2,7 +2,9 @@ import { connect, headers as natsHeaders } from 'nats';
 import type { NatsConnection } from 'nats';
 import { z } from 'zod';
 import type { CanonicalEvent } from '../../events/canonical-event';
-import { DeliveryError } from '../delivery-error';
+import { DeliveryError, unsendable } from '../delivery-error';
+import { noLineBreak, uncarriable } from './carriable';
+import type { CarriedValue, CarryRule } from './carriable';
 import { injectTraceContext } from '../../tracing/inject-trace-context';
 import { redactUrlCredentials } from '../redact-url-credentials';
 import { renderTemplate } from '../render-template';
@@ -28,6 +30,25 @@ export const natsDestination: DestinationAdapter<NatsDestinationOptions, 'nats'>
 
 /** JetStream answers a publish to a subject no stream covers with 503 (no responders). */
 const NO_STREAM = '503';
+/** The client's code for a message over the server's `max_payload` (1 MB by default). */
+const MAX_PAYLOAD_EXCEEDED = 'MAX_PAYLOAD_EXCEEDED';
+
+/** A subject is tokens joined by dots: no whitespace, no empty token, no wildcard to publish to. */
+const SUBJECT: readonly CarryRule[] = [
+  (subject) => (/\s/.test(subject) ? 'holds whitespace' : undefined),
+  (subject) => (/^\.|\.\.|\.$|^$/.test(subject) ? 'has an empty token' : undefined),
+  (subject) => (/(^|\.)(\*|>)(\.|$)/.test(subject) ? 'holds a wildcard (* or >)' : undefined),
+];
+
+function* natsValues(
+  subject: string,
+  headers: Readonly<Record<string, string>>,
+): Generator<CarriedValue> {
+  yield ['subject', subject, SUBJECT];
+  for (const [name, value] of Object.entries(headers)) {
+    yield [`header ${name}`, value, [noLineBreak]];
+  }
+}
 
 function previewNats(
   options: NatsDestinationOptions,
@@ -74,10 +95,19 @@ export function createNatsDestination(
     target,
     deliver: async (event, shaped) => {
       const subject = renderTemplate(options.subject, event);
+      const values: Record<string, string> = {
+        'Nats-Msg-Id': event.id,
+        'X-Svc-Event-Action': event.action,
+        'X-Svc-Route': context.route,
+      };
+      injectTraceContext((key, value) => (values[key] = value));
+      const refused = uncarriable(target, natsValues(subject, values));
+      if (refused !== undefined) throw refused;
       const headers = natsHeaders();
-      headers.set('X-Svc-Event-Action', event.action);
-      headers.set('X-Svc-Route', context.route);
-      injectTraceContext((key, value) => headers.set(key, value));
+      for (const [key, value] of Object.entries(values)) {
+        // The client sets Nats-Msg-Id from msgID.
+        if (key !== 'Nats-Msg-Id') headers.set(key, value);
+      }
       try {
         const nc = await open();
         await nc.jetstream().publish(subject, shaped ?? JSON.stringify(event), {
@@ -102,6 +132,9 @@ export function createNatsDestination(
 function classify(error: unknown, target: string, subject: string): DeliveryError {
   const code =
     typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : '';
+  if (code === MAX_PAYLOAD_EXCEEDED) {
+    return unsendable(target, 'payload', "is over the server's max_payload");
+  }
   if (code === NO_STREAM) {
     // A configuration fault: the same publish fails the same way until a stream is created.
     return new DeliveryError(`${target}: no JetStream stream covers subject ${subject}`, {

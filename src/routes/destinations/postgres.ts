@@ -118,8 +118,8 @@ export function createPostgresDestination(options: PostgresDestinationOptions): 
 }
 
 /**
- * PostgreSQL's SQLSTATE decides: a table of another shape or a refused value (classes 22, 23, 42)
- * stays refused; anything else (connection, 53 resources, 57 shutdown, 08 connection) may pass.
+ * PostgreSQL's SQLSTATE decides: a table of another shape, a refused value or a row over a limit
+ * (classes 22, 23, 42, 54) stays refused; anything else (connection, 53 resources, 57 shutdown, 08 connection) may pass.
  */
 function deliveryErrorOf(error: unknown, target: string): DeliveryError {
   const code =
@@ -127,10 +127,13 @@ function deliveryErrorOf(error: unknown, target: string): DeliveryError {
       ? error.code
       : '';
   const message = error instanceof Error ? error.message : String(error);
-  const retryable = !/^(22|23|42)/.test(code);
+  const retryable = !/^(22|23|42|54)/.test(code);
+  // A value PostgreSQL cannot store (22) or a row over its limits (54, an index row too large):
+  // the event's fault, not the destination's (circuit).
+  const field = /^(22|54)/.test(code) ? 'row' : undefined;
   return new DeliveryError(
     `${target}: ${redactUrlCredentials(message)}${code === '' ? '' : ` (${code})`}`,
-    { retryable, cause: error },
+    { retryable, cause: error, ...(field === undefined ? {} : { field }) },
   );
 }
 

@@ -1,50 +1,14 @@
 import { spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
 import { Queue } from 'bullmq';
 import { signWebhookBody } from '../../../src/signature/sign-webhook-body';
 import { TEST_REDIS_URL, obliterateQueue, uniqueQueueName } from '../../helpers/redis';
+import { exitOf, startWeb } from '../../helpers/start-web';
 
 const root = path.join(__dirname, '../../..');
 const SECRET = 'process-test-secret';
-
-interface Started {
-  child: ChildProcess;
-  port: number;
-  output: () => string;
-}
-
-/** Starts src/bin/web.ts as the container would run it (through tsx), on a free port. */
-async function startWeb(env: Record<string, string>): Promise<Started> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/bin/web.ts')], {
-    cwd: root,
-    env: { PATH: process.env.PATH ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const port = await new Promise<number>((resolve, reject) => {
-    const timer = setInterval(() => {
-      const match = /"msg":"listener ready"/.test(output) ? /"port":(\d+)/.exec(output) : null;
-      if (match?.[1]) {
-        clearInterval(timer);
-        resolve(Number(match[1]));
-      }
-    }, 50);
-    child.once('exit', (code) => {
-      clearInterval(timer);
-      reject(new Error(`web exited with ${String(code)}: ${output}`));
-    });
-  });
-  return { child, port, output: () => output };
-}
-
-function exitOf(child: ChildProcess): Promise<number | null> {
-  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
-}
 
 /** A POST whose body is sent in two parts, so it is still in flight when SIGTERM arrives. */
 function slowPost(port: number, body: string, onFirstPart: () => void): Promise<number> {
