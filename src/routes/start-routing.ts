@@ -78,6 +78,8 @@ export interface StartRoutingOptions {
    * routed to a queue. Off (a single institution): nothing is added to the path.
    */
   readonly fairAcrossInstitutions?: boolean;
+  /** The `User-Agent` of HTTP deliveries (product-user-agent.ts); the runtime's own unless given. */
+  readonly userAgent?: string;
 }
 
 export interface Routing {
@@ -181,6 +183,7 @@ function deliveringRoute(
     route.to,
     { route: route.name, logger, redisUrl: options.redisUrl },
     options.adapters,
+    options.userAgent,
   );
   const bucket =
     route.ratePerSecond === undefined ? undefined : createTokenBucket(route.ratePerSecond);
