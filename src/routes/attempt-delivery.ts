@@ -8,6 +8,7 @@ import type { Destination } from './destinations/destination';
 import { withTimeout } from './destinations/with-timeout';
 import { recordAttempt } from './record-attempt';
 import type { RecordedOutcome } from './record-attempt';
+import type { RouteFiguresWriter } from './route-figures';
 import type { RouteMetrics } from './route-metrics';
 import type { AnyRoute } from './routes-file';
 
@@ -23,6 +24,8 @@ export interface RouteDelivery {
   readonly circuit?: CircuitBreaker;
   /** The event history (docs/history.md): every attempt, inline or queued, with its number. */
   readonly history?: Pick<HistoryRecorder, 'attempt'>;
+  /** The route figures the CLI and the console read (route-figures.ts), history on or off. */
+  readonly figures?: RouteFiguresWriter;
 }
 
 /** Which attempt this is, of how many the route allows (`retry.attempts`, the first included). */
@@ -79,8 +82,9 @@ export async function attemptDelivery(
   const started = performance.now();
   const startedAt = new Date();
   const admission = attempt.admission ?? PASS;
-  const record = (outcome: RecordedOutcome, error?: unknown): Promise<void> =>
-    recordAttempt(
+  const record = (outcome: RecordedOutcome, error?: unknown): Promise<void> => {
+    countAttempt(delivery, event, attempt, outcome, performance.now() - started, error);
+    return recordAttempt(
       delivery.history,
       event,
       {
@@ -93,6 +97,7 @@ export async function attemptDelivery(
       outcome,
       error,
     );
+  };
   try {
     await send(delivery, event, attempt, fields);
   } catch (error) {
@@ -161,6 +166,34 @@ function failedOutcome(
   metrics?.retried(route.name);
   logger.warn({ ...fields, reason }, 'delivery failed: will be retried');
   return { kind: 'retry', error, reason };
+}
+
+/** The route figures (route-figures.ts): every attempt, inline or queued, one source. */
+function countAttempt(
+  { route, figures }: RouteDelivery,
+  event: CanonicalEvent,
+  attempt: AttemptNumber,
+  outcome: RecordedOutcome,
+  durationMs: number,
+  error: unknown,
+): void {
+  figures?.attempt(route.name, {
+    outcome,
+    at: Date.now(),
+    durationMs: Math.round(durationMs),
+    number: attempt.number,
+    eventId: event.id,
+    institution: event.institution?.value,
+    jobId: attempt.jobId,
+    ...(error === undefined ? {} : { error: messageOf(error).slice(0, ERROR_KEPT) }),
+  });
+}
+
+/** The longest failure message the figures keep (a receiver's reason can be long). */
+const ERROR_KEPT = 500;
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 const PASS: Admission = { kind: 'pass' };

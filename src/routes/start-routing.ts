@@ -11,6 +11,8 @@ import { createFairPriorities } from './fair-priorities';
 import { createInlineRoute } from './inline-route';
 import { createPausedState } from './paused-state';
 import type { PausedState } from './paused-state';
+import { createRouteFigures } from './route-figures';
+import type { RouteFiguresWriter } from './route-figures';
 import { createRouteMetrics } from './route-metrics';
 import { createCircuitBreaker } from './circuit-breaker';
 import type { CircuitBreaker } from './circuit-breaker';
@@ -118,13 +120,15 @@ export function startRouting(options: StartRoutingOptions): Routing {
   const metrics =
     options.registry === undefined
       ? undefined
-      : createRouteMetrics(options.registry, queues, connection);
+      : createRouteMetrics(options.registry, queues, connection, options.routes);
+  // Every attempt of this process, inline and queued, counted where the CLI and console read.
+  const figures = runWorkers ? createRouteFigures({ connection, queues }) : undefined;
   const destinations: Destination[] = [];
   const workers = new Map<string, Worker>();
   const pausedStates: PausedState[] = [];
   const fanOutRoutes = entries.map(({ route, queue }): FanOutRoute => {
     if (!runWorkers) return { route, queue };
-    const delivering = deliveringRoute(options, route, queue, metrics);
+    const delivering = deliveringRoute(options, route, queue, { metrics, figures });
     destinations.push(delivering.destination);
     workers.set(route.name, delivering.worker);
     if (delivering.paused !== undefined) pausedStates.push(delivering.paused);
@@ -144,6 +148,7 @@ export function startRouting(options: StartRoutingOptions): Routing {
     close: async () => {
       for (const state of pausedStates) state.stop();
       await Promise.all([...workers.values()].map((worker) => worker.close()));
+      await figures?.close();
       await Promise.all(destinations.map((destination) => destination.close()));
       await Promise.all(entries.map(({ queue }) => queue.close()));
     },
@@ -176,7 +181,10 @@ function deliveringRoute(
   options: StartRoutingOptions,
   route: AnyRoute,
   queue: Queue,
-  metrics: RouteMetrics | undefined,
+  {
+    metrics,
+    figures,
+  }: { metrics?: RouteMetrics | undefined; figures?: RouteFiguresWriter | undefined },
 ): { destination: Destination; worker: Worker; fanOut: FanOutRoute; paused?: PausedState } {
   const { logger, inline } = options;
   const destination = createDestination(
@@ -196,6 +204,7 @@ function deliveringRoute(
     logger,
     shape: createSendShaper(route.send),
     ...(metrics === undefined ? {} : { metrics }),
+    ...(figures === undefined ? {} : { figures }),
     ...(circuit === undefined ? {} : { circuit }),
     ...(options.history === undefined ? {} : { history: options.history }),
   };
