@@ -37,7 +37,7 @@ export interface InlineDeliveryOptions {
   readonly canTakeInline?: (route: AnyRoute) => boolean;
 }
 
-/** How often a route queue's pause is read for its inline attempts (paused-state.ts). */
+/** How often a route queue's pause is read by each delivering process (paused-state.ts). */
 const PAUSED_STATE_EVERY_MS = 500;
 
 export interface StartRoutingOptions {
@@ -131,7 +131,7 @@ export function startRouting(options: StartRoutingOptions): Routing {
     const delivering = deliveringRoute(options, route, queue, { metrics, figures });
     destinations.push(delivering.destination);
     workers.set(route.name, delivering.worker);
-    if (delivering.paused !== undefined) pausedStates.push(delivering.paused);
+    pausedStates.push(delivering.paused);
     return delivering.fanOut;
   });
   return {
@@ -185,7 +185,7 @@ function deliveringRoute(
     metrics,
     figures,
   }: { metrics?: RouteMetrics | undefined; figures?: RouteFiguresWriter | undefined },
-): { destination: Destination; worker: Worker; fanOut: FanOutRoute; paused?: PausedState } {
+): { destination: Destination; worker: Worker; fanOut: FanOutRoute; paused: PausedState } {
   const { logger, inline } = options;
   const destination = createDestination(
     route.to,
@@ -208,8 +208,11 @@ function deliveringRoute(
     ...(circuit === undefined ? {} : { circuit }),
     ...(options.history === undefined ? {} : { history: options.history }),
   };
+  // Read by the route worker and the inline attempts alike: a pause holds for both.
+  const paused = createPausedState(queue, PAUSED_STATE_EVERY_MS);
   const worker = createRouteWorker({
     route,
+    paused,
     queueName: queue.name,
     connection: options.connection,
     delivery,
@@ -218,8 +221,7 @@ function deliveringRoute(
     ...(options.lockDuration === undefined ? {} : { lockDuration: options.lockDuration }),
     ...(options.stalledInterval === undefined ? {} : { stalledInterval: options.stalledInterval }),
   });
-  if (inline === undefined) return { destination, worker, fanOut: { route, queue } };
-  const paused = createPausedState(queue, PAUSED_STATE_EVERY_MS);
+  if (inline === undefined) return { destination, worker, paused, fanOut: { route, queue } };
   const canTakeInline = inline.canTakeInline;
   const inlineRoute = createInlineRoute({
     delivery,
