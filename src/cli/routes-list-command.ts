@@ -3,9 +3,8 @@ import { CliUsageError } from './cli-usage-error';
 import { openRouteQueues } from './open-route-queues';
 import { parseCommandArgs } from './parse-command-args';
 import { previewDelivery } from '../routes/preview-delivery';
-import { readRouteFigures } from '../routes/read-route-figures';
 import type { RouteFigures } from '../routes/read-route-figures';
-import { readRouteState } from '../routes/route-state';
+import { readRouteReport } from '../routes/read-route-report';
 import type { RouteState } from '../routes/route-state';
 
 /**
@@ -23,11 +22,10 @@ export async function routesListCommand(args: string[], io: CliIo): Promise<numb
     for (const route of cli.routes) {
       const queue = cli.queues.get(route.name);
       if (queue === undefined) continue;
-      const [counts, figures] = await Promise.all([
+      const [counts, { figures, state }] = await Promise.all([
         queue.getJobCounts('wait', 'prioritized', 'active', 'delayed', 'failed'),
-        readRouteFigures(cli.connection, queue),
+        readRouteReport(cli.connection, queue, route),
       ]);
-      const state = await readRouteState(cli.connection, queue, route, figures);
       rows.push({
         route: route.name,
         destination: route.to.kind,

@@ -1,8 +1,8 @@
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { isCircuitOpen } from './circuit-breaker';
-import { readRouteFigures } from './read-route-figures';
-import { ROUTE_STATES, readRouteState } from './route-state';
+import { readRouteReport } from './read-route-report';
+import { ROUTE_STATES } from './route-state';
 import { routeWaitingCount } from './route-waiting-count';
 import type { AnyRoute } from './routes-file';
 import { Counter, Gauge, Histogram } from 'prom-client';
@@ -117,8 +117,7 @@ function registerStateGauge(
       for (const route of routes) {
         const queue = queues.get(route.name);
         if (queue === undefined) continue;
-        const figures = await readRouteFigures(connection, queue);
-        const { state } = await readRouteState(connection, queue, route, figures);
+        const { state } = (await readRouteReport(connection, queue, route)).state;
         for (const one of ROUTE_STATES)
           this.set({ route: route.name, state: one }, one === state ? 1 : 0);
       }
