@@ -174,4 +174,44 @@ describe('route figures: every attempt counted, inline and queued, from one sour
     expect(c.last).toBeNull();
     expect(c.p95DeliveryMs).toBeNull();
   });
+
+  it("agrees with the receiver's own count after a mixed run: inline, retried, paused, replayed", async () => {
+    const run = async (...argv: string[]): Promise<void> => {
+      expect(await runCli(argv, captureIo(env))).toBe(0);
+    };
+    // Delivered inline.
+    for (let index = 0; index < 3; index += 1) await send();
+    // Retried: refused twice, then taken.
+    receiver.answer(503);
+    await send();
+    await eventually(() => receiver.requests() >= 6, 'two refusals');
+    receiver.answer(200);
+    await eventually(() => receiver.accepted.length === 4, 'the retried delivery');
+    // A paused window: held, then delivered after resume.
+    await run('routes', 'pause', 'hook');
+    await send();
+    await send();
+    await run('routes', 'resume', 'hook');
+    await eventually(() => receiver.accepted.length === 6, 'the held deliveries');
+    // Refused for good (422: not retried), then replayed.
+    receiver.answer(422);
+    const refused = await send();
+    const queue = routing.queues.get('hook');
+    await eventually(async () => (await queue?.getFailedCount()) === 1, 'the failed delivery');
+    receiver.answer(200);
+    await run('routes', 'replay', 'hook', refused);
+    await eventually(() => receiver.accepted.length === 7, 'the replayed delivery');
+
+    await eventually(
+      async () => (await listed()).lastHour.delivered === receiver.accepted.length,
+      'the figures to agree with the receiver',
+    );
+    const row = await listed();
+    expect(row.lastHour.delivered).toBe(7);
+    // Every refusal the receiver answered is an attempt counted as retrying or failed.
+    expect(row.lastHour.retrying + row.lastHour.failed).toBe(
+      receiver.requests() - receiver.accepted.length,
+    );
+    expect(row).toMatchObject({ state: 'running', failing: null, last: { result: 'delivered' } });
+  });
 });
