@@ -20,7 +20,11 @@ export async function obliterateQueue(name: string): Promise<void> {
   }
   const redis = new Redis(TEST_REDIS_URL);
   try {
-    const keys = await redis.keys(`${name}:rejected:*`);
+    // BullMQ's obliterate leaves keys it does not know: the route figures (route-figures.ts).
+    const keys = [
+      ...(await redis.keys(`${name}:rejected:*`)),
+      ...(await redis.keys(`bull:${name}:figures:*`)),
+    ];
     if (keys.length > 0) await redis.del(...keys);
   } finally {
     redis.disconnect();
