@@ -109,7 +109,8 @@ function p95Of(
 ): number | null {
   const durations: number[] = [];
   for (const entry of entries) {
-    const [at = '0', ms = '0', of = ''] = entry.split(' ');
+    const [at = '0', ms = '0', ...rest] = entry.split(' ');
+    const of = rest.join(' ');
     if (Number(at) < since) continue;
     if (institution !== undefined && of !== institution) continue;
     durations.push(Number(ms));

@@ -160,7 +160,10 @@ function writeRoute(pipeline: Pipeline, queue: Queue, one: Pending): void {
   const keys = figuresKeysOf(queue);
   const minutes = new Set<string>();
   for (const [key, count] of one.counts) {
-    const [minute = '0', field = ''] = key.split(' ');
+    // `<minute> <field>`: the field may hold an institution code with spaces.
+    const space = key.indexOf(' ');
+    const minute = key.slice(0, space);
+    const field = key.slice(space + 1);
     minutes.add(minute);
     pipeline.hincrby(keys.minute(Number(minute)), field, count);
   }

@@ -160,7 +160,8 @@ describe('route figures: every attempt counted, inline and queued, from one sour
   it("reads one institution's figures apart", async () => {
     await send('LIB_A');
     await send('LIB_A');
-    await send('LIB_B');
+    // A code with a space (none is expected) stays one institution.
+    await send('LIB B');
     const queue = routing.queues.get('hook');
     if (queue === undefined) throw new Error('no queue');
     await eventually(
@@ -168,9 +169,11 @@ describe('route figures: every attempt counted, inline and queued, from one sour
       'three delivered',
     );
     const a = await readRouteFigures(connection, queue, { institution: 'LIB_A' });
-    const b = await readRouteFigures(connection, queue, { institution: 'LIB_B' });
+    const b = await readRouteFigures(connection, queue, { institution: 'LIB B' });
     const c = await readRouteFigures(connection, queue, { institution: 'LIB_C' });
     expect([a.lastHour.delivered, b.lastHour.delivered, c.lastHour.delivered]).toEqual([2, 1, 0]);
+    expect(b.p95DeliveryMs).toEqual(expect.any(Number));
+    expect(b.last).toMatchObject({ result: 'delivered' });
     expect(c.last).toBeNull();
     expect(c.p95DeliveryMs).toBeNull();
   });
