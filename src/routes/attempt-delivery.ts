@@ -1,4 +1,5 @@
 import type { CanonicalEvent } from '../events/canonical-event';
+import { maskPersonalValues } from '../events/personal-fields';
 import type { HistoryRecorder } from '../history';
 import type { Logger } from '../logger';
 import type { Admission, CircuitBreaker } from './circuit-breaker';
@@ -185,7 +186,10 @@ function countAttempt(
     eventId: event.id,
     institution: event.institution?.value,
     jobId: attempt.jobId,
-    ...(error === undefined ? {} : { error: messageOf(error).slice(0, ERROR_KEPT) }),
+    // Masked as the history masks it: a destination's answer may quote a user id.
+    ...(error === undefined
+      ? {}
+      : { error: maskPersonalValues(messageOf(error), event).slice(0, ERROR_KEPT) }),
   });
 }
 
