@@ -65,3 +65,15 @@ describe('routing: the User-Agent of HTTP deliveries', () => {
     expect(agent).toBe('mine/1');
   });
 });
+
+describe('productUserAgent', () => {
+  it("finds the product's package.json from a build folder elsewhere in the repository", () => {
+    // The bench compiles src/ to .tmp/bench-build/src/routes: two folders up is no package.json.
+    const buildFolder = join(__dirname, '..', '..', '..', '.tmp', 'bench-build', 'src', 'routes');
+    expect(productUserAgent(buildFolder)).toBe(`svcws-listener/${version}`);
+  });
+
+  it('says unknown where no package.json of the product is found', () => {
+    expect(productUserAgent('/')).toBe('svcws-listener/unknown');
+  });
+});
