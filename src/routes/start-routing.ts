@@ -37,8 +37,12 @@ export interface InlineDeliveryOptions {
   readonly canTakeInline?: (route: AnyRoute) => boolean;
 }
 
-/** How often a route queue's pause is read by each delivering process (paused-state.ts). */
-const PAUSED_STATE_EVERY_MS = 500;
+/**
+ * How often a route queue's pause is read by each delivering process (paused-state.ts): a
+ * quarter of PAUSE_CONFIRMED_FOR_MS, so a read may be late by most of a second (a busy event loop,
+ * a slow answer) before first attempts stop being made inline.
+ */
+const PAUSED_STATE_EVERY_MS = 250;
 
 export interface StartRoutingOptions {
   readonly routes: readonly AnyRoute[];
