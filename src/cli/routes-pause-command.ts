@@ -4,10 +4,12 @@ import { openRouteQueues, routeNamed } from './open-route-queues';
 import { parseCommandArgs } from './parse-command-args';
 import { recordCliAudit } from './record-cli-audit';
 import { routeWaitingCount } from '../routes/route-waiting-count';
+import { setRoutePaused } from '../routes/set-route-paused';
 
 /**
  * `routes pause <name>` / `routes resume <name>`: BullMQ's queue pause, which holds for every
- * worker process. Events keep arriving and wait in the route's queue; nothing is dropped.
+ * worker process, inline attempts included, once the command answers (about a second after the
+ * pause). Events keep arriving and wait in the route's queue; nothing is dropped.
  */
 export async function routesPauseCommand(
   verb: 'pause' | 'resume',
@@ -22,8 +24,8 @@ export async function routesPauseCommand(
     const route = routeNamed(cli.routes, positionals[0], command);
     const queue = cli.queues.get(route.name);
     if (queue === undefined) return 1;
-    if (verb === 'pause') await queue.pause();
-    else await queue.resume();
+    // Resolves once the pause holds in every process (set-route-paused.ts).
+    await setRoutePaused(queue, verb === 'pause');
     const waiting = await routeWaitingCount(queue);
     await recordCliAudit(io.env, cli, {
       action: verb,

@@ -41,8 +41,10 @@ DEDUP_WINDOW_HOURS, JOB_ATTEMPTS, REJECTED_MAX_COUNT, REJECTED_MAX_AGE_HOURS, IN
   rejected remove <ref>|--all      drop entries
 
 Routes (reads ROUTES_FILE, REDIS_URL and QUEUE_NAME; docs/routing.md):
-  routes [--json]                  each route: destination, waiting, delayed, failed, delivered, paused
-  routes pause <name>              hold the route's deliveries (events keep arriving and wait)
+  routes [--json]                  each route: destination, state, queue counts, attempts of the
+                                   last hour (inline and queued), p95, last result
+  routes pause <name>              hold the route's deliveries (events keep arriving and wait);
+                                   answers once no delivery can start in any worker
   routes resume <name>             deliver again
   routes replay <name> <id>|--all  failed deliveries of the route back to waiting (attempts reset)
   routes test <name> (--sample <kind> | --file <body.json|.xml>)

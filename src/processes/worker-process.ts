@@ -9,6 +9,7 @@ import { observeWorker } from '../metrics/observe-worker';
 import type { WorkerMetrics } from '../metrics/worker-metrics';
 import type { FanOut } from '../routes/create-fan-out';
 import { loadRoutesFile } from '../routes/load-routes-file';
+import { productUserAgent } from '../routes/product-user-agent';
 import { startRouting } from '../routes/start-routing';
 import type { Routing } from '../routes/start-routing';
 import { createSvcClient } from '@svcws/client';
@@ -135,6 +136,7 @@ function routingOf(
   const { config, logger, connection, env, metrics, tuning = {}, telemetry } = options;
   return startRouting({
     fairAcrossInstitutions,
+    userAgent: productUserAgent(),
     routes: loadRoutesFile(routesFile, env).routes,
     connection,
     redisUrl: config.REDIS_URL,

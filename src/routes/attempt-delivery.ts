@@ -1,4 +1,5 @@
 import type { CanonicalEvent } from '../events/canonical-event';
+import { maskPersonalValues } from '../events/personal-fields';
 import type { HistoryRecorder } from '../history';
 import type { Logger } from '../logger';
 import type { Admission, CircuitBreaker } from './circuit-breaker';
@@ -8,6 +9,7 @@ import type { Destination } from './destinations/destination';
 import { withTimeout } from '../with-timeout';
 import { recordAttempt } from './record-attempt';
 import type { RecordedOutcome } from './record-attempt';
+import type { RouteFiguresWriter } from './route-figures';
 import type { RouteMetrics } from './route-metrics';
 import type { AnyRoute } from './routes-file';
 
@@ -23,6 +25,8 @@ export interface RouteDelivery {
   readonly circuit?: CircuitBreaker;
   /** The event history (docs/history.md): every attempt, inline or queued, with its number. */
   readonly history?: Pick<HistoryRecorder, 'attempt'>;
+  /** The route figures the CLI and the console read (route-figures.ts), history on or off. */
+  readonly figures?: RouteFiguresWriter;
 }
 
 /** Which attempt this is, of how many the route allows (`retry.attempts`, the first included). */
@@ -79,8 +83,9 @@ export async function attemptDelivery(
   const started = performance.now();
   const startedAt = new Date();
   const admission = attempt.admission ?? PASS;
-  const record = (outcome: RecordedOutcome, error?: unknown): Promise<void> =>
-    recordAttempt(
+  const record = (outcome: RecordedOutcome, error?: unknown): Promise<void> => {
+    countAttempt(delivery, event, attempt, outcome, performance.now() - started, error);
+    return recordAttempt(
       delivery.history,
       event,
       {
@@ -93,6 +98,7 @@ export async function attemptDelivery(
       outcome,
       error,
     );
+  };
   try {
     await send(delivery, event, attempt, fields);
   } catch (error) {
@@ -167,6 +173,37 @@ function failedOutcome(
   metrics?.retried(route.name);
   logger.warn({ ...fields, reason }, 'delivery failed: will be retried');
   return { kind: 'retry', error, reason };
+}
+
+/** The route figures (route-figures.ts): every attempt, inline or queued, one source. */
+function countAttempt(
+  { route, figures }: RouteDelivery,
+  event: CanonicalEvent,
+  attempt: AttemptNumber,
+  outcome: RecordedOutcome,
+  durationMs: number,
+  error: unknown,
+): void {
+  figures?.attempt(route.name, {
+    outcome,
+    at: Date.now(),
+    durationMs: Math.round(durationMs),
+    number: attempt.number,
+    eventId: event.id,
+    institution: event.institution?.value,
+    jobId: attempt.jobId,
+    // Masked as the history masks it: a destination's answer may quote a user id.
+    ...(error === undefined
+      ? {}
+      : { error: maskPersonalValues(messageOf(error), event).slice(0, ERROR_KEPT) }),
+  });
+}
+
+/** The longest failure message the figures keep (a receiver's reason can be long). */
+const ERROR_KEPT = 500;
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 const PASS: Admission = { kind: 'pass' };

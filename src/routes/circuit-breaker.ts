@@ -209,7 +209,19 @@ function logTransition(
 
 /** Whether a route's circuit is open, for the metrics gauge and the CLI. */
 export async function isCircuitOpen(connection: Redis, queue: Queue): Promise<boolean> {
-  return (await connection.hget(circuitKeyOf(queue), 'state')) === 'open';
+  return (await circuitStateOf(connection, queue)).open;
+}
+
+/** A route's circuit as every process sees it: open or not, and when its next probe may go (ms). */
+export async function circuitStateOf(
+  connection: Redis,
+  queue: Queue,
+): Promise<{ open: boolean; probeAt: number | undefined }> {
+  const [state, probeAt] = await connection.hmget(circuitKeyOf(queue), 'state', 'probeAt');
+  return {
+    open: state === 'open',
+    probeAt: probeAt === null || state !== 'open' ? undefined : Number(probeAt),
+  };
 }
 
 /** The Redis hash of a route's circuit, beside its BullMQ queue (BullMQ's obliterate leaves it). */

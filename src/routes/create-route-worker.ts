@@ -9,6 +9,7 @@ import { deliveryInSpan } from './delivery-in-span';
 import { routeBackoff } from './route-backoff';
 import { attemptOffsetOf, inlineFailureOf } from './route-job-options';
 import type { AnyRoute } from './routes-file';
+import type { PausedState } from './paused-state';
 import type { TokenBucket } from './token-bucket';
 
 export interface RouteWorkerOptions {
@@ -23,6 +24,11 @@ export interface RouteWorkerOptions {
    * two together stay within `ratePerSecond`; BullMQ's limiter still holds it across processes.
    */
   readonly bucket?: TokenBucket;
+  /**
+   * The route's pause as this process reads it (paused-state.ts): a job taken before a pause
+   * goes back to wait, no attempt spent, unless a fresh read says the route runs.
+   */
+  readonly paused?: PausedState;
   readonly lockDuration?: number;
   readonly stalledInterval?: number;
   readonly autorun?: boolean;
@@ -54,6 +60,10 @@ export function createRouteWorker(options: RouteWorkerOptions): Worker {
     // Open circuit: back to wait, no attempt spent (the queue is held until the next probe).
     if (admission.kind === 'wait') throw Worker.RateLimitError();
     await bucket?.take();
+    // Taken before a pause and held by the waits above: back to wait, no attempt spent.
+    if (options.paused !== undefined && !(await options.paused.confirm())) {
+      throw Worker.RateLimitError();
+    }
     const outcome = await attemptDelivery(delivery, job.data, {
       number: job.attemptsMade + 1 + offset,
       of: (job.opts.attempts ?? 1) + offset,

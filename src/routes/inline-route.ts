@@ -41,7 +41,8 @@ export function createInlineRoute(options: InlineRouteOptions): InlineRoute {
     ready: () =>
       worker.isRunning() &&
       !worker.isPaused() &&
-      !paused.paused() &&
+      // A pause answered "paused" holds: only a fresh read that said running lets it go.
+      paused.runningConfirmed() &&
       inFlight < route.concurrency &&
       (options.canTakeInline?.(route) ?? true) &&
       // Last: a token taken is a delivery made.

@@ -1,6 +1,7 @@
 import { RE2JS } from 're2js';
 import { z } from 'zod';
 import type { CanonicalEvent } from '../events/canonical-event';
+import { isRecord } from '../is-record';
 import { valuesAtPath } from './values-at-path';
 
 /** Longest `regex:` accepted; RE2 runs in time linear in the value, so values need no cap. */
@@ -65,18 +66,33 @@ export function matchesWhere(clauses: readonly WhereClause[], event: CanonicalEv
 
 /**
  * A path reaches any number of values: lists along it are walked, so `notes.type: [X]` holds when
- * any note's type is X. Only strings, numbers and booleans compare; objects and null do not.
+ * any note's type is X. Only strings, numbers and booleans compare; other objects and null do
+ * not. The platform's value objects (`{ value, desc }`, `{ value, link }`, as in
+ * docs/canonical-event.md) are read as their `value`, so `item_loan.request_id` means what
+ * `item_loan.request_id.value` does.
  */
 function whereClauseOf(path: string, condition: WhereCondition): WhereClause {
   const segments = path.split('.');
   const valuesOf = (event: CanonicalEvent): string[] =>
-    valuesAtPath(event, segments).flatMap((value) =>
-      typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
-        ? [String(value)]
-        : [],
-    );
+    valuesAtPath(event, segments).flatMap(comparableOf);
   const test = predicateOf(condition);
   return { path, condition, test: (event) => test(valuesOf(event)) };
+}
+
+/**
+ * A value as the conditions compare it: a scalar as text, a value object as its `value` — where
+ * an empty or null `value` is no value (the platform sends `{ "value": "" }` for "none").
+ */
+function comparableOf(value: unknown): string[] {
+  if (isRecord(value) && Object.hasOwn(value, 'value')) {
+    const inner = value.value;
+    return isScalar(inner) && inner !== '' ? [String(inner)] : [];
+  }
+  return isScalar(value) ? [String(value)] : [];
+}
+
+function isScalar(value: unknown): value is string | number | boolean {
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
 }
 
 function predicateOf(condition: WhereCondition): (values: readonly string[]) => boolean {

@@ -1,42 +1,63 @@
 import type { Queue } from 'bullmq';
 
-/** Whether a route's queue is paused, as last read: a read on the hot path would cost a round trip. */
+/**
+ * How long a read of a route's pause vouches for "running": an attempt may start only on a read
+ * sent less than this long ago (set-route-paused.ts waits longer than this before it answers).
+ */
+export const PAUSE_CONFIRMED_FOR_MS = 1000;
+
+/** Whether a route's queue is paused, as read in the background: the hot path makes no round trip. */
 export interface PausedState {
-  /** The last state read; `true` until the first read answered. */
-  paused(): boolean;
+  /**
+   * Whether an attempt may start now: the latest read, sent under PAUSE_CONFIRMED_FOR_MS ago,
+   * said the queue runs. `false` when paused, before the first answer, or when no read has
+   * answered lately (Redis slow or away).
+   */
+  runningConfirmed(): boolean;
+  /** Reads the pause now (one round trip) and answers whether an attempt may start. */
+  confirm(): Promise<boolean>;
   /** Stops reading. */
   stop(): void;
 }
 
 /**
- * The pause of a route queue (`routes pause`, from any process), read every `everyMs` in the
- * background (one command per route and period, whatever the traffic), so a pause holds inline
- * attempts within about that long. A pause made through this very queue handle is seen at once
- * (BullMQ's `paused` / `resumed` events).
+ * The pause of a route queue (`routes pause`, the console, the API: from any process), read every
+ * `everyMs` in the background (one command per route and period, whatever the traffic). A read
+ * sent at time s answers for s: once a pause is in Redis, any read sent later says paused, so an
+ * attempt that starts only on a read sent under PAUSE_CONFIRMED_FOR_MS ago cannot start later than
+ * that after the pause — which is how long the pause command waits before it says "paused". A
+ * pause or resume made through this very queue handle is seen at once (BullMQ's events).
  */
 export function createPausedState(queue: Queue, everyMs: number): PausedState {
   let paused = true;
-  let reading = false;
+  /** When the read that said "running" was sent (performance.now()); -Infinity: none. */
+  let confirmedAt = Number.NEGATIVE_INFINITY;
+  let reading: Promise<boolean> | undefined;
   /** Bumped by a local pause or resume: a read begun before it answers an older state. */
   let changes = 0;
-  const read = (): void => {
-    if (reading) return;
-    reading = true;
+  const read = (): Promise<boolean> => {
+    if (reading !== undefined) return reading;
     const before = changes;
-    queue
+    const sentAt = performance.now();
+    reading = queue
       .isPaused()
       .then(
         (now) => {
-          if (changes !== before) return;
+          if (changes !== before) return runningConfirmed();
           paused = now;
+          if (!now) confirmedAt = sentAt;
+          return !now;
         },
-        // Redis away: the last state stands, and the next call tries again.
-        () => undefined,
+        // Redis away: no new confirmation; the next read tries again.
+        () => false,
       )
       .finally(() => {
-        reading = false;
+        reading = undefined;
       });
+    return reading;
   };
+  const runningConfirmed = (): boolean =>
+    !paused && performance.now() - confirmedAt < PAUSE_CONFIRMED_FOR_MS;
   queue.on('paused', () => {
     changes += 1;
     paused = true;
@@ -44,12 +65,14 @@ export function createPausedState(queue: Queue, everyMs: number): PausedState {
   queue.on('resumed', () => {
     changes += 1;
     paused = false;
+    confirmedAt = performance.now();
   });
-  read();
-  const timer = setInterval(read, everyMs);
+  void read();
+  const timer = setInterval(() => void read(), everyMs);
   timer.unref();
   return {
-    paused: () => paused,
+    runningConfirmed,
+    confirm: async () => runningConfirmed() || (await read()),
     stop: () => clearInterval(timer),
   };
 }

@@ -1,7 +1,10 @@
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { isCircuitOpen } from './circuit-breaker';
+import { readRouteReport } from './read-route-report';
+import { ROUTE_STATES } from './route-state';
 import { routeWaitingCount } from './route-waiting-count';
+import type { AnyRoute } from './routes-file';
 import { Counter, Gauge, Histogram } from 'prom-client';
 import type { Registry } from 'prom-client';
 
@@ -31,6 +34,8 @@ export function createRouteMetrics(
   queues: ReadonlyMap<string, Queue>,
   /** The queues' connection: with it, the circuit gauge (`svcws_route_circuit_open`). */
   connection?: Redis,
+  /** The routes of `queues`: with them and `connection`, the state gauge (`svcws_route_state`). */
+  routes?: readonly AnyRoute[],
 ): RouteMetrics {
   const labelNames = ROUTE_LABEL;
   const registers = [registry];
@@ -61,6 +66,9 @@ export function createRouteMetrics(
   });
   registerQueueGauges(registry, queues);
   if (connection !== undefined) registerCircuitGauge(registry, queues, connection);
+  if (connection !== undefined && routes !== undefined) {
+    registerStateGauge(registry, queues, connection, routes);
+  }
   return {
     delivered: (route, latencySeconds) => {
       delivered.inc({ route });
@@ -85,6 +93,33 @@ function registerCircuitGauge(
     async collect() {
       for (const [route, queue] of queues) {
         this.set({ route }, (await isCircuitOpen(connection, queue)) ? 1 : 0);
+      }
+    },
+  });
+}
+
+/**
+ * `svcws_route_state{route, state}`: 1 for the state the route is in (route-state.ts), 0 for the
+ * others — every state present, so an alert can ask for one (deploy/prometheus/alerts.yml).
+ */
+function registerStateGauge(
+  registry: Registry,
+  queues: ReadonlyMap<string, Queue>,
+  connection: Redis,
+  routes: readonly AnyRoute[],
+): void {
+  new Gauge({
+    name: 'svcws_route_state',
+    help: 'The route state (1 for the current one): running, failing, paused, circuit open, rate-limited',
+    labelNames: ['route', 'state'] as const,
+    registers: [registry],
+    async collect() {
+      for (const route of routes) {
+        const queue = queues.get(route.name);
+        if (queue === undefined) continue;
+        const { state } = (await readRouteReport(connection, queue, route)).state;
+        for (const one of ROUTE_STATES)
+          this.set({ route: route.name, state: one }, one === state ? 1 : 0);
       }
     },
   });

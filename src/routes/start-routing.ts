@@ -12,6 +12,8 @@ import { createFairPriorities } from './fair-priorities';
 import { createInlineRoute } from './inline-route';
 import { createPausedState } from './paused-state';
 import type { PausedState } from './paused-state';
+import { createRouteFigures } from './route-figures';
+import type { RouteFiguresWriter } from './route-figures';
 import { createRouteMetrics } from './route-metrics';
 import { createCircuitBreaker } from './circuit-breaker';
 import type { CircuitBreaker } from './circuit-breaker';
@@ -36,8 +38,12 @@ export interface InlineDeliveryOptions {
   readonly canTakeInline?: (route: AnyRoute) => boolean;
 }
 
-/** How often a route queue's pause is read for its inline attempts (paused-state.ts). */
-const PAUSED_STATE_EVERY_MS = 500;
+/**
+ * How often a route queue's pause is read by each delivering process (paused-state.ts): a
+ * quarter of PAUSE_CONFIRMED_FOR_MS, so a read may be late by most of a second (a busy event loop,
+ * a slow answer) before first attempts stop being made inline.
+ */
+const PAUSED_STATE_EVERY_MS = 250;
 
 export interface StartRoutingOptions {
   readonly routes: readonly AnyRoute[];
@@ -81,6 +87,8 @@ export interface StartRoutingOptions {
    * routed to a queue. Off (a single institution): nothing is added to the path.
    */
   readonly fairAcrossInstitutions?: boolean;
+  /** The `User-Agent` of HTTP deliveries (product-user-agent.ts); the runtime's own unless given. */
+  readonly userAgent?: string;
 }
 
 export interface Routing {
@@ -119,16 +127,18 @@ export function startRouting(options: StartRoutingOptions): Routing {
   const metrics =
     options.registry === undefined
       ? undefined
-      : createRouteMetrics(options.registry, queues, connection);
+      : createRouteMetrics(options.registry, queues, connection, options.routes);
+  // Every attempt of this process, inline and queued, counted where the CLI and console read.
+  const figures = runWorkers ? createRouteFigures({ connection, queues }) : undefined;
   const destinations: Destination[] = [];
   const workers = new Map<string, Worker>();
   const pausedStates: PausedState[] = [];
   const fanOutRoutes = entries.map(({ route, queue }): FanOutRoute => {
     if (!runWorkers) return { route, queue };
-    const delivering = deliveringRoute(options, route, queue, metrics);
+    const delivering = deliveringRoute(options, route, queue, { metrics, figures });
     destinations.push(delivering.destination);
     workers.set(route.name, delivering.worker);
-    if (delivering.paused !== undefined) pausedStates.push(delivering.paused);
+    pausedStates.push(delivering.paused);
     return delivering.fanOut;
   });
   return {
@@ -145,6 +155,7 @@ export function startRouting(options: StartRoutingOptions): Routing {
     close: async () => {
       for (const state of pausedStates) state.stop();
       await Promise.all([...workers.values()].map((worker) => worker.close()));
+      await figures?.close();
       await Promise.all(destinations.map((destination) => destination.close()));
       await Promise.all(entries.map(({ queue }) => queue.close()));
     },
@@ -177,13 +188,17 @@ function deliveringRoute(
   options: StartRoutingOptions,
   route: AnyRoute,
   queue: Queue,
-  metrics: RouteMetrics | undefined,
-): { destination: Destination; worker: Worker; fanOut: FanOutRoute; paused?: PausedState } {
+  {
+    metrics,
+    figures,
+  }: { metrics?: RouteMetrics | undefined; figures?: RouteFiguresWriter | undefined },
+): { destination: Destination; worker: Worker; fanOut: FanOutRoute; paused: PausedState } {
   const { logger, inline } = options;
   const destination = createDestination(
     route.to,
     { route: route.name, logger, redisUrl: options.redisUrl },
     options.adapters,
+    options.userAgent,
   );
   const bucket =
     route.ratePerSecond === undefined ? undefined : createTokenBucket(route.ratePerSecond);
@@ -196,11 +211,15 @@ function deliveringRoute(
     logger,
     shape: createSendShaper(route.send, undefined, options.kinds),
     ...(metrics === undefined ? {} : { metrics }),
+    ...(figures === undefined ? {} : { figures }),
     ...(circuit === undefined ? {} : { circuit }),
     ...(options.history === undefined ? {} : { history: options.history }),
   };
+  // Read by the route worker and the inline attempts alike: a pause holds for both.
+  const paused = createPausedState(queue, PAUSED_STATE_EVERY_MS);
   const worker = createRouteWorker({
     route,
+    paused,
     queueName: queue.name,
     connection: options.connection,
     delivery,
@@ -209,8 +228,7 @@ function deliveringRoute(
     ...(options.lockDuration === undefined ? {} : { lockDuration: options.lockDuration }),
     ...(options.stalledInterval === undefined ? {} : { stalledInterval: options.stalledInterval }),
   });
-  if (inline === undefined) return { destination, worker, fanOut: { route, queue } };
-  const paused = createPausedState(queue, PAUSED_STATE_EVERY_MS);
+  if (inline === undefined) return { destination, worker, paused, fanOut: { route, queue } };
   const canTakeInline = inline.canTakeInline;
   const inlineRoute = createInlineRoute({
     delivery,

@@ -70,7 +70,7 @@ export function createHandlerRegistry({
     const action = job.name.toLowerCase();
     const handler = byAction.get(action);
     if (!handler) {
-      logger.info(
+      logger.debug(
         { eventId: eventIdOf(job.data), action, jobId: job.id },
         'no handler for this action: completed without work',
       );

@@ -27,10 +27,12 @@ export async function obliterateQueue(name: string): Promise<void> {
   const redis = new Redis(TEST_REDIS_URL);
   try {
     // BullMQ's own keys start with `bull:`: these are the ones kept beside the queue (the
-    // history's outbox, `<name>:history`, is its tests' to remove).
-    const keys = (await redis.keys(`${name}:*`)).filter(
-      (key) => !key.startsWith(`${name}:history`),
-    );
+    // history's outbox, `<name>:history`, is its tests' to remove), and the route figures
+    // (route-figures.ts), which obliterate does not know.
+    const keys = [
+      ...(await redis.keys(`${name}:*`)).filter((key) => !key.startsWith(`${name}:history`)),
+      ...(await redis.keys(`bull:${name}:figures:*`)),
+    ];
     if (keys.length > 0) await redis.del(...keys);
   } finally {
     redis.disconnect();

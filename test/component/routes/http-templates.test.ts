@@ -95,6 +95,9 @@ describe('http templates checked at start-up', () => {
   it('refuses a template in the host', () => {
     expect(
       problemsOf('    to: { http: { url: "https://{institution}.example.org/in" } }\n'),
-    ).toEqual(['route "r": to.http.url: templates ({field}) only in the path, not in the host']);
+    ).toEqual([
+      'route "r": to.http.url: templates ({field}) only in the path or query: the scheme, user, ' +
+        'host and port must be written out in plain characters, ending with / ? or # before the first template',
+    ]);
   });
 });

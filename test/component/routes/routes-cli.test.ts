@@ -81,7 +81,12 @@ describe('npm run events -- routes …', () => {
     let result = await run('routes');
     expect(result.status).toBe(0);
     expect(result.out).toContain(`indexer  http  POST ${receiver.url}`);
-    expect(result.out).toContain('waiting 0  active 0  delayed 0  failed 1  delivered 0');
+    expect(result.out).toContain('waiting 0  active 0  delayed 0  failed 1\n');
+    await eventually(
+      async () =>
+        (await run('routes')).out.includes('last hour: delivered 0  retrying 0  failed 1'),
+      'the refused attempt in the figures',
+    );
     expect(result.out).toContain('bibs  amqp  amqp://app:***@127.0.0.1:5672 exchange ex');
     expect(result.out).not.toContain('pw-not-shown');
 
@@ -100,7 +105,10 @@ describe('npm run events -- routes …', () => {
     await run('routes', 'resume', 'indexer');
     await eventually(() => receiver.accepted.length === 1, 'the replayed delivery after resume');
     expect(receiver.accepted).toEqual([event.id]);
-    expect((await run('routes', '--json')).out).toContain('"delivered": 1');
+    await eventually(
+      async () => (await run('routes', '--json')).out.includes('"delivered": 1'),
+      'the replayed delivery in the figures',
+    );
   });
 
   it('records pause, resume and replay in the history audit with the OS user when history is on', async () => {

@@ -57,6 +57,8 @@ export interface HarnessOptions {
   readonly budgetPauseMs?: number;
   /** The handler list; the one production uses (src/worker/handler-entries.ts) unless given. */
   readonly handlers?: readonly HandlerEntry[];
+  /** The captured log's level; info unless given. */
+  readonly logLevel?: 'info' | 'debug';
 }
 
 /** The sandbox behind a counting proxy, a unique queue, a temp RECORDS_DIR and the real worker. */
@@ -71,7 +73,7 @@ export async function workerUnderTest(options: HarnessOptions = {}): Promise<Wor
   const queueName = uniqueQueueName('worker');
   const queue = new Queue(queueName, { connection: { url: TEST_REDIS_URL } });
   const recordsDir = await mkdtemp(join(tmpdir(), 'svc-records-'));
-  const log = captureLogger();
+  const log = captureLogger(options.logLevel);
   const config = WorkerConfig.parse({
     REDIS_URL: TEST_REDIS_URL,
     QUEUE_NAME: queueName,
