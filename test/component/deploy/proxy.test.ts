@@ -5,7 +5,7 @@ import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import { request } from 'node:https';
-import { connect, createServer as createNetServer } from 'node:net';
+import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +18,7 @@ import { TEST_SECRET, listenerUnderTest } from '../../helpers/listener-under-tes
 import { readAnswer } from '../../helpers/raw-post';
 import type { RawAnswer } from '../../helpers/raw-post';
 import type { ListenerUnderTest } from '../../helpers/listener-under-test';
+import { freePort } from '../../../bench/ingress/free-port';
 
 const ROOT = join(__dirname, '../../..');
 const RECIPE = join(ROOT, 'deploy/proxy');
@@ -29,14 +30,6 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv = process.e
       resolve({ code, output: `${stdout}${stderr}` });
     });
   });
-}
-
-async function freePort(): Promise<number> {
-  const server = createNetServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  server.close();
-  return port;
 }
 
 async function accepting(port: number): Promise<void> {
