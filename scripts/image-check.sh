@@ -79,7 +79,8 @@ size=$(podman image inspect --format '{{.Size}}' "$IMAGE")
 # the root included).
 packages=$(podman run --rm "${PODMAN_RUN[@]}" "$IMAGE" npm ls --omit=dev --all --parseable 2>/dev/null | wc -l)
 step "built in $((SECONDS - started)) s: $IMAGE, $((size / 1000000)) MB, $packages production packages (npm ls --omit=dev --all --parseable)"
-podman run --rm "${PODMAN_RUN[@]}" "$IMAGE" sh -c 'test ! -e node_modules/@electric-sql/pglite' ||
+podman run --rm "${PODMAN_RUN[@]}" "$IMAGE" sh -c 'test ! -e node_modules/@electric-sql/pglite' \
+  2> >(grep -v 'systemd connection' >&2) ||
   fail "the image carries PGlite (a development dependency)"
 
 
@@ -107,8 +108,10 @@ config=(-v "$work/config:/app/config:ro")
 start() { # name, podman options..., then the command after --
   local name=$1; shift
   containers+=("$run_id-$name")
-  # Without systemd podman cannot time health checks (it says so on stderr); they run below, by hand.
-  podman run -d --name "$run_id-$name" "${PODMAN_RUN[@]}" "${common[@]}" "$@" >/dev/null
+  # Without systemd podman cannot time health checks (they run below, by hand): its complaint about
+  # that is left out of the output.
+  podman run -d --name "$run_id-$name" "${PODMAN_RUN[@]}" "${common[@]}" "$@" >/dev/null \
+    2> >(grep -v 'systemd connection' >&2)
 }
 start web -e "PORT=$web_port" -e "WEBHOOK_SECRET=$secret" "$IMAGE"
 start worker -e "WORKER_METRICS_PORT=$metrics_port" -e SVC_BASE_URL=http://127.0.0.1:9 \
@@ -169,7 +172,7 @@ step "processes run as uid $uid ($(podman exec "$run_id-web" id -un)), not root;
 
 for c in "${containers[@]}"; do
   started=$SECONDS
-  podman stop -t 30 "$c" >/dev/null
+  podman stop -t 30 "$c" >/dev/null 2> >(grep -v 'systemd connection' >&2)
   code=$(podman inspect -f '{{.State.ExitCode}}' "$c")
   [ "$code" = 0 ] || { podman logs --tail 20 "$c"; fail "$c exited $code on SIGTERM"; }
   step "SIGTERM: ${c#"$run_id"-} exited 0 in $((SECONDS - started)) s"
