@@ -360,12 +360,19 @@ export const ConsoleConfig = EnvSchema.pick({
   .superRefine(sentinelKeysTogether);
 export type ConsoleConfig = z.infer<typeof ConsoleConfig>;
 
+/**
+ * Where the keys come from, said with every configuration error: a deployer who filled in `.env`
+ * and started the process another way otherwise cannot tell why a key is missing.
+ */
+const CONFIG_SOURCES =
+  'keys are read from the environment; npm start, worker, console and events add the .env file of the directory they run in';
+
 /** Thrown at start-up; names the offending keys and the rule, never a value. */
 export class ConfigError extends Error {
   readonly keys: string[];
   constructor(issues: { key: string; rule: string }[]) {
     super(
-      `invalid configuration: ${issues.map((issue) => `${issue.key} (${issue.rule})`).join('; ')}`,
+      `invalid configuration: ${issues.map((issue) => `${issue.key} (${issue.rule})`).join('; ')}\n(${CONFIG_SOURCES})`,
     );
     this.name = 'ConfigError';
     this.keys = issues.map((issue) => issue.key);

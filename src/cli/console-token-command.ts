@@ -8,8 +8,9 @@ import { parseCommandArgs } from './parse-command-args';
 
 /**
  * `console-token --role viewer|operator [--institution <code>] [--name <name>]`: a new console
- * token (32 random bytes) and the line of CONSOLE_TOKENS_FILE that admits it. Only the line's
- * hash goes on disk; the token is printed once, here, and nowhere else.
+ * token (32 random bytes) and the CONSOLE_TOKENS_FILE block that admits it, whole (`tokens:` and
+ * the entry) so that it can start a new file. Only the entry's hash goes on disk; the token is
+ * printed once, here, and nowhere else.
  */
 export function consoleTokenCommand(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs('console-token', args, {
@@ -33,9 +34,12 @@ export function consoleTokenCommand(args: string[], io: CliIo): Promise<number> 
     ...(values.institution === undefined ? {} : { institution: values.institution }),
   };
   io.out(`token: ${token}`);
-  io.out('Give the token to its holder; add this entry under `tokens:` in CONSOLE_TOKENS_FILE:');
+  io.out('Give the token to its holder. The CONSOLE_TOKENS_FILE lines that admit it (a new file:');
+  io.out('paste both; an existing one: add the entry under its `tokens:`):');
+  io.out('');
   // A flow mapping of JSON strings: valid YAML whatever the name holds.
   const fields = Object.entries(line).map(([key, value]) => `${key}: ${JSON.stringify(value)}`);
+  io.out('tokens:');
   io.out(`  - { ${fields.join(', ')} }`);
   return Promise.resolve(0);
 }

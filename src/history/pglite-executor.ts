@@ -1,4 +1,5 @@
-import { PGlite } from '@electric-sql/pglite';
+import { createRequire } from 'node:module';
+import type * as Pglite from '@electric-sql/pglite';
 import type { SqlExecutor, SqlQuery, SqlResult } from './sql-executor';
 
 export interface PgliteExecutorOptions {
@@ -12,12 +13,13 @@ export interface PgliteExecutorOptions {
  * history. One connection only, so a transaction is PGlite's own (it queues other statements).
  */
 export async function openPgliteExecutor(options: PgliteExecutorOptions): Promise<SqlExecutor> {
+  const { PGlite } = loadPglite();
   const db = await PGlite.create(options.dataDir === undefined ? {} : { dataDir: options.dataDir });
   await db.exec(
     `CREATE SCHEMA IF NOT EXISTS ${options.schema}; SET search_path TO ${options.schema}`,
   );
   const run = async <R>(
-    target: Pick<PGlite, 'query'>,
+    target: Pick<Pglite.PGlite, 'query'>,
     text: string,
     params?: readonly unknown[],
   ): Promise<SqlResult<R>> => {
@@ -38,4 +40,12 @@ export async function openPgliteExecutor(options: PgliteExecutorOptions): Promis
     },
     close: () => db.close(),
   };
+}
+
+/**
+ * Required on first use, not at load: PGlite is a development dependency (the demo's engine),
+ * absent from a production install, where the history always runs on a PostgreSQL server.
+ */
+function loadPglite(): typeof Pglite {
+  return createRequire(__filename)('@electric-sql/pglite') as typeof Pglite;
 }

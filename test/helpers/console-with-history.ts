@@ -11,6 +11,8 @@ import { sha256Hex } from '../../src/console/console-access-files';
 import { createHistoryRecorder } from '../../src/history/create-history-recorder';
 import type { HistoryRecorder } from '../../src/history/create-history-recorder';
 import { createHistoryWriter } from '../../src/history/create-history-writer';
+import { openHistoryDatabase } from '../../src/history/open-history-database';
+import type { SqlExecutor } from '../../src/history/sql-executor';
 import { createLogger } from '../../src/logger';
 import { createConsoleProcess } from '../../src/processes/console-process';
 import { routeQueueName } from '../../src/routes/route-queue-name';
@@ -27,6 +29,8 @@ export const HISTORY_CONSOLE_TOKENS = {
 export interface ConsoleWithHistory {
   readonly url: string;
   readonly queueName: string;
+  /** The PostgreSQL schema the history lives in. */
+  readonly schema: string;
   readonly redis: Redis;
   /** Records the events (and what `more` adds) through the history's outbox and writes them. */
   record(
@@ -41,13 +45,20 @@ export interface ConsoleWithHistory {
  * one route `loans`, and three tokens: an operator, a viewer, an INST_B-only operator.
  */
 export async function startConsoleWithHistory(
-  options: { replayRatePerSecond?: number } = {},
+  options: {
+    replayRatePerSecond?: number;
+    /** An existing history (a restored backup) instead of a new schema; left in place on close. */
+    existing?: { url: string; schema: string };
+  } = {},
 ): Promise<ConsoleWithHistory> {
   const dir = await mkdtemp(join(tmpdir(), 'svc-console-history-'));
   const redis = new Redis(TEST_REDIS_URL);
   const queueName = uniqueQueueName('console-history');
   const streamKey = `${queueName}:history`;
-  const history = await openTestHistory('console');
+  const history =
+    options.existing === undefined
+      ? await openTestHistory('console')
+      : await openExistingHistory(options.existing);
   const tokens = HISTORY_CONSOLE_TOKENS;
   await writeFile(
     join(dir, 'routes.yaml'),
@@ -66,7 +77,7 @@ export async function startConsoleWithHistory(
     QUEUE_NAME: queueName,
     ROUTES_FILE: join(dir, 'routes.yaml'),
     CONSOLE_TOKENS_FILE: join(dir, 'tokens.yaml'),
-    DATABASE_URL: TEST_DATABASE_URL,
+    DATABASE_URL: options.existing?.url ?? TEST_DATABASE_URL,
     HISTORY_KEY: TEST_HISTORY_KEY,
     HISTORY_SCHEMA: history.schema,
   };
@@ -89,6 +100,7 @@ export async function startConsoleWithHistory(
   return {
     url: `http://127.0.0.1:${String((server.address() as AddressInfo).port)}`,
     queueName,
+    schema: history.schema,
     redis,
     record: async (events, more) => {
       for (const event of events) await recorder.event(event);
@@ -107,4 +119,13 @@ export async function startConsoleWithHistory(
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+async function openExistingHistory(existing: {
+  url: string;
+  schema: string;
+}): Promise<{ db: SqlExecutor; schema: string; close: () => Promise<void> }> {
+  const db = await openHistoryDatabase(existing);
+  if (db === undefined) throw new Error('no history database');
+  return { db, schema: existing.schema, close: () => db.close() };
 }

@@ -32,15 +32,7 @@ export async function rawPost(
           headers: { ...headers, 'Content-Length': String(body.length) },
         },
         (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (chunk: Buffer) => chunks.push(chunk));
-          res.on('end', () =>
-            resolve({
-              status: res.statusCode ?? 0,
-              headers: res.headers,
-              text: Buffer.concat(chunks).toString('utf8'),
-            }),
-          );
+          readAnswer(res).then(resolve, reject);
         },
       );
       req.on('error', reject);
@@ -49,4 +41,20 @@ export async function rawPost(
   } finally {
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
+}
+
+/** A response read whole: its status, headers and body as text. */
+export function readAnswer(res: http.IncomingMessage): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    res.on('data', (chunk: Buffer) => chunks.push(chunk));
+    res.on('error', reject);
+    res.on('end', () =>
+      resolve({
+        status: res.statusCode ?? 0,
+        headers: res.headers,
+        text: Buffer.concat(chunks).toString('utf8'),
+      }),
+    );
+  });
 }

@@ -27,6 +27,8 @@ describe('loadConfig', () => {
     const error = caught as ConfigError;
     expect(error.keys.sort()).toEqual(['LOG_LEVEL', 'PORT', 'QUEUE_NAME', 'WEBHOOK_SECRET']);
     expect(error.message).toContain('WEBHOOK_SECRET (required)');
+    // Where the keys come from, for a deployer whose .env was not read.
+    expect(error.message).toContain('the .env file of the directory they run in');
     expect(error.message).not.toContain('XYZ');
   });
 

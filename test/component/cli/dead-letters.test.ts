@@ -180,6 +180,9 @@ describe('queue commands without Redis', () => {
     const status = await runCli(['failed'], io);
 
     expect(status).toBe(1);
-    expect(io.stderr()).toBe('invalid configuration: QUEUE_NAME (letters, digits, _ and - only)');
+    expect(io.stderr()).toBe(
+      'invalid configuration: QUEUE_NAME (letters, digits, _ and - only)\n' +
+        '(keys are read from the environment; npm start, worker, console and events add the .env file of the directory they run in)',
+    );
   });
 });

@@ -1,0 +1,219 @@
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, posix } from 'node:path';
+import { parse } from 'yaml';
+import { EnvSchema } from '../../../src/config';
+import { SandboxConfig } from '../../../packages/sandbox/src/sandbox-config';
+
+const ROOT = join(__dirname, '../../..');
+const BASE = join(ROOT, 'docker-compose.yml');
+const SENTINEL = join(ROOT, 'docker-compose.sentinel.yml');
+const PROFILES = ['console', 'history', 'observability'] as const;
+const APP_SERVICES = ['web', 'worker', 'console'] as const;
+
+/** Keys compose reads itself (interpolation), named in .env.example's compose section. */
+const COMPOSE_KEYS = [
+  'IMAGE',
+  'NODE_IMAGE',
+  'CONFIG_DIR',
+  'LISTENER_BIND',
+  'CONSOLE_BIND',
+  'REDIS_MAXMEMORY',
+  'POSTGRES_PASSWORD',
+  'GRAFANA_PORT',
+  'GRAFANA_ADMIN_PASSWORD',
+];
+/** OpenTelemetry's own variables, read by its SDK (docs/operations.md, "Tracing"). */
+const OTEL_KEYS = /^OTEL_/;
+
+/** What each process serves for a health check: the port key, its default, the path. */
+const SERVED = {
+  web: { portKey: 'PORT', path: '/healthz' },
+  worker: { portKey: 'WORKER_METRICS_PORT', path: '/metrics' },
+  console: { portKey: 'CONSOLE_PORT', path: '/healthz' },
+} as const;
+
+interface Service {
+  image?: string;
+  build?: unknown;
+  pull_policy?: string;
+  profiles?: string[];
+  environment?: Record<string, string>;
+  ports?: (string | { published: number | string; host_ip?: string })[];
+  volumes?: (string | { target: string })[];
+  healthcheck?: { test: string[] };
+}
+interface Compose {
+  services: Record<string, Service>;
+}
+
+/** `docker-compose config` in a project directory of its own, with .env.example as .env. */
+function composeConfig(files: string[], profiles: readonly string[] = []): Compose {
+  const project = mkdtempSync(join(tmpdir(), 'compose-'));
+  try {
+    copyFileSync(join(ROOT, '.env.example'), join(project, '.env'));
+    const args = [...files.flatMap((file) => ['-f', file]), '--project-directory', project];
+    const output = execFileSync(
+      'docker-compose',
+      [...args, ...profiles.flatMap((profile) => ['--profile', profile]), 'config'],
+      { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    return parse(output) as Compose;
+  } finally {
+    rmSync(project, { recursive: true, force: true });
+  }
+}
+
+/** The services `up` starts with these profiles (docker-compose 1.x `config` lists them all). */
+function active(compose: Compose, profiles: readonly string[]): [string, Service][] {
+  return Object.entries(compose.services).filter(
+    ([, service]) =>
+      service.profiles === undefined || service.profiles.some((one) => profiles.includes(one)),
+  );
+}
+
+function subsets<T>(items: readonly T[]): T[][] {
+  return items.reduce<T[][]>((all, item) => [...all, ...all.map((one) => [...one, item])], [[]]);
+}
+
+function hostPorts(service: Service): string[] {
+  return (service.ports ?? []).map((port) => {
+    if (typeof port !== 'string') return `${port.host_ip ?? '0.0.0.0'}:${port.published}`;
+    const parts = port.replace(/\/tcp$/, '').split(':');
+    return parts.length === 3 ? `${parts[0]}:${parts[1]}` : `0.0.0.0:${parts[0]}`;
+  });
+}
+
+function mountTargets(service: Service): string[] {
+  return (service.volumes ?? []).map((volume) =>
+    typeof volume === 'string' ? (volume.split(':')[1] ?? '') : volume.target,
+  );
+}
+
+function isUnder(file: string, dir: string): boolean {
+  return !posix.relative(dir, file).startsWith('..');
+}
+
+/** Every `KEY=value` of .env.example, commented or not. */
+function exampleEntries(): Map<string, string> {
+  const entries = new Map<string, string>();
+  for (const line of readFileSync(join(ROOT, '.env.example'), 'utf8').split('\n')) {
+    const match = /^#?([A-Z][A-Z0-9_]*)=(.*)$/.exec(line);
+    if (match?.[1] !== undefined) entries.set(match[1], match[2] ?? '');
+  }
+  return entries;
+}
+
+describe('docker-compose.yml', () => {
+  const base = composeConfig([BASE]);
+
+  it.each(subsets(PROFILES).map((profiles) => [profiles.join('+') || 'no profile', profiles]))(
+    'is valid for docker-compose config with %s, alone and with the Sentinel file',
+    (_name, profiles) => {
+      expect(composeConfig([BASE], profiles).services.web).toBeDefined();
+      const sentinel = composeConfig([BASE, SENTINEL], profiles);
+      for (const name of APP_SERVICES) {
+        expect(sentinel.services[name]?.environment?.REDIS_SENTINELS).toContain('sentinel-1:26379');
+      }
+    },
+  );
+
+  it('points each health check at the port and path its process serves, and publishes that port', () => {
+    for (const name of APP_SERVICES) {
+      const service = base.services[name];
+      const { portKey, path } = SERVED[name];
+      const portDefault = String(EnvSchema.shape[portKey].parse(undefined));
+      const check = service?.healthcheck?.test.join(' ') ?? '';
+      expect(check).toContain(`process.env.${portKey}||${portDefault})+'${path}'`);
+      if (name !== 'worker') expect(hostPorts(service ?? {})).toEqual([`127.0.0.1:${portDefault}`]);
+    }
+  });
+
+  it('publishes no host port twice in any combination of profiles, Sentinel or not', () => {
+    const withSentinel = composeConfig([BASE, SENTINEL]);
+    for (const compose of [base, withSentinel]) {
+      for (const profiles of subsets(PROFILES)) {
+        const published = active(compose, profiles).flatMap(([, service]) => hostPorts(service));
+        expect(published).toEqual([...new Set(published)]);
+      }
+    }
+  });
+
+  it('mounts every file and directory the configuration names, where the services read them', () => {
+    const files = [...exampleEntries()].filter(([key]) => key.endsWith('_FILE'));
+    expect(files.map(([key]) => key).sort()).toEqual([
+      'CONSOLE_ROLES_FILE',
+      'CONSOLE_TOKENS_FILE',
+      'INSTITUTIONS_FILE',
+      'ROUTES_FILE',
+    ]);
+    for (const name of APP_SERVICES) {
+      const targets = mountTargets(base.services[name] ?? {});
+      for (const [key, file] of files) {
+        expect([key, targets.some((dir) => isUnder(file, dir))]).toEqual([key, true]);
+      }
+    }
+    const worker = base.services.worker ?? {};
+    expect(mountTargets(worker)).toContain(worker.environment?.RECORDS_DIR);
+    // A file route's directory (to: { file: { dir: /app/archive/… } }) is a volume too.
+    expect(mountTargets(worker)).toContain('/app/archive');
+  });
+
+  it('starts the console only with its profile, and PostgreSQL only with the history profile', () => {
+    expect(active(base, []).map(([name]) => name)).toEqual(['redis', 'web', 'worker']);
+    expect(base.services.console?.profiles).toEqual(['console']);
+    expect(base.services.postgres?.profiles).toEqual(['history']);
+    const example = exampleEntries();
+    const database = new URL(example.get('DATABASE_URL') ?? '');
+    expect([database.hostname, database.port, database.pathname]).toEqual([
+      'postgres',
+      '5432',
+      '/svcws',
+    ]);
+    expect(example.has('HISTORY_KEY')).toBe(true);
+  });
+
+  it('builds one named image once, which the three processes run', () => {
+    const building = Object.entries(base.services).filter(
+      ([, service]) => service.build !== undefined,
+    );
+    expect(building.map(([name]) => name)).toEqual(['web']);
+    const images = APP_SERVICES.map((name) => base.services[name]?.image);
+    expect(images).toEqual([
+      'svcws-listener:local',
+      'svcws-listener:local',
+      'svcws-listener:local',
+    ]);
+    expect(base.services.worker?.pull_policy).toBe('never');
+    expect(base.services.console?.pull_policy).toBe('never');
+  });
+});
+
+describe('.env.example', () => {
+  const example = exampleEntries();
+
+  it('lists every key of the configuration schema and of the sandbox, and no key nothing reads', () => {
+    const schemaKeys = [...Object.keys(EnvSchema.shape), ...Object.keys(SandboxConfig.shape)];
+    expect(schemaKeys.filter((key) => !example.has(key))).toEqual([]);
+    const known = new Set([...schemaKeys, ...COMPOSE_KEYS]);
+    expect([...example.keys()].filter((key) => !known.has(key) && !OTEL_KEYS.test(key))).toEqual(
+      [],
+    );
+  });
+
+  it('gives values that make sense inside the compose network', () => {
+    expect(example.get('OTEL_EXPORTER_OTLP_ENDPOINT')).toBe('http://jaeger:4318');
+    expect(example.get('SVC_BASE_URL')).toBe('');
+    for (const [key, value] of example) {
+      if (key.endsWith('_FILE'))
+        expect([key, value.startsWith('/app/config/')]).toEqual([key, true]);
+    }
+    // Compose sets these itself, so .env's host values (loopback) never reach a container.
+    const base = composeConfig([BASE]);
+    for (const name of APP_SERVICES) {
+      expect(base.services[name]?.environment?.REDIS_URL).toBe('redis://redis:6379');
+    }
+    expect(base.services.console?.environment?.CONSOLE_HOST).toBe('0.0.0.0');
+  });
+});

@@ -1,0 +1,87 @@
+import { execFile } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const ROOT = join(__dirname, '../../..');
+const UNITS = join(ROOT, 'deploy/systemd');
+const PROCESSES = { listener: 'web', worker: 'worker', console: 'console' } as const;
+
+function verify(files: string[]): Promise<{ code: number; output: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      'systemd-analyze',
+      ['verify', ...files],
+      { timeout: 60_000 },
+      (error, stdout, stderr) => {
+        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1;
+        resolve({ code, output: `${stdout}${stderr}` });
+      },
+    );
+  });
+}
+
+/** `Key=value` lines of a unit, by key (the last one wins, as systemd reads them). */
+function keysOf(unit: string): Map<string, string> {
+  const keys = new Map<string, string>();
+  for (const line of unit.split('\n')) {
+    const match = /^([A-Za-z]+)=(.*)$/.exec(line);
+    if (match?.[1] !== undefined) keys.set(match[1], match[2] ?? '');
+  }
+  return keys;
+}
+
+describe('deploy/systemd', () => {
+  const files = Object.keys(PROCESSES).map((name) => join(UNITS, `svcws-${name}.service`));
+
+  it('passes systemd-analyze verify with nothing to say (an unknown key is a warning, so is any output)', async () => {
+    const result = await verify(files);
+
+    expect(result).toEqual({ code: 0, output: '' });
+  });
+
+  it('fails verify on a misspelled key, so the check above can fail', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'unit-'));
+    try {
+      const broken = join(dir, 'broken.service');
+      await writeFile(
+        broken,
+        readFileSync(files[0] ?? '', 'utf8').replace('NoNewPrivileges', 'NoNewPrivilges'),
+      );
+      expect((await verify([broken])).output).toContain("Unknown key 'NoNewPrivilges'");
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it.each(Object.entries(PROCESSES))(
+    'runs the %s from dist/ as the svcws user with the environment file, restart and hardening',
+    (name, bin) => {
+      const keys = keysOf(readFileSync(join(UNITS, `svcws-${name}.service`), 'utf8'));
+
+      expect(keys.get('ExecStart')).toBe(`/usr/bin/node dist/bin/${bin}.js`);
+      expect(existsSync(join(ROOT, 'src/bin', `${bin}.ts`))).toBe(true);
+      expect(keys.get('User')).toBe('svcws');
+      expect(keys.get('EnvironmentFile')).toBe('/etc/svcws-listener/env');
+      expect(keys.get('Restart')).toBe('on-failure');
+      expect(keys.get('KillSignal')).toBe('SIGTERM');
+      expect(keys.get('NoNewPrivileges')).toBe('yes');
+      expect(keys.get('ProtectSystem')).toBe('strict');
+      expect(keys.get('ProtectHome')).toBe('yes');
+      expect(keys.get('CapabilityBoundingSet')).toBe('');
+    },
+  );
+
+  it('lets only the worker write, in its state directory where RECORDS_DIR points', () => {
+    const worker = keysOf(readFileSync(join(UNITS, 'svcws-worker.service'), 'utf8'));
+    const listener = keysOf(readFileSync(join(UNITS, 'svcws-listener.service'), 'utf8'));
+
+    expect(worker.get('StateDirectory')).toBe('svcws-listener');
+    expect(readFileSync(join(UNITS, 'svcws-worker.service'), 'utf8')).toContain(
+      'Environment=RECORDS_DIR=/var/lib/svcws-listener/records',
+    );
+    expect(listener.has('StateDirectory')).toBe(false);
+    expect(readFileSync(join(UNITS, 'svcws.sysusers.conf'), 'utf8')).toMatch(/^u svcws /m);
+  });
+});
