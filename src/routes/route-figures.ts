@@ -51,7 +51,7 @@ export const OUTCOME_FIELD: Readonly<Record<RecordedOutcome, string>> = {
 /** Recent failed attempts kept per route, newest first. */
 export const FAILURES_KEPT = 50;
 /** Recent delivered attempts' durations kept per route for the p95. */
-export const DURATIONS_KEPT = 500;
+const DURATIONS_KEPT = 500;
 /** A minute's counts outlive the hour they are read for. */
 const MINUTE_TTL_SECONDS = 2 * 3600;
 const MINUTE_MS = 60_000;
