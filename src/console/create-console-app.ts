@@ -3,15 +3,15 @@ import express from 'express';
 import type { Express, Router } from 'express';
 import helmet from 'helmet';
 import type { Logger } from '../logger';
-import type { ConsoleActions } from './console-actions';
-import type { ConsoleAuth } from './console-auth';
-import type { ConsoleHistory } from './console-history';
-import { apiOperations } from './api-operations';
-import { apiRouter } from './api-router';
+import type { ConsoleActions } from './data/console-actions';
+import type { ConsoleAuth } from './auth/console-auth';
+import type { ConsoleHistory } from './data/console-history';
+import { apiOperations } from './api/api-operations';
+import { apiRouter } from './api/api-router';
 import { CONSOLE_CSS } from './pages/console-css';
-import { pageErrorHandler, pagesRouter } from './pages-router';
-import type { OverviewSources } from './read-overview';
-import { signInRoutes } from './sign-in-routes';
+import { pageErrorHandler, pagesRouter } from './pages/pages-router';
+import type { OverviewSources } from './data/read-overview';
+import { signInRoutes } from './pages/sign-in-routes';
 
 /** htmx, the partial-update library of the replay progress page, read once from its package. */
 const HTMX = readFileSync(require.resolve('htmx.org/dist/htmx.min.js'), 'utf8');

@@ -3,16 +3,17 @@ import type { Express } from 'express';
 import type { Redis } from 'ioredis';
 import { createReplayTargets } from '../operations/replay-targets';
 import type { ConsoleConfig } from '../config';
-import { createAdminDashboard } from '../console/admin-dashboard';
-import { loadConsoleRolesFile, loadConsoleTokensFile } from '../console/console-access-files';
-import { createConsoleActions } from '../console/console-actions';
-import { createConsoleApp } from '../console/create-console-app';
-import { createConsoleAuth } from '../console/console-auth';
-import type { ConsoleHistory } from '../console/console-history';
-import type { ConsoleQueues } from '../console/console-queues';
-import { openConsoleQueues } from '../console/console-queues';
-import { createConsoleHistory } from '../console/create-console-history';
-import type { OverviewSources } from '../console/read-overview';
+import {
+  createAdminDashboard,
+  loadConsoleRolesFile,
+  loadConsoleTokensFile,
+  createConsoleActions,
+  createConsoleApp,
+  createConsoleAuth,
+  openConsoleQueues,
+  createConsoleHistory,
+} from '../console';
+import type { ConsoleHistory, ConsoleQueues, OverviewSources } from '../console';
 import { createRejectedStore } from '../events/rejected-store';
 import type { RejectedStore } from '../events/rejected-store';
 import { deriveHistoryKeys } from '../history/history-keys';

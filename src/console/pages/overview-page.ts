@@ -1,6 +1,6 @@
-import type { Overview } from '../api-schemas';
-import { html } from '../html';
-import type { Html } from '../html';
+import type { Overview } from '../data/console-views';
+import { html } from './html';
+import type { Html } from './html';
 import { ago, columnsTable } from './layout';
 
 export function overviewPage(overview: Overview): Html {

@@ -1,6 +1,6 @@
-import type { RouteView } from '../api-schemas';
-import { html } from '../html';
-import type { Html } from '../html';
+import type { RouteView } from '../data/console-views';
+import { html } from './html';
+import type { Html } from './html';
 import { actionButton, columnsTable } from './layout';
 import type { PageContext } from './layout';
 

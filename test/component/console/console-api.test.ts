@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Queue, Worker } from 'bullmq';
 import request from 'supertest';
 import { ConsoleConfig, loadConfig } from '../../../src/config';
-import { sha256Hex } from '../../../src/console/console-access-files';
+import { sha256Hex } from '../../../src/console';
 import { createConsoleProcess } from '../../../src/processes/console-process';
 import type { ConsoleProcess } from '../../../src/processes/console-process';
 import { closeRedis } from '../../../src/redis/close-redis';

@@ -1,8 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
-import { ruleOfIssue } from '../startup/rule-of-issue';
-import { StartupFileError } from '../startup/startup-file-error';
-import { readFileText, yamlTreeOf } from '../startup/yaml-file';
+import { ruleOfIssue } from '../../startup/rule-of-issue';
+import { StartupFileError } from '../../startup/startup-file-error';
+import { readFileText, yamlTreeOf } from '../../startup/yaml-file';
 import { PrincipalGrant } from './principal';
 import type { Principal } from './principal';
 

@@ -5,8 +5,8 @@ import type { Queue } from 'bullmq';
 import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
-import { HttpError } from '../http/http-error';
-import { sendError } from '../http/send-error';
+import { HttpError } from '../../http/http-error';
+import { sendError } from '../../http/send-error';
 
 export interface AdminDashboardOptions {
   queues: readonly Queue[];

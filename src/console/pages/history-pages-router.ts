@@ -1,11 +1,11 @@
 import type { Request, Response, Router } from 'express';
-import type { HistoryPage } from '../history/search-history';
-import type { AuditPage } from '../history/list-audit';
-import type { ConsoleAuth } from './console-auth';
-import { consoleError } from './console-error';
-import type { ConsoleHistory, HistoryScope } from './console-history';
+import type { HistoryPage } from '../../history/search-history';
+import type { AuditPage } from '../../history/list-audit';
+import type { ConsoleAuth } from '../auth/console-auth';
+import { consoleError } from '../data/console-error';
+import type { ConsoleHistory, HistoryScope } from '../data/console-history';
 import type { Html } from './html';
-import type { PageContext } from './pages/layout';
+import type { PageContext } from './layout';
 import {
   EVENT_FILTERS,
   auditPage,
@@ -13,12 +13,12 @@ import {
   eventsPage,
   forgetPage,
   replayPage,
-} from './pages/history-pages';
-import type { EventDetail } from './pages/history-pages';
-import { historyOffPage } from './pages/queue-pages';
-import { PROGRESS_HEAD, replayProgressSection } from './pages/replay-progress-page';
-import type { ReplayRun } from './background-replays';
-import type { Principal } from './principal';
+} from './history-pages';
+import type { EventDetail } from './history-pages';
+import { historyOffPage } from './queue-pages';
+import { PROGRESS_HEAD, replayProgressSection } from './replay-progress-page';
+import type { ReplayRun } from '../data/background-replays';
+import type { Principal } from '../auth/principal';
 
 /** A page: its title, body and what its head adds (the pages router puts it in the layout). */
 export type View = (

@@ -1,20 +1,20 @@
 import type { Job } from 'bullmq';
-import type { RejectedStore } from '../events/rejected-store';
-import { findJob } from '../operations/find-job';
-import { replayFailedJob } from '../operations/replay-failed-job';
-import { replayOneRejected } from '../operations/replay-one-rejected';
-import type { ReplayTargets } from '../operations/replay-targets';
-import { previewDelivery } from '../routes/preview-delivery';
-import { redactUrlCredentials } from '../routes/redact-url-credentials';
-import { routeWaitingCount } from '../routes/route-waiting-count';
-import type { Route } from '../routes/routes-file';
-import type { ActionResult, FailedJob, RouteFailure, RouteView } from './api-schemas';
+import type { RejectedStore } from '../../events/rejected-store';
+import { findJob } from '../../operations/find-job';
+import { replayFailedJob } from '../../operations/replay-failed-job';
+import { replayOneRejected } from '../../operations/replay-one-rejected';
+import type { ReplayTargets } from '../../operations/replay-targets';
+import { previewDelivery } from '../../routes/preview-delivery';
+import { redactUrlCredentials } from '../../routes/redact-url-credentials';
+import { routeWaitingCount } from '../../routes/route-waiting-count';
+import type { Route } from '../../routes/routes-file';
+import type { ActionResult, FailedJob, RouteFailure, RouteView } from './console-views';
 import type { ConsoleQueues, EventQueue } from './console-queues';
 import { consoleError } from './console-error';
 import { isoOrNull, jobEventId, jobInstitution } from './job-institution';
 import { eventFor } from './mask-for';
-import type { Principal } from './principal';
-import { seesInstitution } from './principal';
+import type { Principal } from '../auth/principal';
+import { seesInstitution } from '../auth/principal';
 import { routeStateOf } from './route-state';
 
 export interface ConsoleActionsOptions {

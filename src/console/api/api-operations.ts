@@ -1,12 +1,10 @@
 import { z } from 'zod';
-import type { Logger } from '../logger';
-import { HttpError } from '../http/http-error';
+import type { Logger } from '../../logger';
+import { HttpError } from '../../http/http-error';
 import {
-  ActionResult,
   FailedDetail,
   FailedList,
   InstitutionQuery,
-  Overview,
   RejectedDetail,
   RejectedList,
   RouteList,
@@ -21,12 +19,13 @@ import {
   ReplayBody,
   ReplayRun,
 } from './api-schemas';
-import type { ConsoleActions } from './console-actions';
-import type { ConsoleHistory, HistoryScope } from './console-history';
-import type { Principal } from './principal';
-import { readOverview } from './read-overview';
-import type { OverviewSources } from './read-overview';
-import { recordAction } from './record-action';
+import { ActionResult, Overview } from '../data/console-views';
+import type { ConsoleActions } from '../data/console-actions';
+import type { ConsoleHistory, HistoryScope } from '../data/console-history';
+import type { Principal } from '../auth/principal';
+import { readOverview } from '../data/read-overview';
+import type { OverviewSources } from '../data/read-overview';
+import { recordAction } from '../data/record-action';
 
 export interface OperationInput {
   readonly principal: Principal;
