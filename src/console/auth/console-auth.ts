@@ -23,6 +23,18 @@ interface Session {
   readonly expiresAt: number;
 }
 
+/** What the sign-in steps share: the sessions of this process and the key of its CSRF tokens. */
+interface AuthState {
+  readonly options: ConsoleAuthOptions;
+  readonly now: () => number;
+  /** Keyed by the SHA-256 of the session cookie. */
+  readonly sessions: Map<string, Session>;
+  /** Made at start: the HMAC key of CSRF tokens. */
+  readonly key: Buffer;
+  /** The identity header's name, lower case as Node keeps headers. */
+  readonly header: string;
+}
+
 /**
  * Who is asking: a bearer token (the API), an identity from the trusted proxy, or a session cookie
  * set by /sign-in. Sessions live in this process (a restart signs everyone out) and are keyed by
@@ -31,71 +43,25 @@ interface Session {
  * session is useless to another.
  */
 export function createConsoleAuth(options: ConsoleAuthOptions) {
-  const now = options.now ?? Date.now;
-  const sessions = new Map<string, Session>();
-  const key = randomBytes(32);
-  const header = options.identityHeader.toLowerCase();
-
-  const fromProxy = (
-    req: Request,
-  ): { principal: Principal | undefined; identity: string } | undefined => {
-    const identity = req.headers[header];
-    if (typeof identity !== 'string' || identity === '' || options.roles === undefined)
-      return undefined;
-    if (!options.trustedProxies.includes(addressOf(req))) return undefined;
-    return { principal: principalOfIdentity(options.roles, identity), identity };
+  const state: AuthState = {
+    options,
+    now: options.now ?? Date.now,
+    sessions: new Map<string, Session>(),
+    key: randomBytes(32),
+    header: options.identityHeader.toLowerCase(),
   };
-  const sessionOf = (req: Request): { id: string; session: Session } | undefined => {
-    const cookie = cookieOf(req, SESSION_COOKIE);
-    if (cookie === undefined) return undefined;
-    const id = sha256Hex(cookie);
-    const session = sessions.get(id);
-    if (session === undefined) return undefined;
-    if (session.expiresAt <= now()) {
-      sessions.delete(id);
-      return undefined;
-    }
-    return { id, session };
-  };
-  const csrfSubject = (req: Request): string | undefined => {
-    const proxy = fromProxy(req);
-    if (proxy?.principal !== undefined) return `proxy:${proxy.identity}`;
-    const found = sessionOf(req);
-    return found === undefined ? undefined : `session:${found.id}`;
-  };
-
   return {
-    /** Bearer first (scripts), then the proxy's identity, then the session cookie. */
-    principalOf(req: Request): Principal | undefined {
-      const bearer = /^Bearer\s+(\S+)$/i.exec(req.get('authorization') ?? '')?.[1];
-      if (bearer !== undefined) return principalOfToken(options.tokens, bearer);
-      const proxy = fromProxy(req);
-      if (proxy !== undefined) return proxy.principal;
-      return sessionOf(req)?.session.principal;
-    },
+    principalOf: (req: Request): Principal | undefined => principalOf(state, req),
     /** Whether the request is signed by a cookie or the proxy (a browser): forms need CSRF. */
-    needsCsrf(req: Request): boolean {
-      return req.get('authorization') === undefined;
-    },
-    signIn(token: string): { cookie: string; principal: Principal; maxAgeMs: number } | undefined {
-      const principal = principalOfToken(options.tokens, token);
-      if (principal === undefined) return undefined;
-      const cookie = randomBytes(32).toString('base64url');
-      sessions.set(sha256Hex(cookie), { principal, expiresAt: now() + options.sessionTtlMs });
-      return { cookie, principal, maxAgeMs: options.sessionTtlMs };
-    },
+    needsCsrf: (req: Request): boolean => req.get('authorization') === undefined,
+    signIn: (token: string) => signIn(state, token),
     signOut(req: Request): void {
-      const found = sessionOf(req);
-      if (found !== undefined) sessions.delete(found.id);
+      const found = sessionOf(state, req);
+      if (found !== undefined) state.sessions.delete(found.id);
     },
-    csrfTokenOf(req: Request): string {
-      const subject = csrfSubject(req);
-      return subject === undefined
-        ? ''
-        : createHmac('sha256', key).update(subject).digest('base64url');
-    },
+    csrfTokenOf: (req: Request): string => csrfTokenOf(state, req),
     csrfHolds(req: Request, given: unknown): boolean {
-      const expected = Buffer.from(this.csrfTokenOf(req));
+      const expected = Buffer.from(csrfTokenOf(state, req));
       const sent = Buffer.from(typeof given === 'string' ? given : '');
       return (
         expected.length > 0 && sent.length === expected.length && timingSafeEqual(sent, expected)
@@ -104,6 +70,65 @@ export function createConsoleAuth(options: ConsoleAuthOptions) {
   };
 }
 export type ConsoleAuth = ReturnType<typeof createConsoleAuth>;
+
+/** Bearer first (scripts), then the proxy's identity, then the session cookie. */
+function principalOf(state: AuthState, req: Request): Principal | undefined {
+  const bearer = /^Bearer\s+(\S+)$/i.exec(req.get('authorization') ?? '')?.[1];
+  if (bearer !== undefined) return principalOfToken(state.options.tokens, bearer);
+  const proxy = fromProxy(state, req);
+  if (proxy !== undefined) return proxy.principal;
+  return sessionOf(state, req)?.session.principal;
+}
+
+function fromProxy(
+  { options, header }: AuthState,
+  req: Request,
+): { principal: Principal | undefined; identity: string } | undefined {
+  const identity = req.headers[header];
+  if (typeof identity !== 'string' || identity === '' || options.roles === undefined)
+    return undefined;
+  if (!options.trustedProxies.includes(addressOf(req))) return undefined;
+  return { principal: principalOfIdentity(options.roles, identity), identity };
+}
+
+function sessionOf(state: AuthState, req: Request): { id: string; session: Session } | undefined {
+  const cookie = cookieOf(req, SESSION_COOKIE);
+  if (cookie === undefined) return undefined;
+  const id = sha256Hex(cookie);
+  const session = state.sessions.get(id);
+  if (session === undefined) return undefined;
+  if (session.expiresAt <= state.now()) {
+    state.sessions.delete(id);
+    return undefined;
+  }
+  return { id, session };
+}
+
+function signIn(
+  state: AuthState,
+  token: string,
+): { cookie: string; principal: Principal; maxAgeMs: number } | undefined {
+  const principal = principalOfToken(state.options.tokens, token);
+  if (principal === undefined) return undefined;
+  const cookie = randomBytes(32).toString('base64url');
+  const ttl = state.options.sessionTtlMs;
+  state.sessions.set(sha256Hex(cookie), { principal, expiresAt: state.now() + ttl });
+  return { cookie, principal, maxAgeMs: ttl };
+}
+
+function csrfTokenOf(state: AuthState, req: Request): string {
+  const subject = csrfSubject(state, req);
+  return subject === undefined
+    ? ''
+    : createHmac('sha256', state.key).update(subject).digest('base64url');
+}
+
+function csrfSubject(state: AuthState, req: Request): string | undefined {
+  const proxy = fromProxy(state, req);
+  if (proxy?.principal !== undefined) return `proxy:${proxy.identity}`;
+  const found = sessionOf(state, req);
+  return found === undefined ? undefined : `session:${found.id}`;
+}
 
 function addressOf(req: Request): string {
   const address = req.socket.remoteAddress ?? '';
