@@ -5,9 +5,9 @@ import type { ActionResult } from '../data/console-views';
 import type { ConsoleActions } from '../data/console-actions';
 import type { ConsoleAuth } from '../auth/console-auth';
 import type { ConsoleHistory } from '../data/console-history';
-import { consoleError } from '../data/console-error';
+import { formPrincipal } from './form-principal';
 import { addHistoryPages } from './history-pages-router';
-import type { View } from './history-pages-router';
+import type { PageRoute } from './history-pages-router';
 import { html } from './html';
 import { layout, page } from './layout';
 import type { PageContext } from './layout';
@@ -30,122 +30,166 @@ export interface PagesDeps {
 
 type Act = (principal: Principal, req: Request) => Promise<ActionResult>;
 
+/** A form: the action it records, on what, the page it goes back to, and what it does. */
+interface FormRoute {
+  readonly path: string;
+  readonly action: string;
+  readonly target: (req: Request) => string;
+  readonly back: string;
+  readonly run: Act;
+}
+
 /** The HTML pages: GET renders, a form POST acts then redirects back with its outcome. */
 export function pagesRouter(deps: PagesDeps): Router {
   const router = express.Router();
-  const { actions } = deps;
-  const param = (req: Request, key: string) => String(req.params[key] ?? '');
-  const institution = (req: Request) =>
-    typeof req.query.institution === 'string' ? req.query.institution : undefined;
-  const get = (path: string, current: string, view: View) =>
-    router.get(path, async (req, res) => {
-      const principal = deps.auth.principalOf(req);
-      if (principal === undefined) {
-        res.redirect(303, '/sign-in');
-        return;
-      }
-      const ctx = contextOf(deps, req, principal);
-      const { title, body, head } = await view(ctx, req);
-      res.type('html').send(layout(ctx, title, current, body, head).value);
-    });
-  const post = (
-    path: string,
-    action: string,
-    target: (req: Request) => string,
-    back: (req: Request) => string,
-    run: Act,
-  ) =>
-    router.post(path, async (req, res) => {
-      const principal = deps.auth.principalOf(req);
-      if (principal === undefined) throw consoleError.unsigned();
-      const body = req.body as Record<string, unknown> | undefined;
-      if (!deps.auth.csrfHolds(req, body?._csrf)) throw consoleError.csrf();
-      const result = await recordAction(deps, principal, action, target(req), () =>
-        run(principal, req),
-      );
-      const query = new URLSearchParams({
-        notice: result.message,
-        ...(result.done ? {} : { failed: '1' }),
-      });
-      res.redirect(303, `${back(req)}?${query.toString()}`);
-    });
-
   router.use(express.urlencoded({ extended: false, limit: '16kb' }));
-  get('/', '/', async (ctx) => ({
-    title: 'Overview',
-    body: overviewPage(await readOverview(deps.overview, ctx.principal)),
-  }));
-  get('/routes', '/routes', async (ctx) => ({
-    title: 'Routes',
-    body: routesPage(ctx, await actions.listRoutes(ctx.principal)),
-  }));
-  get('/rejected', '/rejected', async (ctx) => ({
-    title: 'Rejected deliveries',
-    body: rejectedListPage(await actions.listRejected(ctx.principal)),
-  }));
-  get('/rejected/:ref', '/rejected', async (ctx, req) => ({
-    title: `Rejected delivery ${param(req, 'ref')}`,
-    body: rejectedPage(ctx, await actions.showRejected(ctx.principal, param(req, 'ref'))),
-  }));
-  get('/failed', '/failed', async (ctx) => ({
-    title: 'Failed event jobs',
-    body: failedListPage(ctx, await actions.listFailed(ctx.principal)),
-  }));
-  get('/failed/:jobId', '/failed', async (ctx, req) => ({
-    title: `Failed job ${param(req, 'jobId')}`,
-    body: failedPage(
-      ctx,
-      await actions.showFailed(ctx.principal, param(req, 'jobId'), institution(req)),
-    ),
-  }));
+  const addPage = (one: PageRoute): void => {
+    router.get(one.path, pageHandler(deps, one));
+  };
+  for (const one of queuePages(deps)) addPage(one);
   addHistoryPages({
     router,
-    get,
+    addPage,
     auth: deps.auth,
     history: deps.history,
-    routeNames: () => Promise.resolve(actions.routeNames()),
+    routeNames: () => Promise.resolve(deps.actions.routeNames()),
   });
-
-  for (const verb of ['pause', 'resume'] as const) {
-    post(
-      `/routes/:name/${verb}`,
-      `route.${verb}`,
-      (req) => param(req, 'name'),
-      () => '/routes',
-      (principal, req) => actions.setRoutePaused(principal, param(req, 'name'), verb === 'pause'),
-    );
-  }
-  post(
-    '/routes/:name/replay',
-    'route.replay',
-    (req) => param(req, 'name'),
-    () => '/routes',
-    (principal, req) => actions.replayRoute(principal, param(req, 'name')),
-  );
-  post(
-    '/rejected/:ref/replay',
-    'rejected.replay',
-    (req) => param(req, 'ref'),
-    () => '/rejected',
-    (principal, req) => actions.replayRejected(principal, param(req, 'ref')),
-  );
-  post(
-    '/rejected/:ref/remove',
-    'rejected.remove',
-    (req) => param(req, 'ref'),
-    () => '/rejected',
-    (principal, req) => actions.removeRejected(principal, param(req, 'ref')),
-  );
-  post(
-    '/failed/:jobId/replay',
-    'failed.replay',
-    (req) => param(req, 'jobId'),
-    () => '/failed',
-    (principal, req) => actions.replayFailed(principal, param(req, 'jobId'), institution(req)),
-  );
-
+  for (const one of queueForms(deps.actions)) router.post(one.path, formHandler(deps, one));
   router.use(pageErrorHandler(deps.logger));
   return router;
+}
+
+const param = (req: Request, key: string): string => String(req.params[key] ?? '');
+const institution = (req: Request): string | undefined =>
+  typeof req.query.institution === 'string' ? req.query.institution : undefined;
+
+/** The overview, routes, rejected deliveries and failed jobs: what Redis holds now. */
+function queuePages({ actions, overview }: PagesDeps): PageRoute[] {
+  return [
+    {
+      path: '/',
+      current: '/',
+      view: async (ctx) => ({
+        title: 'Overview',
+        body: overviewPage(await readOverview(overview, ctx.principal)),
+      }),
+    },
+    {
+      path: '/routes',
+      current: '/routes',
+      view: async (ctx) => ({
+        title: 'Routes',
+        body: routesPage(ctx, await actions.listRoutes(ctx.principal)),
+      }),
+    },
+    {
+      path: '/rejected',
+      current: '/rejected',
+      view: async (ctx) => ({
+        title: 'Rejected deliveries',
+        body: rejectedListPage(await actions.listRejected(ctx.principal)),
+      }),
+    },
+    {
+      path: '/rejected/:ref',
+      current: '/rejected',
+      view: async (ctx, req) => ({
+        title: `Rejected delivery ${param(req, 'ref')}`,
+        body: rejectedPage(ctx, await actions.showRejected(ctx.principal, param(req, 'ref'))),
+      }),
+    },
+    {
+      path: '/failed',
+      current: '/failed',
+      view: async (ctx) => ({
+        title: 'Failed event jobs',
+        body: failedListPage(ctx, await actions.listFailed(ctx.principal)),
+      }),
+    },
+    {
+      path: '/failed/:jobId',
+      current: '/failed',
+      view: async (ctx, req) => ({
+        title: `Failed job ${param(req, 'jobId')}`,
+        body: failedPage(
+          ctx,
+          await actions.showFailed(ctx.principal, param(req, 'jobId'), institution(req)),
+        ),
+      }),
+    },
+  ];
+}
+
+/** The operator's forms on routes, rejected deliveries and failed jobs. */
+function queueForms(actions: ConsoleActions): FormRoute[] {
+  return [
+    ...(['pause', 'resume'] as const).map((verb): FormRoute => ({
+      path: `/routes/:name/${verb}`,
+      action: `route.${verb}`,
+      target: (req) => param(req, 'name'),
+      back: '/routes',
+      run: (principal, req) =>
+        actions.setRoutePaused(principal, param(req, 'name'), verb === 'pause'),
+    })),
+    {
+      path: '/routes/:name/replay',
+      action: 'route.replay',
+      target: (req) => param(req, 'name'),
+      back: '/routes',
+      run: (principal, req) => actions.replayRoute(principal, param(req, 'name')),
+    },
+    {
+      path: '/rejected/:ref/replay',
+      action: 'rejected.replay',
+      target: (req) => param(req, 'ref'),
+      back: '/rejected',
+      run: (principal, req) => actions.replayRejected(principal, param(req, 'ref')),
+    },
+    {
+      path: '/rejected/:ref/remove',
+      action: 'rejected.remove',
+      target: (req) => param(req, 'ref'),
+      back: '/rejected',
+      run: (principal, req) => actions.removeRejected(principal, param(req, 'ref')),
+    },
+    {
+      path: '/failed/:jobId/replay',
+      action: 'failed.replay',
+      target: (req) => param(req, 'jobId'),
+      back: '/failed',
+      run: (principal, req) =>
+        actions.replayFailed(principal, param(req, 'jobId'), institution(req)),
+    },
+  ];
+}
+
+/** A page for a signed-in principal (else to /sign-in), in the layout with its nav entry lit. */
+function pageHandler(deps: PagesDeps, { current, view }: PageRoute) {
+  return async (req: Request, res: Response): Promise<void> => {
+    const principal = deps.auth.principalOf(req);
+    if (principal === undefined) {
+      res.redirect(303, '/sign-in');
+      return;
+    }
+    const ctx = contextOf(deps, req, principal);
+    const { title, body, head } = await view(ctx, req);
+    res.type('html').send(layout(ctx, title, current, body, head).value);
+  };
+}
+
+/** A form: signed in, its CSRF token holds, the action recorded, back with the outcome. */
+function formHandler(deps: PagesDeps, form: FormRoute) {
+  return async (req: Request, res: Response): Promise<void> => {
+    const principal = formPrincipal(deps.auth, req);
+    const result = await recordAction(deps, principal, form.action, form.target(req), () =>
+      form.run(principal, req),
+    );
+    const query = new URLSearchParams({
+      notice: result.message,
+      ...(result.done ? {} : { failed: '1' }),
+    });
+    res.redirect(303, `${form.back}?${query.toString()}`);
+  };
 }
 
 /** Errors of pages and forms as a page (the API answers JSON instead: api-router.ts). */
