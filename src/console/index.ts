@@ -4,6 +4,7 @@
  */
 export { createConsoleApp } from './create-console-app';
 export { createConsoleAuth } from './auth/console-auth';
+export type { ConsoleAuth } from './auth/console-auth';
 export {
   loadConsoleRolesFile,
   loadConsoleTokensFile,
