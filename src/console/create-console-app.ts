@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import express from 'express';
 import type { Express, Router } from 'express';
 import helmet from 'helmet';
+import { createHealthRoutes } from '../http/health-routes';
 import type { Logger } from '../logger';
 import type { ConsoleActions } from './data/console-actions';
 import type { ConsoleAuth } from './auth/console-auth';
@@ -28,6 +29,8 @@ export interface ConsoleAppOptions {
   /** CONSOLE_TRUSTED_PROXY: its X-Forwarded-For and -Proto are believed (rate limits, Secure cookie). */
   readonly trustedProxies: readonly string[];
   readonly signInPerMinute?: number;
+  /** `/readyz`: resolves when the console's Redis answers (health-routes.ts, as the listener's). */
+  readonly checkReady: () => Promise<void>;
 }
 
 /**
@@ -39,6 +42,8 @@ export function createConsoleApp(options: ConsoleAppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', options.trustedProxies.length === 0 ? false : [...options.trustedProxies]);
+  // Before any sign-in: a container's or load balancer's health check carries no token.
+  app.use(createHealthRoutes({ checkReady: options.checkReady }));
   // bull-board runs its own scripts: it keeps its own page rules, behind its own token.
   if (options.adminDashboard !== undefined) app.use(options.adminDashboard);
   app.use(

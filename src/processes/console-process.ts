@@ -63,7 +63,7 @@ export interface ConsoleProcess {
  * store, and the app. A bad file throws here, at start-up, naming the file and field.
  */
 export function createConsoleProcess(options: ConsoleProcessOptions): ConsoleProcess {
-  const { config } = options;
+  const { config, connection } = options;
   const sources = openSources(options);
   const history = openHistory(options, sources);
   const app = createConsoleApp({
@@ -84,6 +84,9 @@ export function createConsoleProcess(options: ConsoleProcessOptions): ConsolePro
       queues: [...sources.queues.events, ...sources.queues.routes].map((one) => one.queue),
       token: config.ADMIN_TOKEN,
     }),
+    checkReady: async () => {
+      await connection.ping();
+    },
   });
   return { app, close: () => closeConsole(sources, history) };
 }
