@@ -5,11 +5,9 @@
 export { createConsoleApp } from './create-console-app';
 export { createConsoleAuth } from './auth/console-auth';
 export type { ConsoleAuth } from './auth/console-auth';
-export {
-  loadConsoleRolesFile,
-  loadConsoleTokensFile,
-  sha256Hex,
-} from './auth/console-access-files';
+export { loadConsoleRolesFile, loadConsoleTokensFile } from './auth/console-access-files';
+/** The digest a tokens file keeps (the console-token command, tests): the one in http/. */
+export { sha256Hex } from '../http/token-matcher';
 export { ConsoleRole } from './auth/principal';
 export { createConsoleActions } from './data/console-actions';
 export type { ConsoleHistory } from './data/console-history';

@@ -1,6 +1,7 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import type { Request } from 'express';
-import { principalOfIdentity, principalOfToken, sha256Hex } from './console-access-files';
+import { secretsMatch, sha256Hex } from '../../http/token-matcher';
+import { principalOfIdentity, principalOfToken } from './console-access-files';
 import type { ConsoleRolesFile, ConsoleTokensFile } from './console-access-files';
 import type { Principal } from './principal';
 
@@ -63,9 +64,7 @@ export function createConsoleAuth(options: ConsoleAuthOptions) {
     csrfHolds(req: Request, given: unknown): boolean {
       const expected = Buffer.from(csrfTokenOf(state, req));
       const sent = Buffer.from(typeof given === 'string' ? given : '');
-      return (
-        expected.length > 0 && sent.length === expected.length && timingSafeEqual(sent, expected)
-      );
+      return expected.length > 0 && secretsMatch(sent, expected);
     },
   };
 }
