@@ -148,9 +148,10 @@ async function runReplay(
     const message = error instanceof Error ? error.message : String(error);
     await counting;
     run.errors.push(message);
-    Object.assign(run, { state: 'failed', endedAt: new Date().toISOString() });
     deps.logger?.error({ replayId: run.replayId, err: message }, 'replay by query failed');
+    // Ended only once audited: whoever sees the run failed finds the failure in the audit too.
     await audit('replay.failed', { error: message, queued: run.queued }).catch(() => undefined);
+    Object.assign(run, { state: 'failed', endedAt: new Date().toISOString() });
   }
 }
 
