@@ -7,7 +7,7 @@ import path from 'node:path';
 import { Queue, Worker } from 'bullmq';
 import pg from 'pg';
 import { ConsoleConfig, loadConfig } from '../src/config';
-import { sha256Hex } from '../src/console/console-access-files';
+import { sha256Hex } from '../src/console';
 import { createRejectedStore } from '../src/events/rejected-store';
 import { openHistoryDatabase } from '../src/history/open-history-database';
 import { createLogger } from '../src/logger';

@@ -5,7 +5,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { ConsoleConfig, loadConfig } from '../../src/config';
-import { sha256Hex } from '../../src/console/console-access-files';
+import { sha256Hex } from '../../src/console';
 import type { SqlExecutor } from '../../src/history';
 import type { Logger } from '../../src/logger';
 import { createConsoleProcess } from '../../src/processes/console-process';

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { sha256Hex } from '../console/console-access-files';
-import { ConsoleRole } from '../console/principal';
+import { ConsoleRole, sha256Hex } from '../console';
 import { InstitutionCode } from '../institutions/institutions-file';
 import type { CliIo } from './cli-io';
 import { CliUsageError } from './cli-usage-error';

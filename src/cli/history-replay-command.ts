@@ -1,6 +1,7 @@
 import { Queue } from 'bullmq';
 import { previewReplay, replayHistory } from '../history';
 import { routeJobOptions } from '../routes/create-fan-out';
+import { KEEP_COMPLETED_HOURS } from '../routes/route-job-options';
 import { routeQueueName } from '../routes/route-queue-name';
 import type { CliIo } from './cli-io';
 import { CliUsageError } from './cli-usage-error';
@@ -11,9 +12,6 @@ import { cliRoutes, routeNamed } from './open-route-queues';
 import { openCliHistory } from './open-cli-history';
 import { openCliRedis } from './open-cli-redis';
 import { parseCommandArgs, positiveIntOption } from './parse-command-args';
-
-/** A route's delivered jobs are kept as long as the listener keeps event jobs (48 h). */
-const KEEP_COMPLETED_HOURS = 48;
 
 /**
  * `history replay --route <name> [filters] [--dry-run] [--rate N] [--json]`: the matching

@@ -2,16 +2,17 @@ import { readFileSync } from 'node:fs';
 import express from 'express';
 import type { Express, Router } from 'express';
 import helmet from 'helmet';
+import { createHealthRoutes } from '../http/health-routes';
 import type { Logger } from '../logger';
-import type { ConsoleActions } from './console-actions';
-import type { ConsoleAuth } from './console-auth';
-import type { ConsoleHistory } from './console-history';
-import { apiOperations } from './api-operations';
-import { apiRouter } from './api-router';
+import type { ConsoleActions } from './data/console-actions';
+import type { ConsoleAuth } from './auth/console-auth';
+import type { ConsoleHistory } from './data/console-history';
+import { apiOperations } from './api/api-operations';
+import { apiRouter } from './api/api-router';
 import { CONSOLE_CSS } from './pages/console-css';
-import { pageErrorHandler, pagesRouter } from './pages-router';
-import type { OverviewSources } from './read-overview';
-import { signInRoutes } from './sign-in-routes';
+import { pageErrorHandler, pagesRouter } from './pages/pages-router';
+import type { OverviewSources } from './data/read-overview';
+import { signInRoutes } from './pages/sign-in-routes';
 
 /** htmx, the partial-update library of the replay progress page, read once from its package. */
 const HTMX = readFileSync(require.resolve('htmx.org/dist/htmx.min.js'), 'utf8');
@@ -28,6 +29,8 @@ export interface ConsoleAppOptions {
   /** CONSOLE_TRUSTED_PROXY: its X-Forwarded-For and -Proto are believed (rate limits, Secure cookie). */
   readonly trustedProxies: readonly string[];
   readonly signInPerMinute?: number;
+  /** `/readyz`: resolves when the console's Redis answers (health-routes.ts, as the listener's). */
+  readonly checkReady: () => Promise<void>;
 }
 
 /**
@@ -39,6 +42,8 @@ export function createConsoleApp(options: ConsoleAppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', options.trustedProxies.length === 0 ? false : [...options.trustedProxies]);
+  // Before any sign-in: a container's or load balancer's health check carries no token.
+  app.use(createHealthRoutes({ checkReady: options.checkReady }));
   // bull-board runs its own scripts: it keeps its own page rules, behind its own token.
   if (options.adminDashboard !== undefined) app.use(options.adminDashboard);
   app.use(

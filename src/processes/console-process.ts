@@ -3,18 +3,20 @@ import type { Express } from 'express';
 import type { Redis } from 'ioredis';
 import { createReplayTargets } from '../operations/replay-targets';
 import type { ConsoleConfig } from '../config';
-import { createAdminDashboard } from '../console/admin-dashboard';
-import { loadConsoleRolesFile, loadConsoleTokensFile } from '../console/console-access-files';
-import { createConsoleActions } from '../console/console-actions';
-import { createConsoleApp } from '../console/create-console-app';
-import { createConsoleAuth } from '../console/console-auth';
-import type { ConsoleHistory } from '../console/console-history';
-import type { ConsoleQueues } from '../console/console-queues';
-import { openConsoleQueues } from '../console/console-queues';
-import { createConsoleHistory } from '../console/create-console-history';
-import type { OverviewSources } from '../console/read-overview';
+import {
+  createAdminDashboard,
+  loadConsoleRolesFile,
+  loadConsoleTokensFile,
+  createConsoleActions,
+  createConsoleApp,
+  createConsoleAuth,
+  openConsoleQueues,
+  createConsoleHistory,
+} from '../console';
+import type { ConsoleAuth, ConsoleHistory, ConsoleQueues, OverviewSources } from '../console';
 import { createRejectedStore } from '../events/rejected-store';
 import type { RejectedStore } from '../events/rejected-store';
+import type { ReplayTargets } from '../operations/replay-targets';
 import { deriveHistoryKeys } from '../history/history-keys';
 import { historyStreamKey } from '../history/history-stream-key';
 import { openPgExecutor } from '../history/pg-executor';
@@ -23,6 +25,7 @@ import { loadInstitutionsFile } from '../institutions/load-institutions-file';
 import type { Logger } from '../logger';
 import { routeJobOptions } from '../routes/create-fan-out';
 import { loadRoutesFile } from '../routes/load-routes-file';
+import { KEEP_COMPLETED_HOURS } from '../routes/route-job-options';
 
 export interface ConsoleProcessOptions {
   readonly config: ConsoleConfig;
@@ -61,14 +64,58 @@ export interface ConsoleProcess {
  */
 export function createConsoleProcess(options: ConsoleProcessOptions): ConsoleProcess {
   const { config, connection } = options;
+  const sources = openSources(options);
+  const history = openHistory(options, sources);
+  const app = createConsoleApp({
+    logger: options.logger,
+    auth: authOf(config),
+    actions: createConsoleActions({ ...sources, circuitOpen: options.circuitOpen }),
+    history: history.calls,
+    trustedProxies: config.CONSOLE_TRUSTED_PROXY ?? [],
+    overview: {
+      queues: sources.queues,
+      history: history.calls,
+      circuitOpen: options.circuitOpen,
+      remainingOf: options.remainingOf,
+      now: options.now ?? (() => new Date()),
+    },
+    // No routes at all unless ADMIN_TOKEN is set.
+    adminDashboard: createAdminDashboard({
+      queues: [...sources.queues.events, ...sources.queues.routes].map((one) => one.queue),
+      token: config.ADMIN_TOKEN,
+    }),
+    checkReady: async () => {
+      await connection.ping();
+    },
+  });
+  return { app, close: () => closeConsole(sources, history) };
+}
+
+/** What the console reads and acts on in Redis: opened here, closed by the process's close(). */
+interface ConsoleSources {
+  readonly queues: ConsoleQueues;
+  /** The listener's queue, where a replayed rejected delivery goes again. */
+  readonly baseQueue: Queue;
+  readonly replayTargets: ReplayTargets;
+  readonly rejected: RejectedStore;
+}
+
+/** The console's history and what it opened itself (closed with the process). */
+interface OpenedHistory {
+  readonly calls: ConsoleHistory | undefined;
+  /** The replays running in the background stop on close (unless the caller gave the history). */
+  readonly ownsCalls: boolean;
+  /** Opened from DATABASE_URL here; undefined when the caller gave the history or its database. */
+  readonly db: SqlExecutor | undefined;
+}
+
+function openSources({ config, connection, env }: ConsoleProcessOptions): ConsoleSources {
   const routes =
-    config.ROUTES_FILE === undefined ? [] : loadRoutesFile(config.ROUTES_FILE, options.env).routes;
+    config.ROUTES_FILE === undefined ? [] : loadRoutesFile(config.ROUTES_FILE, env).routes;
   const institutions =
     config.INSTITUTIONS_FILE === undefined
       ? undefined
-      : loadInstitutionsFile(config.INSTITUTIONS_FILE, options.env).institutions.map(
-          (one) => one.code,
-        );
+      : loadInstitutionsFile(config.INSTITUTIONS_FILE, env).institutions.map((one) => one.code);
   const queues = openConsoleQueues({
     connection,
     queueName: config.QUEUE_NAME,
@@ -90,7 +137,11 @@ export function createConsoleProcess(options: ConsoleProcessOptions): ConsolePro
     maxCount: config.REJECTED_MAX_COUNT,
     maxAgeHours: config.REJECTED_MAX_AGE_HOURS,
   });
-  const auth = createConsoleAuth({
+  return { queues, baseQueue, replayTargets, rejected };
+}
+
+function authOf(config: ConsoleConfig): ConsoleAuth {
+  return createConsoleAuth({
     tokens:
       config.CONSOLE_TOKENS_FILE === undefined
         ? { tokens: [] }
@@ -103,59 +154,35 @@ export function createConsoleProcess(options: ConsoleProcessOptions): ConsolePro
     identityHeader: config.CONSOLE_IDENTITY_HEADER,
     sessionTtlMs: config.CONSOLE_SESSION_HOURS * 3600_000,
   });
-  const actions = createConsoleActions({
-    queues,
-    rejected,
-    replayTargets,
-    circuitOpen: options.circuitOpen,
-  });
-  const historyDb =
-    options.history === undefined && options.historyDatabase === undefined
-      ? openHistoryDb(config)
-      : undefined;
-  const readFrom = options.historyDatabase ?? historyDb;
-  const history =
-    options.history ??
-    (readFrom === undefined
+}
+
+/** The history given by the caller, else over the database given or opened from DATABASE_URL. */
+function openHistory(options: ConsoleProcessOptions, sources: ConsoleSources): OpenedHistory {
+  if (options.history !== undefined)
+    return { calls: options.history, ownsCalls: false, db: undefined };
+  const db = options.historyDatabase === undefined ? openHistoryDb(options.config) : undefined;
+  const readFrom = options.historyDatabase ?? db;
+  const calls =
+    readFrom === undefined
       ? undefined
       : consoleHistoryOf({
-          config,
+          config: options.config,
           db: readFrom,
-          queues,
-          rejected,
+          queues: sources.queues,
+          rejected: sources.rejected,
           logger: options.logger,
           replayRatePerSecond: options.replayRatePerSecond,
-        }));
-  const app = createConsoleApp({
-    logger: options.logger,
-    auth,
-    actions,
-    history,
-    trustedProxies: config.CONSOLE_TRUSTED_PROXY ?? [],
-    overview: {
-      queues,
-      history,
-      circuitOpen: options.circuitOpen,
-      remainingOf: options.remainingOf,
-      now: options.now ?? (() => new Date()),
-    },
-    // No routes at all unless ADMIN_TOKEN is set.
-    adminDashboard: createAdminDashboard({
-      queues: [...queues.events, ...queues.routes].map((one) => one.queue),
-      token: config.ADMIN_TOKEN,
-    }),
-  });
-  return {
-    app,
-    close: async () => {
-      // The replays running in the background stop first (between two events).
-      if (options.history === undefined) await history?.close();
-      await replayTargets.close();
-      await baseQueue.close();
-      await queues.close();
-      await historyDb?.close();
-    },
-  };
+        });
+  return { calls, ownsCalls: true, db };
+}
+
+async function closeConsole(sources: ConsoleSources, history: OpenedHistory): Promise<void> {
+  // The replays running in the background stop first (between two events).
+  if (history.ownsCalls) await history.calls?.close();
+  await sources.replayTargets.close();
+  await sources.baseQueue.close();
+  await sources.queues.close();
+  await history.db?.close();
 }
 
 /**
@@ -168,9 +195,6 @@ function openHistoryDb(config: ConsoleConfig): SqlExecutor | undefined {
   if (config.DATABASE_URL === undefined) return undefined;
   return openPgExecutor({ url: config.DATABASE_URL, schema: config.HISTORY_SCHEMA });
 }
-
-/** Replays go to the route's own queue with its attempts (as `history replay` does). */
-const KEEP_COMPLETED_HOURS = 48;
 
 function consoleHistoryOf(deps: {
   config: ConsoleConfig;
@@ -191,6 +215,7 @@ function consoleHistoryOf(deps: {
       : { replayRatePerSecond: deps.replayRatePerSecond }),
     replayTarget: (name) => {
       const found = queues.routes.find((one) => one.route.name === name);
+      // Replays go to the route's own queue with its attempts (as `history replay` does).
       return found === undefined
         ? undefined
         : { queue: found.queue, jobOptions: routeJobOptions(found.route, KEEP_COMPLETED_HOURS) };

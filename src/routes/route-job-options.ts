@@ -20,6 +20,12 @@ export interface RouteJobOptions extends JobsOptions {
   readonly inlineFailure?: string;
 }
 
+/**
+ * Hours a route's delivered jobs are kept, as long as the listener keeps event jobs (48 h): what
+ * fan-out, `history replay` and the console's replay by query all give routeJobOptions.
+ */
+export const KEEP_COMPLETED_HOURS = 48;
+
 /** Attempts made before the job's first run (inline); 0 for a job added without one. */
 export function attemptOffsetOf(job: Pick<MinimalJob, 'opts'>): number {
   const { opts } = job;

@@ -23,6 +23,7 @@ import { createRouteWorker } from './create-route-worker';
 import { prepareDestinations } from './prepare-destinations';
 import type { Destination } from './destinations/destination';
 import type { DestinationAdapterList } from './destinations/destination-adapter';
+import { KEEP_COMPLETED_HOURS } from './route-job-options';
 import { routeQueueName } from './route-queue-name';
 import type { AnyRoute } from './routes-file';
 import { createTokenBucket } from './token-bucket';
@@ -144,7 +145,7 @@ export function startRouting(options: StartRoutingOptions): Routing {
   return {
     fanOut: createFanOut({
       routes: fanOutRoutes,
-      keepCompletedHours: options.keepCompletedHours ?? 48,
+      keepCompletedHours: options.keepCompletedHours ?? KEEP_COMPLETED_HOURS,
       ...skippedOf(options.history),
       ...(options.fairAcrossInstitutions === true
         ? { fair: createFairPriorities(connection) }

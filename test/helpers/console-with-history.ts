@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import type { CanonicalEvent } from '../../src/events/canonical-event';
 import { ConsoleConfig, loadConfig } from '../../src/config';
-import { sha256Hex } from '../../src/console/console-access-files';
+import { sha256Hex } from '../../src/console';
 import { createHistoryRecorder } from '../../src/history/create-history-recorder';
 import type { HistoryRecorder } from '../../src/history/create-history-recorder';
 import { createHistoryWriter } from '../../src/history/create-history-writer';

@@ -1,8 +1,8 @@
 import type { JourneyStep } from '../../history/history-journey';
 import type { AuditPage } from '../../history/list-audit';
 import type { HistoryEventSummary, HistoryPage } from '../../history/search-history';
-import { html } from '../html';
-import type { Html } from '../html';
+import { html } from './html';
+import type { Html } from './html';
 import { columnsTable } from './layout';
 import type { PageContext } from './layout';
 

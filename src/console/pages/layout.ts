@@ -1,6 +1,6 @@
-import { html } from '../html';
-import type { Html, HtmlValue } from '../html';
-import type { Principal } from '../principal';
+import { html } from './html';
+import type { Html, HtmlValue } from './html';
+import type { Principal } from '../auth/principal';
 
 export interface PageContext {
   readonly principal: Principal;

@@ -1,8 +1,8 @@
 import type { RejectedEntry } from '../../events/rejected-store';
-import type { FailedJob } from '../api-schemas';
-import { html } from '../html';
-import type { Html } from '../html';
-import { FAILED_LIST, REJECTED_LIST } from '../console-actions';
+import type { FailedJob } from '../data/console-views';
+import { html } from './html';
+import type { Html } from './html';
+import { FAILED_LIST, REJECTED_LIST } from '../data/console-actions';
 import { actionButton, columnsTable } from './layout';
 import type { PageContext } from './layout';
 

@@ -1,6 +1,6 @@
-import type { ReplayRun } from '../background-replays';
-import { html } from '../html';
-import type { Html } from '../html';
+import type { ReplayRun } from '../data/background-replays';
+import { html } from './html';
+import type { Html } from './html';
 
 /** Seconds between two looks at a running replay's progress. */
 const POLL_SECONDS = 2;

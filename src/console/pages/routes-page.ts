@@ -1,6 +1,6 @@
-import type { RouteView } from '../api-schemas';
-import { html } from '../html';
-import type { Html } from '../html';
+import type { RouteView } from '../data/console-views';
+import { html } from './html';
+import type { Html } from './html';
 import { actionButton, columnsTable } from './layout';
 import type { PageContext } from './layout';
 
@@ -11,42 +11,11 @@ export function routesPage(ctx: PageContext, routes: readonly RouteView[]): Html
 
 function routeSection(ctx: PageContext, route: RouteView): Html {
   const path = `/routes/${encodeURIComponent(route.name)}`;
-  const match = Object.entries(route.match)
-    .map(([field, values]) => `${field} ∈ {${(values as string[]).join(', ')}}`)
-    .join(' and ');
   return html`<section id="route-${route.name}" aria-labelledby="h-${route.name}">
     <h2 id="h-${route.name}">
       ${route.name} <small class="state-${route.state.replace(' ', '-')}">(${route.state})</small>
     </h2>
-    <table>
-      <tr>
-        <th scope="row">Destination</th>
-        <td>${route.destination.kind}: ${route.destination.target}</td>
-      </tr>
-      <tr>
-        <th scope="row">Match</th>
-        <td>${match === '' ? 'every event' : match}</td>
-      </tr>
-      <tr>
-        <th scope="row">Retry</th>
-        <td>${route.retry.attempts} attempts, backoff from ${route.retry.backoffMs} ms</td>
-      </tr>
-      <tr>
-        <th scope="row">Rate</th>
-        <td>
-          ${route.ratePerSecond === null ? 'unlimited' : `${String(route.ratePerSecond)}/s`},
-          ${route.concurrency} at once per worker
-        </td>
-      </tr>
-      <tr>
-        <th scope="row">Counts</th>
-        <td>
-          waiting ${route.counts.waiting} · active ${route.counts.active} · delayed
-          ${route.counts.delayed} · failed ${route.counts.failed} · delivered
-          ${route.counts.delivered}
-        </td>
-      </tr>
-    </table>
+    ${settingsTable(route)}
     <p>
       ${
         route.state === 'paused'
@@ -56,23 +25,58 @@ function routeSection(ctx: PageContext, route: RouteView): Html {
       ${route.counts.failed > 0 ? actionButton(ctx, `${path}/replay`, `Replay failed deliveries of ${route.name}`) : ''}
     </p>
     <h3>Recent failures</h3>
-    ${
-      route.recentFailures.length === 0
-        ? html`<p>None.</p>`
-        : columnsTable(
-            ['Delivery (job)', 'Event', 'Institution', 'Attempts', 'Failed at', 'Reason'],
-            route.recentFailures.map(
-              (failure) =>
-                html`<tr>
-                  <td>${failure.jobId}</td>
-                  <td>${failure.eventId ?? '—'}</td>
-                  <td>${failure.institution ?? '—'}</td>
-                  <td>${failure.attemptsMade}</td>
-                  <td>${failure.failedAt ?? '—'}</td>
-                  <td class="reason">${failure.reason}</td>
-                </tr>`,
-            ),
-          )
-    }
+    ${route.recentFailures.length === 0 ? html`<p>None.</p>` : failuresTable(route.recentFailures)}
   </section>`;
+}
+
+function settingsTable(route: RouteView): Html {
+  const match = Object.entries(route.match)
+    .map(([field, values]) => `${field} ∈ {${(values as string[]).join(', ')}}`)
+    .join(' and ');
+  return html`<table>
+    <tr>
+      <th scope="row">Destination</th>
+      <td>${route.destination.kind}: ${route.destination.target}</td>
+    </tr>
+    <tr>
+      <th scope="row">Match</th>
+      <td>${match === '' ? 'every event' : match}</td>
+    </tr>
+    <tr>
+      <th scope="row">Retry</th>
+      <td>${route.retry.attempts} attempts, backoff from ${route.retry.backoffMs} ms</td>
+    </tr>
+    <tr>
+      <th scope="row">Rate</th>
+      <td>
+        ${route.ratePerSecond === null ? 'unlimited' : `${String(route.ratePerSecond)}/s`},
+        ${route.concurrency} at once per worker
+      </td>
+    </tr>
+    <tr>
+      <th scope="row">Counts</th>
+      <td>
+        waiting ${route.counts.waiting} · active ${route.counts.active} · delayed
+        ${route.counts.delayed} · failed ${route.counts.failed} · delivered
+        ${route.counts.delivered}
+      </td>
+    </tr>
+  </table>`;
+}
+
+function failuresTable(failures: RouteView['recentFailures']): Html {
+  return columnsTable(
+    ['Delivery (job)', 'Event', 'Institution', 'Attempts', 'Failed at', 'Reason'],
+    failures.map(
+      (failure) =>
+        html`<tr>
+          <td>${failure.jobId}</td>
+          <td>${failure.eventId ?? '—'}</td>
+          <td>${failure.institution ?? '—'}</td>
+          <td>${failure.attemptsMade}</td>
+          <td>${failure.failedAt ?? '—'}</td>
+          <td class="reason">${failure.reason}</td>
+        </tr>`,
+    ),
+  );
 }

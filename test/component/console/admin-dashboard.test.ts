@@ -2,7 +2,7 @@ import request from 'supertest';
 import express from 'express';
 import type { Express } from 'express';
 import { Queue } from 'bullmq';
-import { createAdminDashboard } from '../../../src/console/admin-dashboard';
+import { createAdminDashboard } from '../../../src/console/pages/admin-dashboard';
 import { TEST_REDIS_URL, obliterateQueue, uniqueQueueName } from '../../helpers/redis';
 
 const TOKEN = 'admin-token-for-tests';

@@ -1,16 +1,18 @@
+import { once } from 'node:events';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Queue, Worker } from 'bullmq';
 import request from 'supertest';
 import { ConsoleConfig, loadConfig } from '../../../src/config';
-import { sha256Hex } from '../../../src/console/console-access-files';
+import { sha256Hex } from '../../../src/console';
 import { createConsoleProcess } from '../../../src/processes/console-process';
 import type { ConsoleProcess } from '../../../src/processes/console-process';
 import { closeRedis } from '../../../src/redis/close-redis';
 import { routeQueueName } from '../../../src/routes/route-queue-name';
 import { openProducerConnection } from '../../../src/redis/open-producer-connection';
 import { captureLogger } from '../../helpers/capture-logger';
+import { startStoppableProxy } from '../../helpers/stoppable-proxy';
 import { TEST_REDIS_URL, obliterateQueue, uniqueQueueName } from '../../helpers/redis';
 
 const OPERATOR = 'operator-token-of-the-api-test';
@@ -58,6 +60,16 @@ describe('the console API without history', () => {
 
   const api = () => request(consoleProcess.app);
   const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
+
+  it('answers /healthz and /readyz without a token, for a container health check', async () => {
+    const health = await api().get('/healthz');
+    expect(health.status).toBe(200);
+    expect(health.body).toEqual({ status: 'ok' });
+    if (connection.status !== 'ready') await once(connection, 'ready');
+    const ready = await api().get('/readyz');
+    expect(ready.status).toBe(200);
+    expect(ready.body).toEqual({ status: 'ready' });
+  });
 
   it('answers 401 to an unsigned call and to an unknown token', async () => {
     const unsigned = await api().get('/api/v1/overview');
@@ -170,5 +182,42 @@ describe('the console API without history', () => {
       ]),
     );
     expect(JSON.stringify(answer.body)).not.toContain('"$ref":"#/$defs');
+  });
+});
+
+describe('the console’s health checks while its Redis is away', () => {
+  it('answers /healthz 200 throughout and /readyz 503 until Redis is back', async () => {
+    const proxy = await startStoppableProxy({ host: '127.0.0.1', port: 6379 });
+    const dir = await mkdtemp(join(tmpdir(), 'svc-console-health-'));
+    await writeFile(join(dir, 'tokens.yaml'), 'tokens: []\n');
+    const env = {
+      QUEUE_NAME: uniqueQueueName('console-health'),
+      CONSOLE_TOKENS_FILE: join(dir, 'tokens.yaml'),
+    };
+    const connection = openProducerConnection(`redis://127.0.0.1:${String(proxy.port)}`);
+    const consoleProcess = createConsoleProcess({
+      config: loadConfig(ConsoleConfig, env),
+      logger: captureLogger().logger,
+      connection,
+      env,
+    });
+    const app = () => request(consoleProcess.app);
+    try {
+      if (connection.status !== 'ready') await once(connection, 'ready');
+      expect((await app().get('/readyz')).status).toBe(200);
+      await proxy.stop();
+      expect((await app().get('/healthz')).status).toBe(200);
+      const away = await app().get('/readyz');
+      expect(away.status).toBe(503);
+      expect(away.body).toEqual({ status: 'unavailable', message: 'Redis does not answer' });
+      await proxy.start();
+      await once(connection, 'ready');
+      expect((await app().get('/readyz')).status).toBe(200);
+    } finally {
+      await consoleProcess.close();
+      await closeRedis(connection);
+      await proxy.close();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

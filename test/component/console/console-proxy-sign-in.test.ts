@@ -1,6 +1,6 @@
 import express from 'express';
 import request from 'supertest';
-import { createConsoleAuth } from '../../../src/console/console-auth';
+import { createConsoleAuth } from '../../../src/console/auth/console-auth';
 
 /** A route answering who the console thinks is asking. */
 function whoAmI(trustedProxies: string[]) {

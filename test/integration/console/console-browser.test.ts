@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { sendTestEvent } from '../../../src/cli/send-test-event';
 import { ConsoleConfig, loadConfig, WorkerConfig } from '../../../src/config';
-import { sha256Hex } from '../../../src/console/console-access-files';
+import { sha256Hex } from '../../../src/console';
 import { createLogger } from '../../../src/logger';
 import { createConsoleProcess } from '../../../src/processes/console-process';
 import type { ConsoleProcess } from '../../../src/processes/console-process';

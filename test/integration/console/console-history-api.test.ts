@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { ConsoleConfig, loadConfig } from '../../../src/config';
-import { sha256Hex } from '../../../src/console/console-access-files';
+import { sha256Hex } from '../../../src/console';
 import { createLogger } from '../../../src/logger';
 import { createConsoleProcess } from '../../../src/processes/console-process';
 import { routeQueueName } from '../../../src/routes/route-queue-name';

@@ -1,4 +1,4 @@
-import { html } from '../../../src/console/html';
+import { html } from '../../../src/console/pages/html';
 
 describe('the console template tag', () => {
   it('escapes every interpolated value, in text and in attributes', () => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { InstitutionCode } from '../institutions/institutions-file';
+import { InstitutionCode } from '../../institutions/institutions-file';
 
 /** viewer: read (patron fields masked); operator: pause, resume, replay, remove, forget. */
 export const ConsoleRole = z.enum(['viewer', 'operator']);

@@ -1,7 +1,7 @@
-import type { Logger } from '../logger';
-import type { ActionResult } from './api-schemas';
+import type { Logger } from '../../logger';
+import type { ActionResult } from './console-views';
 import type { ConsoleHistory } from './console-history';
-import type { Principal } from './principal';
+import type { Principal } from '../auth/principal';
 
 /**
  * Runs one operator action and keeps who did what: in the history's audit trail when history is

@@ -1,6 +1,6 @@
-import { CanonicalEvent } from '../events/canonical-event';
-import { MASK, withoutPersonalData } from '../events/personal-fields';
-import type { Principal } from './principal';
+import { CanonicalEvent } from '../../events/canonical-event';
+import { MASK, withoutPersonalData } from '../../events/personal-fields';
+import type { Principal } from '../auth/principal';
 
 /**
  * A job's event as this principal may read it: operators see it whole, viewers without its patron

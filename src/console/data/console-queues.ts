@@ -1,8 +1,8 @@
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { institutionQueueName } from '../institutions/institution-queue-name';
-import { routeQueueName } from '../routes/route-queue-name';
-import type { Route } from '../routes/routes-file';
+import { institutionQueueName } from '../../institutions/institution-queue-name';
+import { routeQueueName } from '../../routes/route-queue-name';
+import type { Route } from '../../routes/routes-file';
 
 export interface EventQueue {
   /** undefined: the single institution (no INSTITUTIONS_FILE). */

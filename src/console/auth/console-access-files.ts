@@ -1,8 +1,8 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
-import { ruleOfIssue } from '../startup/rule-of-issue';
-import { StartupFileError } from '../startup/startup-file-error';
-import { readFileText, yamlTreeOf } from '../startup/yaml-file';
+import { secretsMatch, tokenDigest } from '../../http/token-matcher';
+import { ruleOfIssue } from '../../startup/rule-of-issue';
+import { StartupFileError } from '../../startup/startup-file-error';
+import { readFileText, yamlTreeOf } from '../../startup/yaml-file';
 import { PrincipalGrant } from './principal';
 import type { Principal } from './principal';
 
@@ -44,16 +44,10 @@ export function loadConsoleRolesFile(path: string): ConsoleRolesFile {
   return readYaml(path, 'console roles file', ConsoleRolesFile);
 }
 
-export function sha256Hex(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
-}
-
 /** The principal a raw token stands for; digests of one length compare in constant time. */
 export function principalOfToken(file: ConsoleTokensFile, token: string): Principal | undefined {
-  const given = Buffer.from(sha256Hex(token), 'hex');
-  const found = file.tokens.find((entry) =>
-    timingSafeEqual(Buffer.from(entry.sha256, 'hex'), given),
-  );
+  const given = tokenDigest(token);
+  const found = file.tokens.find((entry) => secretsMatch(given, Buffer.from(entry.sha256, 'hex')));
   if (found === undefined) return undefined;
   return { name: found.name, role: found.role, institution: found.institution, via: 'token' };
 }

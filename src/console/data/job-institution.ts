@@ -1,5 +1,5 @@
 import type { Job } from 'bullmq';
-import { isRecord } from '../is-record';
+import { isRecord } from '../../is-record';
 
 /** `institution.value` of the event a job carries (event and route jobs alike), or null. */
 export function jobInstitution(job: Job): string | null {

@@ -1,12 +1,10 @@
 import { z } from 'zod';
-import type { Logger } from '../logger';
-import { HttpError } from '../http/http-error';
+import type { Logger } from '../../logger';
+import { HttpError } from '../../http/http-error';
 import {
-  ActionResult,
   FailedDetail,
   FailedList,
   InstitutionQuery,
-  Overview,
   RejectedDetail,
   RejectedList,
   RouteList,
@@ -21,12 +19,13 @@ import {
   ReplayBody,
   ReplayRun,
 } from './api-schemas';
-import type { ConsoleActions } from './console-actions';
-import type { ConsoleHistory, HistoryScope } from './console-history';
-import type { Principal } from './principal';
-import { readOverview } from './read-overview';
-import type { OverviewSources } from './read-overview';
-import { recordAction } from './record-action';
+import { ActionResult, Overview } from '../data/console-views';
+import type { ConsoleActions } from '../data/console-actions';
+import type { ConsoleHistory, HistoryScope } from '../data/console-history';
+import type { Principal } from '../auth/principal';
+import { readOverview } from '../data/read-overview';
+import type { OverviewSources } from '../data/read-overview';
+import { recordAction } from '../data/record-action';
 
 export interface OperationInput {
   readonly principal: Principal;
@@ -64,20 +63,32 @@ const scopeOf = (principal: Principal): HistoryScope => ({
   actor: principal.name,
 });
 
+/** The calls of /api/v1: the live state first, then the history's. */
 export function apiOperations(deps: OperationDeps): Operation[] {
-  const { actions } = deps;
-  const act = (
-    input: OperationInput,
-    action: string,
-    target: string,
-    run: () => Promise<ActionResult>,
-  ) => recordAction(deps, input.principal, action, target, run);
-  const history = (): ConsoleHistory => {
-    if (deps.history === undefined)
-      throw new HttpError(503, 'history_off', 'the console runs without history (live state only)');
-    return deps.history;
-  };
-  const name = (input: OperationInput, key: string) => input.params[key] ?? '';
+  return [...liveOperations(deps), ...historyOperations(deps)];
+}
+
+const param = (input: OperationInput, key: string): string => input.params[key] ?? '';
+
+/** An operator's action, recorded in the audit (and the log) whatever its outcome. */
+function act(
+  deps: OperationDeps,
+  input: OperationInput,
+  action: string,
+  target: string,
+  run: () => Promise<ActionResult>,
+): Promise<ActionResult> {
+  return recordAction(deps, input.principal, action, target, run);
+}
+
+function historyOf(deps: OperationDeps): ConsoleHistory {
+  if (deps.history === undefined)
+    throw new HttpError(503, 'history_off', 'the console runs without history (live state only)');
+  return deps.history;
+}
+
+/** Queues, routes, rejected deliveries and failed jobs: what Redis holds now. */
+function liveOperations(deps: OperationDeps): Operation[] {
   return [
     {
       method: 'get',
@@ -91,7 +102,7 @@ export function apiOperations(deps: OperationDeps): Operation[] {
       path: '/routes',
       summary: 'Routes: destination (redacted), rules, counts, recent failures',
       response: RouteList,
-      handle: async (input) => ({ items: await actions.listRoutes(input.principal) }),
+      handle: async (input) => ({ items: await deps.actions.listRoutes(input.principal) }),
     },
     ...(['pause', 'resume'] as const).map((verb): Operation => ({
       method: 'post',
@@ -99,8 +110,8 @@ export function apiOperations(deps: OperationDeps): Operation[] {
       summary: `${verb} a route (operator, all institutions)`,
       response: ActionResult,
       handle: (input) =>
-        act(input, `route.${verb}`, name(input, 'name'), () =>
-          actions.setRoutePaused(input.principal, name(input, 'name'), verb === 'pause'),
+        act(deps, input, `route.${verb}`, param(input, 'name'), () =>
+          deps.actions.setRoutePaused(input.principal, param(input, 'name'), verb === 'pause'),
         ),
     })),
     {
@@ -111,8 +122,8 @@ export function apiOperations(deps: OperationDeps): Operation[] {
       body: z.object({ jobId: z.string().min(1).optional() }).optional(),
       handle: (input) => {
         const jobId = (input.body as { jobId?: string } | undefined)?.jobId;
-        return act(input, 'route.replay', name(input, 'name'), () =>
-          actions.replayRoute(input.principal, name(input, 'name'), jobId),
+        return act(deps, input, 'route.replay', param(input, 'name'), () =>
+          deps.actions.replayRoute(input.principal, param(input, 'name'), jobId),
         );
       },
     },
@@ -121,14 +132,14 @@ export function apiOperations(deps: OperationDeps): Operation[] {
       path: '/rejected',
       summary: 'Signed deliveries that could not become an event',
       response: RejectedList,
-      handle: async (input) => ({ items: await actions.listRejected(input.principal) }),
+      handle: async (input) => ({ items: await deps.actions.listRejected(input.principal) }),
     },
     {
       method: 'get',
       path: '/rejected/{ref}',
       summary: 'One rejected delivery with its bytes as text',
       response: RejectedDetail,
-      handle: (input) => actions.showRejected(input.principal, name(input, 'ref')),
+      handle: (input) => deps.actions.showRejected(input.principal, param(input, 'ref')),
     },
     {
       method: 'post',
@@ -136,8 +147,8 @@ export function apiOperations(deps: OperationDeps): Operation[] {
       summary: 'Through the listener’s pipeline again (operator)',
       response: ActionResult,
       handle: (input) =>
-        act(input, 'rejected.replay', name(input, 'ref'), () =>
-          actions.replayRejected(input.principal, name(input, 'ref')),
+        act(deps, input, 'rejected.replay', param(input, 'ref'), () =>
+          deps.actions.replayRejected(input.principal, param(input, 'ref')),
         ),
     },
     {
@@ -146,8 +157,8 @@ export function apiOperations(deps: OperationDeps): Operation[] {
       summary: 'Forget a rejected delivery (operator)',
       response: ActionResult,
       handle: (input) =>
-        act(input, 'rejected.remove', name(input, 'ref'), () =>
-          actions.removeRejected(input.principal, name(input, 'ref')),
+        act(deps, input, 'rejected.remove', param(input, 'ref'), () =>
+          deps.actions.removeRejected(input.principal, param(input, 'ref')),
         ),
     },
     {
@@ -155,7 +166,7 @@ export function apiOperations(deps: OperationDeps): Operation[] {
       path: '/failed',
       summary: 'Failed event jobs, newest first',
       response: FailedList,
-      handle: async (input) => ({ items: await actions.listFailed(input.principal) }),
+      handle: async (input) => ({ items: await deps.actions.listFailed(input.principal) }),
     },
     {
       method: 'get',
@@ -164,7 +175,7 @@ export function apiOperations(deps: OperationDeps): Operation[] {
       response: FailedDetail,
       query: InstitutionQuery,
       handle: (input) =>
-        actions.showFailed(input.principal, name(input, 'jobId'), input.query.institution),
+        deps.actions.showFailed(input.principal, param(input, 'jobId'), input.query.institution),
     },
     {
       method: 'post',
@@ -173,10 +184,20 @@ export function apiOperations(deps: OperationDeps): Operation[] {
       response: ActionResult,
       query: InstitutionQuery,
       handle: (input) =>
-        act(input, 'failed.replay', name(input, 'jobId'), () =>
-          actions.replayFailed(input.principal, name(input, 'jobId'), input.query.institution),
+        act(deps, input, 'failed.replay', param(input, 'jobId'), () =>
+          deps.actions.replayFailed(
+            input.principal,
+            param(input, 'jobId'),
+            input.query.institution,
+          ),
         ),
     },
+  ];
+}
+
+/** The history's calls: search, journey, replay by query, forget, audit (503 without it). */
+function historyOperations(deps: OperationDeps): Operation[] {
+  return [
     {
       method: 'get',
       path: '/events',
@@ -184,7 +205,7 @@ export function apiOperations(deps: OperationDeps): Operation[] {
       response: EventsPage,
       query: EventsQuery,
       needsHistory: true,
-      handle: (input) => history().search(input.query, scopeOf(input.principal)),
+      handle: (input) => historyOf(deps).search(input.query, scopeOf(input.principal)),
     },
     {
       method: 'get',
@@ -193,13 +214,13 @@ export function apiOperations(deps: OperationDeps): Operation[] {
       response: EventDetail,
       needsHistory: true,
       handle: async (input) => {
-        const found = await history().journey(
-          name(input, 'institution'),
-          name(input, 'id'),
+        const found = await historyOf(deps).journey(
+          param(input, 'institution'),
+          param(input, 'id'),
           scopeOf(input.principal),
         );
         if (found === undefined)
-          throw new HttpError(404, 'not_found', `no event ${name(input, 'id')}`);
+          throw new HttpError(404, 'not_found', `no event ${param(input, 'id')}`);
         return found;
       },
     },
@@ -210,7 +231,7 @@ export function apiOperations(deps: OperationDeps): Operation[] {
       response: ReplayAnswer,
       body: ReplayBody,
       needsHistory: true,
-      handle: (input) => history().replayByQuery(input.body, scopeOf(input.principal)),
+      handle: (input) => historyOf(deps).replayByQuery(input.body, scopeOf(input.principal)),
       accepted: (result) => {
         const run = result as { dryRun: boolean; replayId?: string };
         return run.dryRun ? undefined : `/api/v1/replays/${run.replayId ?? ''}`;
@@ -223,9 +244,12 @@ export function apiOperations(deps: OperationDeps): Operation[] {
       response: ReplayRun,
       needsHistory: true,
       handle: async (input) => {
-        const run = await history().replayProgress(name(input, 'id'), scopeOf(input.principal));
+        const run = await historyOf(deps).replayProgress(
+          param(input, 'id'),
+          scopeOf(input.principal),
+        );
         if (run === undefined)
-          throw new HttpError(404, 'not_found', `no replay ${name(input, 'id')}`);
+          throw new HttpError(404, 'not_found', `no replay ${param(input, 'id')}`);
         return run;
       },
     },
@@ -236,7 +260,7 @@ export function apiOperations(deps: OperationDeps): Operation[] {
       response: ForgetAnswer,
       body: ForgetBody,
       needsHistory: true,
-      handle: (input) => history().forget(input.body, scopeOf(input.principal)),
+      handle: (input) => historyOf(deps).forget(input.body, scopeOf(input.principal)),
     },
     {
       method: 'get',
@@ -245,7 +269,7 @@ export function apiOperations(deps: OperationDeps): Operation[] {
       response: AuditList,
       query: AuditQuery,
       needsHistory: true,
-      handle: (input) => history().listAudit(input.query, scopeOf(input.principal)),
+      handle: (input) => historyOf(deps).listAudit(input.query, scopeOf(input.principal)),
     },
   ];
 }

@@ -1,12 +1,12 @@
 import type { Job, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { InstitutionOverview, Overview, RouteOverview } from './api-schemas';
+import type { InstitutionOverview, Overview, RouteOverview } from './console-views';
 import type { ConsoleQueues, EventQueue } from './console-queues';
 import type { ConsoleHistory } from './console-history';
 import { isoOrNull, jobInstitution } from './job-institution';
-import type { Principal } from './principal';
+import type { Principal } from '../auth/principal';
 import { routeStateOf } from './route-state';
-import type { Route } from '../routes/routes-file';
+import type { Route } from '../../routes/routes-file';
 
 export interface OverviewSources {
   readonly queues: ConsoleQueues;

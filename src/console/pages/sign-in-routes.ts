@@ -1,12 +1,12 @@
 import express from 'express';
 import type { Router } from 'express';
 import { rateLimit } from 'express-rate-limit';
-import type { Logger } from '../logger';
-import type { ConsoleAuth } from './console-auth';
-import { SESSION_COOKIE } from './console-auth';
-import { consoleError } from './console-error';
-import { page } from './pages/layout';
-import { signInPage } from './pages/queue-pages';
+import type { Logger } from '../../logger';
+import type { ConsoleAuth } from '../auth/console-auth';
+import { SESSION_COOKIE } from '../auth/console-auth';
+import { consoleError } from '../data/console-error';
+import { page } from './layout';
+import { signInPage } from './queue-pages';
 
 export interface SignInOptions {
   readonly auth: ConsoleAuth;

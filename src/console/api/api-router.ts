@@ -1,10 +1,9 @@
 import express from 'express';
 import type { NextFunction, Request, Response, Router } from 'express';
-import { HttpError } from '../http/http-error';
-import type { Logger } from '../logger';
+import type { Logger } from '../../logger';
 import type { Operation } from './api-operations';
-import type { ConsoleAuth } from './console-auth';
-import { consoleError } from './console-error';
+import type { ConsoleAuth } from '../auth/console-auth';
+import { consoleError, toHttpError } from '../data/console-error';
 import { openApiDocument } from './openapi-document';
 
 /**
@@ -80,14 +79,4 @@ function parseOr400(
       ? where
       : `${where}.${issue.path.map(String).join('.')}`;
   throw consoleError.badField(field, issue?.message ?? 'invalid');
-}
-
-export function toHttpError(error: unknown): HttpError {
-  if (error instanceof HttpError) return error;
-  const status = (error as { status?: unknown } | null)?.status;
-  // express.json's own errors: a body that is not JSON or is too large.
-  if (typeof status === 'number' && status >= 400 && status < 500) {
-    return new HttpError(status, 'invalid_request', 'body: not JSON, or too large');
-  }
-  return new HttpError(500, 'internal', 'the console could not answer; see its log');
 }

@@ -1,4 +1,4 @@
-import { HttpError } from '../http/http-error';
+import { HttpError } from '../../http/http-error';
 
 /** The console's refusals, one wording each; the API answers `{ error, message }` with the status. */
 export const consoleError = {
@@ -17,3 +17,14 @@ export const consoleError = {
       'the form is stale or was not sent from the console: reload and retry',
     ),
 };
+
+/** Any error as the console answers it: its own refusals as they are, anything else a 500. */
+export function toHttpError(error: unknown): HttpError {
+  if (error instanceof HttpError) return error;
+  const status = (error as { status?: unknown } | null)?.status;
+  // express.json's own errors: a body that is not JSON or is too large.
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    return new HttpError(status, 'invalid_request', 'body: not JSON, or too large');
+  }
+  return new HttpError(500, 'internal', 'the console could not answer; see its log');
+}

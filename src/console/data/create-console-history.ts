@@ -1,24 +1,25 @@
 import type { JobsOptions, Queue } from 'bullmq';
 import { z } from 'zod';
-import { CanonicalEvent } from '../events/canonical-event';
-import { MASK, withoutPersonalData } from '../events/personal-fields';
-import type { ForgetOptions } from '../history/forget-person';
-import { forgetPerson } from '../history/forget-person';
-import { historyBody } from '../history/history-body';
-import type { HistoryFilters } from '../history/history-filters';
-import { historyJourney } from '../history/history-journey';
-import type { HistoryKeys } from '../history/history-keys';
-import { listAudit } from '../history/list-audit';
-import { previewReplay } from '../history/replay-history';
-import { searchHistory } from '../history/search-history';
-import type { SqlExecutor } from '../history/sql-executor';
-import { writeAudit } from '../history/write-audit';
-import { HttpError } from '../http/http-error';
-import type { Logger } from '../logger';
+import { CanonicalEvent } from '../../events/canonical-event';
+import { MASK, withoutPersonalData } from '../../events/personal-fields';
+import type { ForgetOptions } from '../../history/forget-person';
+import { forgetPerson } from '../../history/forget-person';
+import { historyBody } from '../../history/history-body';
+import type { HistoryFilters } from '../../history/history-filters';
+import { historyJourney } from '../../history/history-journey';
+import type { HistoryKeys } from '../../history/history-keys';
+import { listAudit } from '../../history/list-audit';
+import { previewReplay } from '../../history/replay-history';
+import { searchHistory } from '../../history/search-history';
+import type { HistoryPage } from '../../history/search-history';
+import type { SqlExecutor } from '../../history/sql-executor';
+import { writeAudit } from '../../history/write-audit';
+import { HttpError } from '../../http/http-error';
+import type { Logger } from '../../logger';
 import { createBackgroundReplays } from './background-replays';
 import type { BackgroundReplays } from './background-replays';
 import { consoleError } from './console-error';
-import type { ConsoleHistory, HistoryScope } from './console-history';
+import type { AuditRecord, ConsoleHistory, HistoryScope } from './console-history';
 
 /** Where a replay by query queues: the route's queue and its attempts and backoff. */
 export interface ReplayTarget {
@@ -157,26 +158,11 @@ export function createConsoleHistory(options: ConsoleHistoryOptions): ConsoleHis
   };
 }
 
+/** The calls, each one step over the history room's functions; guarded by the caller. */
 function historyCalls(options: ConsoleHistoryOptions, replays: BackgroundReplays): ConsoleHistory {
-  const context = { db: options.db, keys: options.keys };
   return {
-    search: (query, scope) => {
-      const filters = scopedFilters(parsed(SearchQuery, query, 'query'), scope);
-      if (filters.after !== undefined && !isCursor(filters.after)) {
-        throw consoleError.badField('query.after', 'not a `next` of this history');
-      }
-      return searchHistory(context, filters);
-    },
-    journey: async (institution, id, scope) => {
-      if (scope.institution !== undefined && scope.institution !== institution) {
-        throw consoleError.scope(`institution ${institution}`);
-      }
-      const steps = await historyJourney(context, id, institution);
-      const received = steps.find((step) => step.kind === 'received');
-      if (received === undefined) return undefined;
-      const body = await historyBody(context, received.event);
-      return { event: received.event, body: bodyFor(scope, body), steps };
-    },
+    search: (query, scope) => search(options, query, scope),
+    journey: (institution, id, scope) => journey(options, institution, id, scope),
     replayByQuery: (request, scope) => replayByQuery(options, replays, request, scope),
     replayProgress: (replayId, scope) => {
       const run = replays.get(replayId);
@@ -185,46 +171,75 @@ function historyCalls(options: ConsoleHistoryOptions, replays: BackgroundReplays
       }
       return Promise.resolve(run);
     },
-    forget: async (request, scope) => {
-      needsOperator(scope, 'forget');
-      // A person is forgotten everywhere this service holds them, across institutions.
-      if (scope.institution !== undefined)
-        throw consoleError.scope('forgetting a person (every institution)');
-      const asked = parsed(ForgetRequest, request, 'body');
-      return forgetPerson(
-        {
-          ...options.forgetIn,
-          db: options.db,
-          keys: options.keys,
-          actor: scope.actor ?? 'console',
-        },
-        asked.user,
-      );
-    },
+    forget: (request, scope) => forget(options, request, scope),
     listAudit: (query, scope) =>
       listAudit(options.db, {
         ...parsed(AuditListQuery, query, 'query'),
         ...(scope.institution === undefined ? {} : { institution: scope.institution }),
       }),
-    audit: (record) =>
-      writeAudit(options.db, {
-        at: record.at,
-        actor: record.actor,
-        action: record.action,
-        target: record.target,
-        details: {
-          role: record.role,
-          outcome: record.outcome,
-          ...(record.institution === undefined ? {} : { institution: record.institution }),
-          ...(record.detail === undefined ? {} : { detail: record.detail }),
-        },
-      }),
+    audit: (record) => audit(options, record),
     ping: async () => {
       await options.db.query('SELECT 1');
       return true;
     },
     close: () => replays.close(),
   };
+}
+
+function search(
+  { db, keys }: ConsoleHistoryOptions,
+  query: unknown,
+  scope: HistoryScope,
+): Promise<HistoryPage> {
+  const filters = scopedFilters(parsed(SearchQuery, query, 'query'), scope);
+  if (filters.after !== undefined && !isCursor(filters.after)) {
+    throw consoleError.badField('query.after', 'not a `next` of this history');
+  }
+  return searchHistory({ db, keys }, filters);
+}
+
+async function journey(
+  { db, keys }: ConsoleHistoryOptions,
+  institution: string,
+  id: string,
+  scope: HistoryScope,
+) {
+  if (scope.institution !== undefined && scope.institution !== institution) {
+    throw consoleError.scope(`institution ${institution}`);
+  }
+  const context = { db, keys };
+  const steps = await historyJourney(context, id, institution);
+  const received = steps.find((step) => step.kind === 'received');
+  if (received === undefined) return undefined;
+  const body = await historyBody(context, received.event);
+  return { event: received.event, body: bodyFor(scope, body), steps };
+}
+
+function forget(options: ConsoleHistoryOptions, request: unknown, scope: HistoryScope) {
+  needsOperator(scope, 'forget');
+  // A person is forgotten everywhere this service holds them, across institutions.
+  if (scope.institution !== undefined)
+    throw consoleError.scope('forgetting a person (every institution)');
+  const asked = parsed(ForgetRequest, request, 'body');
+  return forgetPerson(
+    { ...options.forgetIn, db: options.db, keys: options.keys, actor: scope.actor ?? 'console' },
+    asked.user,
+  );
+}
+
+function audit({ db }: ConsoleHistoryOptions, record: AuditRecord): Promise<void> {
+  return writeAudit(db, {
+    at: record.at,
+    actor: record.actor,
+    action: record.action,
+    target: record.target,
+    details: {
+      role: record.role,
+      outcome: record.outcome,
+      ...(record.institution === undefined ? {} : { institution: record.institution }),
+      ...(record.detail === undefined ? {} : { detail: record.detail }),
+    },
+  });
 }
 
 /** A `next` as searchHistory makes it (history-filters.ts): base64url JSON of three strings. */

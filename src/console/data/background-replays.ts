@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { HistoryFilters } from '../history/history-filters';
-import { auditFilters, replayHistory } from '../history/replay-history';
-import type { ReplayOptions } from '../history/replay-history';
-import { countHistory } from '../history/search-history';
-import type { HistoryContext } from '../history/search-history';
-import { writeAudit } from '../history/write-audit';
-import type { Logger } from '../logger';
+import type { HistoryFilters } from '../../history/history-filters';
+import { auditFilters, replayHistory } from '../../history/replay-history';
+import type { ReplayOptions } from '../../history/replay-history';
+import { countHistory } from '../../history/search-history';
+import type { HistoryContext } from '../../history/search-history';
+import { writeAudit } from '../../history/write-audit';
+import type { Logger } from '../../logger';
 
 /** A replay by query started from the console, as its progress page and API show it. */
 export interface ReplayRun {
@@ -148,9 +148,10 @@ async function runReplay(
     const message = error instanceof Error ? error.message : String(error);
     await counting;
     run.errors.push(message);
-    Object.assign(run, { state: 'failed', endedAt: new Date().toISOString() });
     deps.logger?.error({ replayId: run.replayId, err: message }, 'replay by query failed');
+    // Ended only once audited: whoever sees the run failed finds the failure in the audit too.
     await audit('replay.failed', { error: message, queued: run.queued }).catch(() => undefined);
+    Object.assign(run, { state: 'failed', endedAt: new Date().toISOString() });
   }
 }
 

@@ -1,5 +1,5 @@
 import type { Queue } from 'bullmq';
-import type { RouteView } from './api-schemas';
+import type { RouteView } from './console-views';
 
 /**
  * running or paused (BullMQ's queue pause, as `routes pause` sets it), or circuit open when a

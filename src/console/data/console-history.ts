@@ -1,4 +1,4 @@
-import type { Principal } from './principal';
+import type { Principal } from '../auth/principal';
 
 /** One operator action, as the audit trail keeps it. */
 export interface AuditRecord {

@@ -1,0 +1,297 @@
+import type { Job } from 'bullmq';
+import type { RejectedStore } from '../../events/rejected-store';
+import { findJob } from '../../operations/find-job';
+import { replayFailedJob } from '../../operations/replay-failed-job';
+import { replayOneRejected } from '../../operations/replay-one-rejected';
+import type { ReplayTargets } from '../../operations/replay-targets';
+import { previewDelivery } from '../../routes/preview-delivery';
+import { redactUrlCredentials } from '../../routes/redact-url-credentials';
+import { routeWaitingCount } from '../../routes/route-waiting-count';
+import type { Route } from '../../routes/routes-file';
+import type { ActionResult, FailedJob, RouteFailure, RouteView } from './console-views';
+import type { ConsoleQueues, EventQueue } from './console-queues';
+import { consoleError } from './console-error';
+import { isoOrNull, jobEventId, jobInstitution } from './job-institution';
+import { eventFor } from './mask-for';
+import type { Principal } from '../auth/principal';
+import { seesInstitution } from '../auth/principal';
+import { routeStateOf } from './route-state';
+
+export interface ConsoleActionsOptions {
+  readonly queues: ConsoleQueues;
+  readonly rejected: RejectedStore;
+  readonly replayTargets: ReplayTargets;
+  readonly circuitOpen?: ((route: string) => Promise<boolean>) | undefined;
+}
+
+const RECENT = 10;
+/** Failed jobs read for a list (newest first). */
+const LIST = 200;
+/**
+ * Failed event jobs listed per event queue (newest first): a page of 100 jobs read whole
+ * (event and stack) stays within its time at any queue size; the CLI's `failed` lists them all.
+ */
+export const FAILED_LIST = 100;
+/** Rejected deliveries listed, newest first; the CLI's `rejected list` shows them all. */
+export const REJECTED_LIST = 100;
+
+/**
+ * What the console reads and does, over the queues and the rejected store, for one principal:
+ * the same functions the CLI calls (replayFailedJob, replayOneRejected, BullMQ's pause). The API
+ * and the pages both call these; they check role and institution here, once. Each step below
+ * takes the options (the queues, the rejected store, the replay targets) as its shared state.
+ */
+export function createConsoleActions(options: ConsoleActionsOptions) {
+  return {
+    /** The routes' names, from the routes file (nothing read from Redis): the replay forms' list. */
+    routeNames: (): string[] => options.queues.routes.map((one) => one.route.name),
+    listRoutes: (principal: Principal) => listRoutes(options, principal),
+    setRoutePaused: (principal: Principal, name: string, paused: boolean) =>
+      setRoutePaused(options, principal, name, paused),
+    replayRoute: (principal: Principal, name: string, jobId?: string) =>
+      replayRoute(options, principal, name, jobId),
+    listRejected: (principal: Principal) => listRejected(options, principal),
+    showRejected: (principal: Principal, ref: string) => showRejected(options, principal, ref),
+    replayRejected: (principal: Principal, ref: string) => replayRejected(options, principal, ref),
+    removeRejected: (principal: Principal, ref: string) => removeRejected(options, principal, ref),
+    listFailed: (principal: Principal) => listFailed(options, principal),
+    showFailed: (principal: Principal, jobId: string, institution?: string) =>
+      showFailed(options, principal, jobId, institution),
+    replayFailed: (principal: Principal, jobId: string, institution?: string) =>
+      replayFailed(options, principal, jobId, institution),
+  };
+}
+export type ConsoleActions = ReturnType<typeof createConsoleActions>;
+
+function routeNamed({ queues }: ConsoleActionsOptions, name: string) {
+  const found = queues.routes.find((one) => one.route.name === name);
+  if (found === undefined) throw consoleError.notFound(`route ${name}`);
+  return found;
+}
+
+function operator(principal: Principal, action: string): void {
+  if (principal.role !== 'operator') throw consoleError.role(action);
+}
+
+function eventQueueOf(
+  { queues }: ConsoleActionsOptions,
+  principal: Principal,
+  institution: string | undefined,
+): EventQueue {
+  const found = queues.events.find((one) => one.institution === (institution || undefined));
+  if (found === undefined) throw consoleError.notFound(`institution ${institution ?? '(none)'}`);
+  if (!seesInstitution(principal, found.institution)) {
+    throw consoleError.scope(`institution ${found.institution ?? '(none)'}`);
+  }
+  return found;
+}
+
+function listRoutes(options: ConsoleActionsOptions, principal: Principal): Promise<RouteView[]> {
+  return Promise.all(
+    options.queues.routes.map(async ({ route, queue }) => {
+      const [counts, state, failed] = await Promise.all([
+        queue.getJobCounts('wait', 'prioritized', 'active', 'delayed', 'failed', 'completed'),
+        routeStateOf(queue, route.name, options.circuitOpen),
+        // Every institution's: the newest RECENT are the list; one institution's are
+        // found among the newest LIST.
+        queue.getFailed(0, (principal.institution === undefined ? RECENT : LIST) - 1),
+      ]);
+      const mine = failed.filter((job) =>
+        seesInstitution(principal, jobInstitution(job) ?? undefined),
+      );
+      return {
+        ...routeSettings(route),
+        state,
+        counts: {
+          waiting: (counts.wait ?? 0) + (counts.prioritized ?? 0),
+          active: counts.active ?? 0,
+          delayed: counts.delayed ?? 0,
+          failed: principal.institution === undefined ? (counts.failed ?? 0) : mine.length,
+          delivered: counts.completed ?? 0,
+        },
+        recentFailures: mine.slice(0, RECENT).map(routeFailure),
+      };
+    }),
+  );
+}
+
+/** Pausing holds a route for every institution: an institution-scoped principal may not. */
+async function setRoutePaused(
+  options: ConsoleActionsOptions,
+  principal: Principal,
+  name: string,
+  paused: boolean,
+): Promise<ActionResult> {
+  operator(principal, paused ? 'pausing a route' : 'resuming a route');
+  const { queue } = routeNamed(options, name);
+  if (principal.institution !== undefined) {
+    throw consoleError.scope(`route ${name} (it carries every institution's deliveries)`);
+  }
+  if (paused) await queue.pause();
+  else await queue.resume();
+  const waiting = await routeWaitingCount(queue);
+  return {
+    done: true,
+    message: `route ${name} ${paused ? 'paused' : 'resumed'} (${String(waiting)} waiting)`,
+    count: waiting,
+  };
+}
+
+/** Failed deliveries of the route back to waiting; a scoped principal replays its own only. */
+async function replayRoute(
+  options: ConsoleActionsOptions,
+  principal: Principal,
+  name: string,
+  jobId?: string,
+): Promise<ActionResult> {
+  operator(principal, 'replaying deliveries');
+  const { queue } = routeNamed(options, name);
+  const failed =
+    jobId === undefined
+      ? await queue.getFailed(0, -1)
+      : [await findJob(queue, jobId)].filter((job): job is Job => job !== undefined);
+  if (jobId !== undefined && failed.length === 0) throw consoleError.notFound(`delivery ${jobId}`);
+  const mine = failed.filter((job) => seesInstitution(principal, jobInstitution(job) ?? undefined));
+  if (jobId !== undefined && mine.length === 0) throw consoleError.scope(`delivery ${jobId}`);
+  let replayed = 0;
+  for (const job of mine) {
+    if ((await job.getState()) !== 'failed') continue;
+    await replayFailedJob(job);
+    replayed += 1;
+  }
+  return {
+    done: true,
+    message: `${String(replayed)} failed deliveries replayed on route ${name}`,
+    count: replayed,
+  };
+}
+
+async function listRejected({ rejected }: ConsoleActionsOptions, principal: Principal) {
+  // Every institution's: the newest REJECTED_LIST only; one institution's: found among them all.
+  const all = await rejected.list(principal.institution === undefined ? REJECTED_LIST : undefined);
+  return all
+    .filter((entry) => seesInstitution(principal, entry.institution))
+    .slice(0, REJECTED_LIST);
+}
+
+async function showRejected(
+  { rejected }: ConsoleActionsOptions,
+  principal: Principal,
+  ref: string,
+) {
+  const found = await rejected.get(ref);
+  if (found === undefined) throw consoleError.notFound(`rejected delivery ${ref}`);
+  if (!seesInstitution(principal, found.entry.institution)) {
+    throw consoleError.scope(`rejected delivery ${ref}`);
+  }
+  return { ...found.entry, text: found.body.toString('utf8') };
+}
+
+async function replayRejected(
+  options: ConsoleActionsOptions,
+  principal: Principal,
+  ref: string,
+): Promise<ActionResult> {
+  operator(principal, 'replaying a rejected delivery');
+  await showRejected(options, principal, ref);
+  const outcome = await replayOneRejected(options.rejected, options.replayTargets, ref);
+  return { done: outcome.queued, message: outcome.message };
+}
+
+async function removeRejected(
+  options: ConsoleActionsOptions,
+  principal: Principal,
+  ref: string,
+): Promise<ActionResult> {
+  operator(principal, 'removing a rejected delivery');
+  await showRejected(options, principal, ref);
+  const removed = await options.rejected.remove(ref);
+  return { done: removed, message: removed ? `${ref}: removed` : `${ref}: already gone` };
+}
+
+async function listFailed(
+  { queues }: ConsoleActionsOptions,
+  principal: Principal,
+): Promise<FailedJob[]> {
+  const visible = queues.events.filter((one) => seesInstitution(principal, one.institution));
+  const lists = await Promise.all(
+    visible.map(async (one) =>
+      (await one.queue.getFailed(0, FAILED_LIST - 1)).map((job) => failedJob(one, job)),
+    ),
+  );
+  return lists.flat().sort((a, b) => (b.failedAt ?? '').localeCompare(a.failedAt ?? ''));
+}
+
+async function showFailed(
+  options: ConsoleActionsOptions,
+  principal: Principal,
+  jobId: string,
+  institution?: string,
+) {
+  const one = eventQueueOf(options, principal, institution);
+  const job = await findJob(one.queue, jobId);
+  if (job === undefined) throw consoleError.notFound(`job ${jobId}`);
+  return {
+    ...failedJob(one, job),
+    data: eventFor(principal, job.data),
+    stacktrace: job.stacktrace ?? [],
+  };
+}
+
+async function replayFailed(
+  options: ConsoleActionsOptions,
+  principal: Principal,
+  jobId: string,
+  institution?: string,
+): Promise<ActionResult> {
+  operator(principal, 'replaying a failed job');
+  const one = eventQueueOf(options, principal, institution);
+  const job = await findJob(one.queue, jobId);
+  if (job === undefined) throw consoleError.notFound(`job ${jobId}`);
+  const state = await job.getState();
+  if (state !== 'failed') {
+    return { done: false, message: `job ${job.id ?? jobId} is ${state}, not failed` };
+  }
+  await replayFailedJob(job);
+  return { done: true, message: `job ${job.id ?? jobId} replayed: failed → waiting` };
+}
+
+function routeSettings(route: Route) {
+  const sample = { id: '0', action: 'none', time: new Date(0).toISOString() };
+  return {
+    name: route.name,
+    destination: {
+      kind: route.to.kind,
+      target: redactUrlCredentials(previewDelivery(route, sample, 'redis://').target),
+    },
+    match: route.match,
+    retry: route.retry,
+    ratePerSecond: route.ratePerSecond ?? null,
+    concurrency: route.concurrency,
+  };
+}
+
+function routeFailure(job: Job): RouteFailure {
+  return {
+    jobId: job.id ?? '',
+    eventId: jobEventId(job),
+    institution: jobInstitution(job),
+    attemptsMade: job.attemptsMade,
+    failedAt: isoOrNull(job.finishedOn),
+    reason: redactUrlCredentials(job.failedReason || '(no reason given)'),
+  };
+}
+
+function failedJob(one: EventQueue, job: Job): FailedJob {
+  return {
+    jobId: job.id ?? '',
+    institution: one.institution ?? null,
+    queue: one.queue.name,
+    eventId: jobEventId(job),
+    action: job.name,
+    attemptsMade: job.attemptsMade,
+    attempts: job.opts.attempts ?? 1,
+    failedAt: isoOrNull(job.finishedOn),
+    reason: job.failedReason || '(no reason given)',
+  };
+}
