@@ -2,7 +2,10 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { runCli } from '../../../src/cli/run-cli';
-import { loadConsoleTokensFile, principalOfToken } from '../../../src/console/console-access-files';
+import {
+  loadConsoleTokensFile,
+  principalOfToken,
+} from '../../../src/console/auth/console-access-files';
 import { captureIo } from './cli-io-capture';
 
 describe('console-token', () => {
