@@ -86,9 +86,11 @@ describe('download', () => {
     );
     expect(result).toEqual({ bytes: LARGE, contentType: 'application/octet-stream' });
     expect((await stat(target)).size).toBe(LARGE);
-    // Streamed, not held: growth stays a fraction of the 300 MB body. The bound leaves room for a
-    // loaded machine where GC runs late (70 MB seen there; 24–27 MB when quiet, docs/benchmarks.md).
-    expect(growth).toBeLessThan(LARGE / 3);
+    // Streamed, not held: a body held in memory grows RSS by at least its 300 MB; streamed, growth
+    // stays well under half of it. The bound leaves room for a loaded machine where GC runs late
+    // (117 MB seen at load 20 on 2 cores, in a jest worker that ran other suites first; 24–27 MB
+    // when quiet, docs/benchmarks.md). The figure itself is the bench's to watch, not this test's.
+    expect(growth).toBeLessThan(LARGE / 2);
     expect(server.requests[0]?.query.get('download_format')).toBe('BINARY');
   });
 

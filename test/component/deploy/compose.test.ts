@@ -145,6 +145,7 @@ describe('docker-compose.yml', () => {
     expect(files.map(([key]) => key).sort()).toEqual([
       'CONSOLE_ROLES_FILE',
       'CONSOLE_TOKENS_FILE',
+      'EXPECTED_EVENTS_FILE',
       'INSTITUTIONS_FILE',
       'ROUTES_FILE',
     ]);
