@@ -89,8 +89,12 @@ export const EnvSchema = z.object({
   // Signed deliveries that could not become an event, kept for `npm run events -- rejected`.
   REJECTED_MAX_COUNT: positiveInt.default(1000),
   REJECTED_MAX_AGE_HOURS: positiveInt.default(336),
-  /** When set, GET /metrics asks for "Authorization: Bearer <token>". */
+  /** When set, GET /metrics (the listener's and the worker's) asks for "Authorization: Bearer <token>". */
   METRICS_TOKEN: optionalSecret,
+  /** The listener's /metrics on a port of its own, and no longer on PORT; unset: on PORT. */
+  METRICS_PORT: port.optional(),
+  /** The interface METRICS_PORT listens on (127.0.0.1, a private address); unset: every one. */
+  METRICS_HOST: z.string().min(1).optional(),
 
   // API client
   SVC_BASE_URL: z.url({ protocol: /^https?$/ }),
@@ -103,6 +107,8 @@ export const EnvSchema = z.object({
   // worker
   WORKER_CONCURRENCY: positiveInt.default(4),
   WORKER_METRICS_PORT: port.default(9464),
+  /** The interface WORKER_METRICS_PORT listens on (127.0.0.1, a private address); unset: every one. */
+  WORKER_METRICS_HOST: z.string().min(1).optional(),
   // With the worker's SVC_MAX_RETRIES 0: a failing call is sent 10 times at most (processes/worker-process.ts).
   JOB_ATTEMPTS: positiveInt.default(10),
   RECORDS_DIR: z.string().min(1).default('./records'),
@@ -213,6 +219,19 @@ function requiredWithoutInstitutionsFile(keys: readonly string[]) {
   };
 }
 
+/** `needed` is required when `given` is set: one without the other is a mistake to name. */
+function requiredWith(needed: string, given: string) {
+  return (config: Record<string, unknown>, ctx: z.RefinementCtx): void => {
+    if (config[given] === undefined || config[needed] !== undefined) return;
+    ctx.addIssue({ code: 'custom', path: [needed], message: `required with ${given}` });
+  };
+}
+
+/** METRICS_HOST binds METRICS_PORT's server: alone it would bind nothing. */
+const metricsHostWithPort = requiredWith('METRICS_PORT', 'METRICS_HOST');
+/** With DATABASE_URL the history is on, and it cannot hash or encrypt without HISTORY_KEY. */
+const historyKeyWithDatabase = requiredWith('HISTORY_KEY', 'DATABASE_URL');
+
 /** Run the check even when other keys are bad: one start-up error names every key at fault. */
 const ALWAYS = { when: () => true };
 
@@ -236,10 +255,13 @@ export const WebConfig = EnvSchema.pick({
   REJECTED_MAX_COUNT: true,
   REJECTED_MAX_AGE_HOURS: true,
   METRICS_TOKEN: true,
+  METRICS_PORT: true,
+  METRICS_HOST: true,
   INSTITUTIONS_FILE: true,
 })
   .extend({ WEBHOOK_SECRET: webhookSecret.optional() })
   .superRefine(requiredWithoutInstitutionsFile(['WEBHOOK_SECRET']), ALWAYS)
+  .superRefine(metricsHostWithPort, ALWAYS)
   .superRefine(sentinelKeysTogether);
 export type WebConfig = z.infer<typeof WebConfig>;
 
@@ -271,6 +293,8 @@ export const WorkerConfig = ClientConfig.extend({
     QUEUE_NAME: true,
     WORKER_CONCURRENCY: true,
     WORKER_METRICS_PORT: true,
+    WORKER_METRICS_HOST: true,
+    METRICS_TOKEN: true,
     WORKER_MAX_STALLED_COUNT: true,
     RECORDS_DIR: true,
     DOWNLOAD_FORMAT: true,
@@ -300,15 +324,6 @@ export const WorkerConfig = ClientConfig.extend({
   .superRefine(sentinelKeysTogether)
   .superRefine(historyKeyWithDatabase);
 export type WorkerConfig = z.infer<typeof WorkerConfig>;
-
-/** With DATABASE_URL the history is on, and it cannot hash or encrypt without HISTORY_KEY. */
-function historyKeyWithDatabase(
-  config: { DATABASE_URL?: unknown; HISTORY_KEY?: unknown },
-  ctx: z.RefinementCtx,
-): void {
-  if (config.DATABASE_URL === undefined || config.HISTORY_KEY !== undefined) return;
-  ctx.addIssue({ code: 'custom', path: ['HISTORY_KEY'], message: 'required with DATABASE_URL' });
-}
 
 export const HistoryConfig = EnvSchema.pick(historyKeys).superRefine(historyKeyWithDatabase);
 export type HistoryConfig = z.infer<typeof HistoryConfig>;

@@ -45,6 +45,7 @@ async function main(): Promise<void> {
 
   const server = configureServer(listener.app.listen(config.PORT), config);
   await once(server, 'listening');
+  await listener.listenMetrics();
   const { port } = server.address() as AddressInfo;
   logger.info(
     listenerReadyFields(config, listener, { port, tracing: tracing.enabled }),

@@ -21,7 +21,7 @@ async function main(): Promise<void> {
     name: 'worker',
     mixin: tracing.logFields,
   });
-  const metrics = createWorkerMetrics();
+  const metrics = createWorkerMetrics({ token: config.METRICS_TOKEN });
   const connection = openWorkerConnection(config, logger);
   const running = createWorkerProcess({
     config,
@@ -31,7 +31,10 @@ async function main(): Promise<void> {
     metrics,
     telemetry: tracing.telemetry,
   });
-  const metricsServer = await metrics.listen(config.WORKER_METRICS_PORT);
+  const metricsServer = await metrics.listen(
+    config.WORKER_METRICS_PORT,
+    config.WORKER_METRICS_HOST,
+  );
   await Promise.all(running.workers.map((worker) => worker.waitUntilReady()));
   logger.info(
     {

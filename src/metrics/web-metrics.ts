@@ -4,10 +4,10 @@ import type { Queue } from 'bullmq';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { EnqueueEvent } from '../events/enqueue-event';
 import type { DeliveryObserver } from '../http/delivery-observer';
-import { createTokenMatcher } from '../http/token-matcher';
-import { HttpError } from '../http/http-error';
-import { sendError } from '../http/send-error';
 import { withTimeout } from '../with-timeout';
+import { metricsTokenGuard } from './metrics-token-guard';
+import { serveMetrics } from './serve-metrics';
+import type { MetricsServer } from './serve-metrics';
 
 export interface WebMetrics {
   registry: Registry;
@@ -17,6 +17,8 @@ export interface WebMetrics {
   timeEnqueue: (enqueue: EnqueueEvent) => EnqueueEvent;
   /** `GET /metrics`: this registry, then BullMQ's own export of the queue's job counts. */
   router: Router;
+  /** Serves `router` on a port of its own (METRICS_PORT), on `host` when given (METRICS_HOST). */
+  listen: (port: number, host?: string) => Promise<MetricsServer>;
 }
 
 export interface WebMetricsOptions {
@@ -49,11 +51,13 @@ export function createWebMetrics({
   const registry = new Registry();
   if (defaultMetrics) collectDefaultMetrics({ register: registry });
   const families = createFamilies(registry);
+  const router = createMetricsRouter({ registry, families, queue, path, queueTimeoutMs, token });
   return {
     registry,
     observer: createObserver(families),
     timeEnqueue: createEnqueueTimer(families.enqueueDuration),
-    router: createMetricsRouter({ registry, families, queue, path, queueTimeoutMs, token }),
+    router,
+    listen: (port, host) => serveMetrics(router, port, host),
   };
 }
 
@@ -176,23 +180,11 @@ interface MetricsRouterOptions {
   token: string | undefined;
 }
 
-/** `GET path`: behind the token when one is set; the registry, then BullMQ's queue counts. */
+/** `GET path`: behind the token guard; the registry, then BullMQ's queue counts. */
 function createMetricsRouter(options: MetricsRouterOptions): Router {
   const { registry, path, token } = options;
   const router = express.Router();
-  if (token !== undefined && token !== '') {
-    const matches = createTokenMatcher(token);
-    router.get(path, (req, res, next) => {
-      const [scheme, value] = (req.get('authorization') ?? '').trim().split(/\s+/, 2);
-      if (/^bearer$/i.test(scheme ?? '') && matches(value)) {
-        next();
-        return;
-      }
-      res.setHeader('WWW-Authenticate', 'Bearer realm="metrics"');
-      sendError(res, new HttpError(401, 'unauthorized', 'a valid metrics token is required'));
-    });
-  }
-  router.get(path, async (_req, res) => {
+  router.get(path, ...metricsTokenGuard({ token }), async (_req, res) => {
     let queueText = '';
     const { queueScrape, queueOldest } = options.families;
     try {

@@ -1,12 +1,9 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import express from 'express';
+import type { Router } from 'express';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-
-/** The worker's metrics server once listening: the port it got (0 → a free one) and its stop. */
-export interface MetricsServer {
-  port: number;
-  close: () => Promise<void>;
-}
+import { metricsTokenGuard } from './metrics-token-guard';
+import { serveMetrics } from './serve-metrics';
+import type { MetricsServer } from './serve-metrics';
 
 export interface WorkerMetrics {
   /** The registry behind `/metrics`; exposed so a test or a composition root can read it. */
@@ -22,21 +19,23 @@ export interface WorkerMetrics {
    * INSTITUTIONS_FILE each member has its own budget: the institution is a label.
    */
   remaining: (value: number, institution?: string) => void;
-  /** Serves `GET /metrics` (and nothing else) on its own port. */
+  /** Serves `GET /metrics` (and nothing else) on its own port, on `host` when given. */
   listen: (port: number, host?: string) => Promise<MetricsServer>;
 }
 
 export interface WorkerMetricsOptions {
   /** Node process metrics (heap, event loop lag, …) under the same prefix; on by default. */
   defaultMetrics?: boolean;
+  /** METRICS_TOKEN: when set, a scrape must send `Authorization: Bearer <token>`; unset, it is open. */
+  token?: string | undefined;
 }
 
 /** Seconds: a non-import job takes one API call; an import downloads a file of any size. */
 const DURATION_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600];
 
 /**
- * The worker's own metrics, on its own registry (no prom-client global), and a tiny node:http
- * server for WORKER_METRICS_PORT: the worker has no Express app to hang a route on.
+ * The worker's own metrics, on its own registry (no prom-client global), and a server of their
+ * own for WORKER_METRICS_PORT (on WORKER_METRICS_HOST): the worker has no other HTTP server.
  */
 export function createWorkerMetrics(options: WorkerMetricsOptions = {}): WorkerMetrics {
   const registry = new Registry();
@@ -86,40 +85,22 @@ export function createWorkerMetrics(options: WorkerMetricsOptions = {}): WorkerM
     apiCall: (count = 1) => apiCalls.inc(count),
     remaining: (value, institution) =>
       institution === undefined ? remaining.set(value) : remaining.set({ institution }, value),
-    listen: (port, host) => listenOn(registry, port, host),
+    listen: (port, host) => serveMetrics(workerMetricsRouter(registry, options.token), port, host),
   };
 }
 
-async function listenOn(registry: Registry, port: number, host?: string): Promise<MetricsServer> {
-  const server = http.createServer((req, res) => {
-    const path = (req.url ?? '/').split('?')[0];
-    if (path !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD')) {
-      res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('not found\n');
-      return;
-    }
+/** `GET /metrics` (HEAD too) behind the token guard: the registry, 500 when it cannot be read. */
+function workerMetricsRouter(registry: Registry, token: string | undefined): Router {
+  const router = express.Router();
+  router.get('/metrics', ...metricsTokenGuard({ token }), (_req, res) => {
     registry.metrics().then(
       (text) => {
-        res.writeHead(200, { 'Content-Type': registry.contentType });
-        res.end(req.method === 'HEAD' ? undefined : text);
+        res.status(200).type(registry.contentType).send(text);
       },
       () => {
-        res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' }).end('metrics failed\n');
+        res.status(500).type('text/plain; charset=utf-8').send('metrics failed\n');
       },
     );
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  return {
-    port: (server.address() as AddressInfo).port,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.close((error) => (error ? reject(error) : resolve()));
-        server.closeIdleConnections();
-      }),
-  };
+  return router;
 }

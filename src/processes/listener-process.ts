@@ -17,6 +17,7 @@ import { loadInstitutionsFile } from '../institutions/load-institutions-file';
 import type { Logger } from '../logger';
 import { createWebMetrics } from '../metrics/web-metrics';
 import type { WebMetrics } from '../metrics/web-metrics';
+import type { MetricsServer } from '../metrics/serve-metrics';
 import { enqueueBoundMs } from './enqueue-bound-ms';
 
 export interface ListenerProcessOptions {
@@ -40,7 +41,9 @@ export interface ListenerProcess {
   /** Where signed deliveries that cannot become an event are kept. */
   readonly rejected: RejectedStore;
   readonly metrics: WebMetrics;
-  /** Closes the queue handles (not the connection). */
+  /** With METRICS_PORT: starts the metrics' own server (on METRICS_HOST) and gives its port. */
+  listenMetrics(): Promise<number | undefined>;
+  /** Closes the metrics' own server and the queue handles (not the connection). */
   close(): Promise<void>;
 }
 
@@ -79,6 +82,7 @@ export function createListenerProcess(options: ListenerProcessOptions): Listener
     webhookSecretPrevious: member.webhookSecretPrevious,
     enqueue: enqueueOf(queues[index] ?? events, member.code),
   }));
+  let metricsServer: MetricsServer | undefined;
   const rejected = createRejectedStore({
     redis: connection,
     queueName: config.QUEUE_NAME,
@@ -93,7 +97,8 @@ export function createListenerProcess(options: ListenerProcessOptions): Listener
     rejected,
     checkReady: events.ping,
     observer: metrics.observer,
-    extraRoutes: [metrics.router],
+    // With METRICS_PORT the metrics have a server of their own (bin/web.ts), not the webhooks' port.
+    extraRoutes: config.METRICS_PORT === undefined ? [metrics.router] : [],
   });
   return {
     app,
@@ -101,7 +106,13 @@ export function createListenerProcess(options: ListenerProcessOptions): Listener
     queues,
     rejected,
     metrics,
+    listenMetrics: async () => {
+      if (config.METRICS_PORT === undefined) return undefined;
+      metricsServer = await metrics.listen(config.METRICS_PORT, config.METRICS_HOST);
+      return metricsServer.port;
+    },
     close: async () => {
+      await metricsServer?.close();
       await Promise.all(queues.map((one) => one.close()));
     },
   };

@@ -1,5 +1,6 @@
 import { SpanStatusCode, trace } from '@opentelemetry/api';
 import type { Attributes, Link, Span, SpanKind } from '@opentelemetry/api';
+import { errnoCode } from '../routes/destinations/errno-code';
 
 /** The instrumentation scope of the spans this code opens itself. */
 const SCOPE = 'svcws-listener';
@@ -28,14 +29,21 @@ export function inSpan<T>(
     try {
       return await work(span);
     } catch (error) {
-      span.recordException(error instanceof Error ? error : String(error));
-      span.setStatus({
-        code: SpanStatusCode.ERROR,
-        message: error instanceof Error ? error.message : String(error),
-      });
+      // Its type and code, never its message: a failure reason can quote the event or a URL
+      // with a secret in it. The log line about the failure (same trace_id) says the reason.
+      const exception = exceptionTypeOf(error);
+      span.recordException(exception);
+      span.setStatus({ code: SpanStatusCode.ERROR, message: exception.code ?? exception.name });
       throw error;
     } finally {
       span.end();
     }
   });
+}
+
+/** An error's name and string `code` (ECONNREFUSED, a platform's error code), nothing else. */
+function exceptionTypeOf(error: unknown): { name: string; code?: string } {
+  const name = error instanceof Error ? error.name : 'Error';
+  const code = errnoCode(error);
+  return code === undefined ? { name } : { name, code };
 }

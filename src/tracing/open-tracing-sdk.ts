@@ -54,11 +54,14 @@ export function openTracingSdk(options: StartTracingOptions): Tracing {
       }),
       // Router and handler spans only: one per middleware would outnumber the event's own.
       new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE] }),
-      // Commands inside an event's work only, not BullMQ's polling between events.
-      new IORedisInstrumentation({ requireParentSpan: true }),
+      // Commands inside an event's work only, not BullMQ's polling between events; the command's
+      // name alone in `db.query.text`: its arguments are keys and values, and the queue's add
+      // script (EVALSHA) takes the job's data, i.e. the whole event.
+      new IORedisInstrumentation({ requireParentSpan: true, dbStatementSerializer: nameOnly }),
       // The postgres destination's inserts inside a delivery; statement text only, never the
-      // values (enhancedDatabaseReporting stays off: they are the event's body). The history
-      // writer's batches run outside any event and are not traced.
+      // values (enhancedDatabaseReporting stays off: they are the event's body). Every statement
+      // of ours is parameterized ($1…), so its text holds no value. The history writer's
+      // batches run outside any event and are not traced.
       new PgInstrumentation({ requireParentSpan: true, enhancedDatabaseReporting: false }),
     ],
   });
@@ -74,6 +77,11 @@ export function openTracingSdk(options: StartTracingOptions): Tracing {
       propagation.disable();
     },
   };
+}
+
+/** ioredis's `db.query.text`: `EVALSHA`, `XADD`… without a key or a value. */
+function nameOnly(command: string): string {
+  return command;
 }
 
 /** OTEL_EXPORTER_OTLP_(TRACES_)PROTOCOL: http/protobuf (the specification's default) or http/json. */

@@ -10,6 +10,10 @@ export interface SunkSpan {
   readonly name: string;
   /** Attribute values as text, by key. */
   readonly attributes: Readonly<Record<string, string>>;
+  /** The span's events (an exception, BullMQ's `job completed`…), their attributes as text. */
+  readonly events: readonly { name: string; attributes: Readonly<Record<string, string>> }[];
+  /** The status message ('' when none). */
+  readonly statusMessage: string;
 }
 
 export interface OtlpSink {
@@ -24,6 +28,7 @@ interface OtlpValue {
   intValue?: string | number;
   boolValue?: boolean;
   doubleValue?: number;
+  arrayValue?: { values?: OtlpValue[] };
 }
 interface OtlpAttribute {
   key: string;
@@ -39,6 +44,8 @@ interface OtlpRequest {
         parentSpanId?: string;
         name: string;
         attributes?: OtlpAttribute[];
+        events?: { name: string; attributes?: OtlpAttribute[] }[];
+        status?: { message?: string };
       }[];
     }[];
   }[];
@@ -84,6 +91,11 @@ function spansOf(body: Buffer): SunkSpan[] {
         parentSpanId: span.parentSpanId ?? '',
         name: span.name,
         attributes: textsOf(span.attributes),
+        events: (span.events ?? []).map((event) => ({
+          name: event.name,
+          attributes: textsOf(event.attributes),
+        })),
+        statusMessage: span.status?.message ?? '',
       })),
     );
   });
@@ -91,10 +103,12 @@ function spansOf(body: Buffer): SunkSpan[] {
 
 function textsOf(attributes: OtlpAttribute[] | undefined): Record<string, string> {
   const texts: Record<string, string> = {};
-  for (const { key, value } of attributes ?? []) {
-    texts[key] = String(
-      value.stringValue ?? value.intValue ?? value.boolValue ?? value.doubleValue,
-    );
-  }
+  for (const { key, value } of attributes ?? []) texts[key] = textOf(value);
   return texts;
+}
+
+/** A value as text; an array's items joined by commas. */
+function textOf(value: OtlpValue): string {
+  if (value.arrayValue !== undefined) return (value.arrayValue.values ?? []).map(textOf).join(',');
+  return String(value.stringValue ?? value.intValue ?? value.boolValue ?? value.doubleValue);
 }

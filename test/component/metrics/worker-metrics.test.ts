@@ -2,7 +2,7 @@ import { Queue, UnrecoverableError, Worker } from 'bullmq';
 import { createWorkerMetrics } from '../../../src/metrics/worker-metrics';
 import { observeWorker } from '../../../src/metrics/observe-worker';
 import { TEST_REDIS_URL, obliterateQueue, uniqueQueueName } from '../../helpers/redis';
-import type { MetricsServer } from '../../../src/metrics/worker-metrics';
+import type { MetricsServer } from '../../../src/metrics/serve-metrics';
 
 describe('worker metrics server', () => {
   let server: MetricsServer | undefined;
