@@ -166,9 +166,7 @@ describe('npm run events -- routes …', () => {
     expect(result.status).toBe(0);
     expect(result.out).toMatch(/✓ event (\d+) \(loan\) matches route loans/);
     const date = new Date().toISOString().slice(0, 10);
-    expect(result.out).toContain(
-      `address: append to ***${join('/', 'loan', `${date}.jsonl`)}`,
-    );
+    expect(result.out).toContain(`address: append to ***${join('/', 'loan', `${date}.jsonl`)}`);
     expect(result.out).toMatch(
       /body: \{"id":"\d+","action":"loan",.*"event":\{"value":"LOAN_CREATED"/,
     );
