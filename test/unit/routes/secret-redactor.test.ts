@@ -39,14 +39,14 @@ describe('the values substituted into the routes file are masked', () => {
     );
   });
 
-  it('returns what the environment put into the file, and nothing for a file without ${VAR}', () => {
+  it('masks only URL passwords for a routes file without ${VAR}', () => {
     const plain = parseRoutesFile(
       'routes:\n  - name: a\n    to: { http: { url: "https://example.org/hooks/abcdef" } }\n',
-      {},
+      { UNUSED: 'abcdef' },
     );
 
-    expect(plain.redactSecrets('https://example.org/hooks/abcdef')).toBe(
-      'https://example.org/hooks/abcdef',
+    expect(plain.redactSecrets('https://u:pw@example.org/hooks/abcdef')).toBe(
+      'https://u:***@example.org/hooks/abcdef',
     );
   });
 });
