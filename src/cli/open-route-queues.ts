@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import { Queue } from 'bullmq';
 import { z } from 'zod';
 import { EnvSchema, loadConfig } from '../config';
+import type { RedactSecrets } from '../routes/create-secret-redactor';
 import { loadRoutesFile } from '../routes/load-routes-file';
 import { routeQueueName } from '../routes/route-queue-name';
 import type { Route } from '../routes/routes-file';
@@ -15,13 +16,18 @@ export const CliRoutesConfig = EnvSchema.pick({ REDIS_URL: true, QUEUE_NAME: tru
 });
 export type CliRoutesConfig = z.infer<typeof CliRoutesConfig>;
 
-/** The routes of ROUTES_FILE (validated as the worker does: `${VAR}` from this environment). */
+/**
+ * The routes of ROUTES_FILE (validated as the worker does: `${VAR}` from this environment), and
+ * what masks the values substituted into them in anything a command prints.
+ */
 export function cliRoutes(env: CliIo['env']): {
   config: CliRoutesConfig;
   routes: readonly Route[];
+  redactSecrets: RedactSecrets;
 } {
   const config = loadConfig(CliRoutesConfig, env);
-  return { config, routes: loadRoutesFile(config.ROUTES_FILE, env).routes };
+  const { routes, redactSecrets } = loadRoutesFile(config.ROUTES_FILE, env);
+  return { config, routes, redactSecrets };
 }
 
 /** One route by name, or a usage error listing the names there are. */
@@ -41,6 +47,8 @@ export function routeNamed(
 
 export interface CliRouteQueues {
   readonly routes: readonly Route[];
+  /** Masks the routes file's substituted values (loadRoutesFile) in what a command prints. */
+  readonly redactSecrets: RedactSecrets;
   /** Route name → its queue. */
   readonly queues: ReadonlyMap<string, Queue>;
   /** The queues' connection, for state kept beside them (a route's circuit). */
@@ -52,7 +60,7 @@ export interface CliRouteQueues {
 
 /** The route queues for one command, on the bounded connection of open-cli-redis.ts. */
 export async function openRouteQueues(env: CliIo['env']): Promise<CliRouteQueues> {
-  const { config, routes } = cliRoutes(env);
+  const { config, routes, redactSecrets } = cliRoutes(env);
   const redis = await openCliRedis(env);
   const queues = new Map(
     routes.map((route) => {
@@ -65,6 +73,7 @@ export async function openRouteQueues(env: CliIo['env']): Promise<CliRouteQueues
   );
   return {
     routes,
+    redactSecrets,
     queues,
     connection: redis.connection,
     queueName: config.QUEUE_NAME,

@@ -2,7 +2,7 @@ import type { CliIo } from './cli-io';
 import { CliUsageError } from './cli-usage-error';
 import { openRouteQueues } from './open-route-queues';
 import { parseCommandArgs } from './parse-command-args';
-import { previewDelivery } from '../routes/preview-delivery';
+import { shownTarget } from '../routes/preview-delivery';
 import type { RouteFigures } from '../routes/read-route-figures';
 import { readRouteReport } from '../routes/read-route-report';
 import type { RouteState } from '../routes/route-state';
@@ -17,6 +17,8 @@ export async function routesListCommand(args: string[], io: CliIo): Promise<numb
   if (positionals.length > 0)
     throw new CliUsageError(`routes: unexpected argument '${positionals[0] ?? ''}'`);
   const cli = await openRouteQueues(io.env);
+  // The last errors come masked from the figures; what was kept before that is masked here.
+  const out = (text: string): void => io.out(cli.redactSecrets(text));
   try {
     const rows = [];
     for (const route of cli.routes) {
@@ -29,7 +31,7 @@ export async function routesListCommand(args: string[], io: CliIo): Promise<numb
       rows.push({
         route: route.name,
         destination: route.to.kind,
-        target: previewTarget(route),
+        target: shownTarget(route, cli.redactSecrets),
         ...state,
         waiting: (counts.wait ?? 0) + (counts.prioritized ?? 0),
         active: counts.active ?? 0,
@@ -44,11 +46,11 @@ export async function routesListCommand(args: string[], io: CliIo): Promise<numb
       });
     }
     if (values.json === true) {
-      io.out(JSON.stringify(rows, null, 2));
+      out(JSON.stringify(rows, null, 2));
       return 0;
     }
-    if (rows.length === 0) io.out('No routes in ROUTES_FILE.');
-    for (const row of rows) io.out(routeLines(row));
+    if (rows.length === 0) out('No routes in ROUTES_FILE.');
+    for (const row of rows) out(routeLines(row));
     return 0;
   } finally {
     await cli.close();
@@ -87,9 +89,4 @@ function stateText({ state, failing, circuitOpenUntil }: RouteState): string {
     return `${upper} since ${failing.since} (${String(failing.attempts)} attempts failed: ${failing.lastError})`;
   }
   return upper;
-}
-
-function previewTarget(route: Parameters<typeof previewDelivery>[0]): string {
-  const sample = { id: '0', action: 'none', time: new Date(0).toISOString() };
-  return previewDelivery(route, sample, 'redis://').target;
 }

@@ -28,31 +28,37 @@ export async function routesTestCommand(args: string[], io: CliIo): Promise<numb
   if ((values.sample === undefined) === (values.file === undefined)) {
     throw new CliUsageError(`${command}: give either --sample <kind> or --file <body.json|.xml>`);
   }
-  const { config, routes } = cliRoutes(io.env);
+  const { config, routes, redactSecrets } = cliRoutes(io.env);
+  // What matches, what is sent and why it fails, with the routes file's secrets as `***`.
+  const out = (text: string): void => io.out(redactSecrets(text));
   const route = routeNamed(routes, positionals[0], command);
   const event =
     values.sample !== undefined
       ? sampleOf(values.sample, command)
       : await fileEvent(values.file ?? '');
   if (!matchesRoute(route.match, event)) {
-    io.out(
+    out(
       `✗ event ${event.id} (${event.action}) does not match route ${route.name}: ${JSON.stringify(route.match)}`,
     );
     return 1;
   }
-  io.out(`✓ event ${event.id} (${event.action}) matches route ${route.name}`);
+  out(`✓ event ${event.id} (${event.action}) matches route ${route.name}`);
   let body: string | undefined;
   try {
     body = await createSendShaper(route.send)(event);
   } catch (error) {
-    io.out(`✗ send: ${error instanceof Error ? error.message : String(error)}`);
+    out(`✗ send: ${error instanceof Error ? error.message : String(error)}`);
     return 1;
   }
-  const preview = previewDelivery(route, event, config.REDIS_URL, undefined, body);
-  io.out(`destination: ${preview.kind}  ${preview.target}`);
-  io.out(`address: ${preview.address}`);
-  for (const [name, value] of Object.entries(preview.headers)) io.out(`  ${name}: ${value}`);
-  io.out(`body: ${preview.body}`);
+  const preview = previewDelivery(route, event, {
+    redisUrl: config.REDIS_URL,
+    redactSecrets,
+    ...(body === undefined ? {} : { body }),
+  });
+  out(`destination: ${preview.kind}  ${preview.target}`);
+  out(`address: ${preview.address}`);
+  for (const [name, value] of Object.entries(preview.headers)) out(`  ${name}: ${value}`);
+  out(`body: ${preview.body}`);
   return 0;
 }
 

@@ -25,7 +25,7 @@ export function loadInstitutionsFile(path: string, env: Env): InstitutionsFile {
 export function parseInstitutionsFile(text: string, env: Env): InstitutionsFile {
   const raw = dropUnsetOptionalSecrets(yamlTreeOf(text, INSTITUTIONS_FILE), env);
   const labelOf = (path: readonly PropertyKey[]): string => fieldLabel(raw, path);
-  const substituted = substituteEnv(raw, { env, file: INSTITUTIONS_FILE, labelOf });
+  const substituted = substituteEnv(raw, { env, file: INSTITUTIONS_FILE, labelOf }).tree;
   const result = InstitutionsFile.safeParse(substituted);
   if (!result.success) {
     throw new StartupFileError(

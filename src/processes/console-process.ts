@@ -24,7 +24,9 @@ import type { SqlExecutor } from '../history/sql-executor';
 import { loadInstitutionsFile } from '../institutions/load-institutions-file';
 import type { Logger } from '../logger';
 import { routeJobOptions } from '../routes/create-fan-out';
+import type { RedactSecrets } from '../routes/create-secret-redactor';
 import { loadRoutesFile } from '../routes/load-routes-file';
+import { redactUrlCredentials } from '../routes/redact-url-credentials';
 import { KEEP_COMPLETED_HOURS } from '../routes/route-job-options';
 
 export interface ConsoleProcessOptions {
@@ -98,6 +100,8 @@ interface ConsoleSources {
   readonly baseQueue: Queue;
   readonly replayTargets: ReplayTargets;
   readonly rejected: RejectedStore;
+  /** Masks the routes file's substituted values in what the routes page and API show. */
+  readonly redactSecrets: RedactSecrets;
 }
 
 /** The console's history and what it opened itself (closed with the process). */
@@ -110,8 +114,10 @@ interface OpenedHistory {
 }
 
 function openSources({ config, connection, env }: ConsoleProcessOptions): ConsoleSources {
-  const routes =
-    config.ROUTES_FILE === undefined ? [] : loadRoutesFile(config.ROUTES_FILE, env).routes;
+  const { routes, redactSecrets } =
+    config.ROUTES_FILE === undefined
+      ? { routes: [], redactSecrets: redactUrlCredentials }
+      : loadRoutesFile(config.ROUTES_FILE, env);
   const institutions =
     config.INSTITUTIONS_FILE === undefined
       ? undefined
@@ -137,7 +143,7 @@ function openSources({ config, connection, env }: ConsoleProcessOptions): Consol
     maxCount: config.REJECTED_MAX_COUNT,
     maxAgeHours: config.REJECTED_MAX_AGE_HOURS,
   });
-  return { queues, baseQueue, replayTargets, rejected };
+  return { queues, baseQueue, replayTargets, rejected, redactSecrets };
 }
 
 function authOf(config: ConsoleConfig): ConsoleAuth {

@@ -134,10 +134,12 @@ function routingOf(
   fairAcrossInstitutions: boolean,
 ): Routing {
   const { config, logger, connection, env, metrics, tuning = {}, telemetry } = options;
+  const { routes, redactSecrets } = loadRoutesFile(routesFile, env);
   return startRouting({
     fairAcrossInstitutions,
     userAgent: productUserAgent(),
-    routes: loadRoutesFile(routesFile, env).routes,
+    routes,
+    redactSecrets,
     connection,
     redisUrl: config.REDIS_URL,
     queueName: config.QUEUE_NAME,

@@ -69,6 +69,24 @@ export function asDeliveryError(error: unknown, target: string): DeliveryError {
 }
 
 /**
+ * The same failure with `redact` applied to its message (create-secret-redactor.ts), rebuilt
+ * without its cause: a client library's error may quote the URL the message was made of.
+ */
+export function redactedDeliveryError(
+  error: DeliveryError,
+  redact: (text: string) => string,
+): DeliveryError {
+  const { retryAfterMs, status, field } = error;
+  return new DeliveryError(redact(error.message), {
+    retryable: error.retryable,
+    shaping: error.shaping,
+    ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+    ...(status === undefined ? {} : { status }),
+    ...(field === undefined ? {} : { field }),
+  });
+}
+
+/**
  * The DeliveryError of a destination that has not answered within `ms`: retryable, since a
  * broker that takes a publish and never confirms must not hold a delivery (and its job lock).
  */

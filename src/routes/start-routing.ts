@@ -6,6 +6,7 @@ import type { EventKind } from '../events/kinds/event-kind';
 import type { HistoryRecorder } from '../history';
 import type { Logger } from '../logger';
 import { createDestination } from './create-destination';
+import type { RedactSecrets } from './create-secret-redactor';
 import { createFanOut } from './create-fan-out';
 import type { FanOut, FanOutOptions, FanOutRoute } from './create-fan-out';
 import { createFairPriorities } from './fair-priorities';
@@ -90,6 +91,12 @@ export interface StartRoutingOptions {
   readonly fairAcrossInstitutions?: boolean;
   /** The `User-Agent` of HTTP deliveries (product-user-agent.ts); the runtime's own unless given. */
   readonly userAgent?: string;
+  /**
+   * loadRoutesFile's `redactSecrets`: the values substituted into the routes file are masked in
+   * every target and failure (log lines, spans, failed reasons, history, figures). Without it only
+   * URL passwords are hidden.
+   */
+  readonly redactSecrets?: RedactSecrets;
 }
 
 export interface Routing {
@@ -197,7 +204,12 @@ function deliveringRoute(
   const { logger, inline } = options;
   const destination = createDestination(
     route.to,
-    { route: route.name, logger, redisUrl: options.redisUrl },
+    {
+      route: route.name,
+      logger,
+      redisUrl: options.redisUrl,
+      ...(options.redactSecrets === undefined ? {} : { redactSecrets: options.redactSecrets }),
+    },
     options.adapters,
     options.userAgent,
   );

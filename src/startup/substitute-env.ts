@@ -10,6 +10,16 @@ export interface SubstituteEnvOptions {
   labelOf: (path: readonly PropertyKey[]) => string;
 }
 
+/** A start-up file's tree after substitution, and every value the environment put into it. */
+export interface SubstitutedFile {
+  readonly tree: unknown;
+  /**
+   * The values substituted: secrets wherever they could be shown (a log line, an error, a page),
+   * so whoever shows text made of the file masks them (create-secret-redactor.ts).
+   */
+  readonly substituted: ReadonlySet<string>;
+}
+
 /**
  * Replaces `${VAR}` in every string of a parsed start-up file with that environment variable, so
  * secrets (broker passwords, API keys, HMAC secrets) stay out of the file. It works on the parsed
@@ -17,8 +27,12 @@ export interface SubstituteEnvOptions {
  * variable that is unset (or empty) is a StartupFileError naming it and where it is used — never
  * its value.
  */
-export function substituteEnv(raw: unknown, { env, file, labelOf }: SubstituteEnvOptions): unknown {
+export function substituteEnv(
+  raw: unknown,
+  { env, file, labelOf }: SubstituteEnvOptions,
+): SubstitutedFile {
   const missing: string[] = [];
+  const substituted = new Set<string>();
   const walk = (value: unknown, path: PropertyKey[]): unknown => {
     if (typeof value === 'string') {
       return value.replace(VARIABLE, (_match, name: string) => {
@@ -27,6 +41,7 @@ export function substituteEnv(raw: unknown, { env, file, labelOf }: SubstituteEn
           missing.push(`${labelOf(path)}: environment variable ${name} is not set`);
           return '';
         }
+        substituted.add(found);
         return found;
       });
     }
@@ -38,7 +53,7 @@ export function substituteEnv(raw: unknown, { env, file, labelOf }: SubstituteEn
     }
     return value;
   };
-  const result = walk(raw, []);
+  const tree = walk(raw, []);
   if (missing.length > 0) throw new StartupFileError(file, missing);
-  return result;
+  return { tree, substituted };
 }

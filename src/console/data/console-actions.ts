@@ -4,8 +4,8 @@ import { findJob } from '../../operations/find-job';
 import { replayFailedJob } from '../../operations/replay-failed-job';
 import { replayOneRejected } from '../../operations/replay-one-rejected';
 import type { ReplayTargets } from '../../operations/replay-targets';
-import { previewDelivery } from '../../routes/preview-delivery';
-import { redactUrlCredentials } from '../../routes/redact-url-credentials';
+import type { RedactSecrets } from '../../routes/create-secret-redactor';
+import { shownTarget } from '../../routes/preview-delivery';
 import { routeWaitingCount } from '../../routes/route-waiting-count';
 import type { Route } from '../../routes/routes-file';
 import type { ActionResult, FailedJob, RouteFailure, RouteView } from './console-views';
@@ -22,6 +22,8 @@ export interface ConsoleActionsOptions {
   readonly rejected: RejectedStore;
   readonly replayTargets: ReplayTargets;
   readonly circuitOpen?: ((route: string) => Promise<boolean>) | undefined;
+  /** The routes file's substituted values masked (loadRoutesFile): targets and failed reasons. */
+  readonly redactSecrets: RedactSecrets;
 }
 
 const RECENT = 10;
@@ -100,7 +102,7 @@ function listRoutes(options: ConsoleActionsOptions, principal: Principal): Promi
         seesInstitution(principal, jobInstitution(job) ?? undefined),
       );
       return {
-        ...routeSettings(route),
+        ...routeSettings(route, options.redactSecrets),
         state,
         counts: {
           waiting: (counts.wait ?? 0) + (counts.prioritized ?? 0),
@@ -109,7 +111,9 @@ function listRoutes(options: ConsoleActionsOptions, principal: Principal): Promi
           failed: principal.institution === undefined ? (counts.failed ?? 0) : mine.length,
           delivered: counts.completed ?? 0,
         },
-        recentFailures: mine.slice(0, RECENT).map(routeFailure),
+        recentFailures: mine
+          .slice(0, RECENT)
+          .map((job) => routeFailure(job, options.redactSecrets)),
       };
     }),
   );
@@ -256,14 +260,10 @@ async function replayFailed(
   return { done: true, message: `job ${job.id ?? jobId} replayed: failed → waiting` };
 }
 
-function routeSettings(route: Route) {
-  const sample = { id: '0', action: 'none', time: new Date(0).toISOString() };
+function routeSettings(route: Route, redactSecrets: RedactSecrets) {
   return {
     name: route.name,
-    destination: {
-      kind: route.to.kind,
-      target: redactUrlCredentials(previewDelivery(route, sample, 'redis://').target),
-    },
+    destination: { kind: route.to.kind, target: shownTarget(route, redactSecrets) },
     match: route.match,
     retry: route.retry,
     ratePerSecond: route.ratePerSecond ?? null,
@@ -271,14 +271,14 @@ function routeSettings(route: Route) {
   };
 }
 
-function routeFailure(job: Job): RouteFailure {
+function routeFailure(job: Job, redactSecrets: RedactSecrets): RouteFailure {
   return {
     jobId: job.id ?? '',
     eventId: jobEventId(job),
     institution: jobInstitution(job),
     attemptsMade: job.attemptsMade,
     failedAt: isoOrNull(job.finishedOn),
-    reason: redactUrlCredentials(job.failedReason || '(no reason given)'),
+    reason: redactSecrets(job.failedReason || '(no reason given)'),
   };
 }
 

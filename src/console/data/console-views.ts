@@ -63,7 +63,10 @@ export type RouteFailure = z.infer<typeof RouteFailure>;
 
 export const RouteView = z.object({
   name: z.string(),
-  destination: z.object({ kind: z.string(), target: z.string().describe('credentials redacted') }),
+  destination: z.object({
+    kind: z.string(),
+    target: z.string().describe('credentials and ${VAR} values of the routes file shown as ***'),
+  }),
   match: z.object({
     action: z.array(z.string()).optional(),
     event: z.array(z.string()).optional(),

@@ -154,9 +154,10 @@ function openConfirmingPublisher(
     retryLow: 200,
     retryHigh: 5000,
   });
+  const redact = context.redactSecrets ?? redactUrlCredentials;
   rabbit.on('error', (error: unknown) => {
     context.logger.warn(
-      { route: context.route, target, err: messageOf(error) },
+      { route: context.route, target: redact(target), err: redact(messageOf(error)) },
       'amqp connection error',
     );
   });

@@ -4,7 +4,10 @@ import type { CanonicalEvent } from '../../events/canonical-event';
 export interface DeliveryPreview {
   /** The adapter's kind (destination-adapter.ts). */
   readonly kind: string;
-  /** Where it goes, credentials redacted: `amqp://app:***@mq:5672 exchange library-events`. */
+  /**
+   * Where it goes, credentials redacted: `amqp://app:***@mq:5672 exchange library-events`;
+   * previewDelivery masks the routes file's `${VAR}` values as well.
+   */
   readonly target: string;
   /** The rendered routing key, subject, stream or file. */
   readonly address: string;
@@ -21,7 +24,10 @@ export interface DeliveryPreview {
 export interface Destination {
   /** The adapter's kind: the `destination` of log lines. */
   readonly kind: string;
-  /** Where deliveries go, credentials redacted: for log lines. */
+  /**
+   * Where deliveries go, credentials redacted: for log lines. createDestination masks the routes
+   * file's `${VAR}` values here and in every failure.
+   */
   readonly target: string;
   /**
    * `body` is what the route's `send:` made of the event (JSON text, send-shaper.ts); without it

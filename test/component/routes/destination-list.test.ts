@@ -124,11 +124,16 @@ describe('a destination added as one adapter record in the list', () => {
   });
 
   it('shows what a delivery would send, as `routes test` does, sending nothing', () => {
-    const [loans] = parseRoutesFile(ROUTES, { DIR: dir }, adapters).routes;
+    const { routes, redactSecrets } = parseRoutesFile(ROUTES, { DIR: dir }, adapters);
+    const [loans] = routes;
     if (loans === undefined) throw new Error('no route');
     const event = routeEvent({ action: 'loan' });
 
-    const preview = previewDelivery(loans, event, TEST_REDIS_URL, adapters);
+    const preview = previewDelivery(loans, event, {
+      redisUrl: TEST_REDIS_URL,
+      redactSecrets,
+      adapters,
+    });
 
     expect(preview).toEqual({
       kind: 'memory',
