@@ -125,7 +125,9 @@ export function eventPage(ctx: PageContext, detail: EventDetail, routes: readonl
     ${again}
     <h2>Journey</h2>
     ${columnsTable(JOURNEY_COLUMNS, detail.steps.map(stepRow))}
-    <h2>Body${ctx.principal.role === 'viewer' ? ' (patron fields masked)' : ''}</h2>
+    <h2>
+      Body${ctx.principal.role === 'viewer' ? ' (only the fields known to be safe; the rest masked)' : ''}
+    </h2>
     <pre>
 ${detail.body === null ? 'not kept (HISTORY_BODIES, or forgotten)' : JSON.stringify(detail.body, null, 2)}</pre>`;
 }
