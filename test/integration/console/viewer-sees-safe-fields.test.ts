@@ -240,6 +240,9 @@ describe('a rejected delivery and a search by person, for a viewer', () => {
       message: 'searching by person (patron id, card number or e-mail) needs the operator role',
     });
     expect((await call(TOKENS.viewer, '/events?user=S1004217')).status).toBe(403);
+    // The viewer's search form offers no patron id; the operator's does.
+    expect((await call(TOKENS.viewer, '/events')).text).not.toContain('name="user"');
+    expect((await call(TOKENS.operator, '/events')).text).toContain('name="user"');
     expect((await call(TOKENS.operator, '/api/v1/events?user=S1004217')).status).toBe(200);
     const audit = JSON.parse((await call(TOKENS.operator, '/api/v1/audit')).text) as {
       items: { actor: string; action: string; target: string; details: { outcome: string } }[];
