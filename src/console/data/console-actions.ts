@@ -109,7 +109,7 @@ function listRoutes(options: ConsoleActionsOptions, principal: Principal): Promi
           failed: principal.institution === undefined ? (counts.failed ?? 0) : mine.length,
           delivered: counts.completed ?? 0,
         },
-        recentFailures: mine.slice(0, RECENT).map(routeFailure),
+        recentFailures: mine.slice(0, RECENT).map((job) => routeFailure(job, principal.role)),
       };
     }),
   );
@@ -297,14 +297,16 @@ function routeSettings(route: Route) {
   };
 }
 
-function routeFailure(job: Job): RouteFailure {
+/** A route job's data is its event: a viewer's reason loses what the event's view hides. */
+function routeFailure(job: Job, role: Principal['role']): RouteFailure {
+  const reason = redactUrlCredentials(job.failedReason || '(no reason given)');
   return {
     jobId: job.id ?? '',
     eventId: jobEventId(job),
     institution: jobInstitution(job),
     attemptsMade: job.attemptsMade,
     failedAt: isoOrNull(job.finishedOn),
-    reason: redactUrlCredentials(job.failedReason || '(no reason given)'),
+    reason: viewFor(role, job.data).text(reason),
   };
 }
 

@@ -12,6 +12,7 @@ import {
 import type { ConsoleWithHistory } from '../../helpers/console-with-history';
 import { TEST_HISTORY_KEY } from '../../helpers/history-events';
 import { FIXTURES_DIR, derivedPersonalValues, eventOfBody } from '../../helpers/personal-values';
+import { routeQueueName } from '../../../src/routes/route-queue-name';
 import { TEST_REDIS_URL } from '../../helpers/redis';
 
 jest.setTimeout(120_000);
@@ -81,10 +82,31 @@ function cases(): Case[] {
   ];
 }
 
+/** Adds each event as a job and fails it once, the reason quoting what the event holds. */
+async function failEach(queue: Queue, all: readonly Case[]): Promise<void> {
+  await queue.addBulk(
+    all.map(({ event }) => ({ name: event.action, data: event, opts: { jobId: event.id } })),
+  );
+  let failed = 0;
+  const worker = new Worker(
+    queue.name,
+    (job) => {
+      throw new Error(`destination said 422 for ${quoted(job.data as CanonicalEvent).join(', ')}`);
+    },
+    { connection: { url: TEST_REDIS_URL, maxRetriesPerRequest: null } },
+  );
+  await new Promise<void>((resolve) => {
+    worker.on('failed', () => {
+      if ((failed += 1) === all.length) resolve();
+    });
+  });
+  await worker.close();
+}
+
 describe('what a viewer sees of every fixture', () => {
   const all = cases();
   let running: ConsoleWithHistory;
-  let queue: Queue;
+  let queues: Queue[];
   const get = async (token: string, where: string): Promise<{ status: number; text: string }> => {
     const response = await fetch(`${running.url}${where}`, {
       headers: { authorization: `Bearer ${token}` },
@@ -95,30 +117,14 @@ describe('what a viewer sees of every fixture', () => {
   beforeAll(async () => {
     running = await startConsoleWithHistory();
     await running.record(all.map((one) => one.event));
-    // Each event fails once on the event queue, its reason quoting every value it holds.
-    queue = new Queue(running.queueName, { connection: { url: TEST_REDIS_URL } });
-    await queue.addBulk(
-      all.map(({ event }) => ({ name: event.action, data: event, opts: { jobId: event.id } })),
-    );
-    let failed = 0;
-    const worker = new Worker(
-      running.queueName,
-      (job) => {
-        throw new Error(
-          `destination said 422 for ${quoted(job.data as CanonicalEvent).join(', ')}`,
-        );
-      },
-      { connection: { url: TEST_REDIS_URL, maxRetriesPerRequest: null } },
-    );
-    await new Promise<void>((resolve) => {
-      worker.on('failed', () => {
-        if ((failed += 1) === all.length) resolve();
-      });
-    });
-    await worker.close();
+    // Each event fails once on the event queue and on the route's, its reason quoting every
+    // value it holds.
+    const names = [running.queueName, routeQueueName(running.queueName, 'loans')];
+    queues = names.map((name) => new Queue(name, { connection: { url: TEST_REDIS_URL } }));
+    for (const queue of queues) await failEach(queue, all);
   });
   afterAll(async () => {
-    await queue.close();
+    for (const queue of queues) await queue.close();
     await running.close();
   });
 
@@ -151,12 +157,15 @@ describe('what a viewer sees of every fixture', () => {
     },
   );
 
-  it('masks the failures’ reasons in the viewer’s lists', async () => {
+  it('masks the failures’ reasons in the viewer’s lists (event queue and route)', async () => {
     const personal = [...new Set(all.flatMap((one) => one.personal))];
-    for (const where of ['/api/v1/failed', '/failed']) {
+    for (const where of ['/api/v1/failed', '/failed', '/api/v1/routes', '/routes']) {
       const answer = await get(TOKENS.viewer, where);
       expect([where, shownIn(answer.text, personal)]).toEqual([where, []]);
     }
+    // The operator's route list quotes them: the viewer's is masked, not empty.
+    const operator = await get(TOKENS.operator, '/api/v1/routes');
+    expect(shownIn(operator.text, personal).length).toBeGreaterThan(0);
   });
 
   it('shows a viewer a new loan field masked, and the loan’s known fields', async () => {
