@@ -10,7 +10,7 @@ import type { JourneyStep } from '../../history/history-journey';
 import type { HistoryKeys } from '../../history/history-keys';
 import { listAudit } from '../../history/list-audit';
 import { previewReplay } from '../../history/replay-history';
-import { searchHistory } from '../../history/search-history';
+import { auditPersonSearch, searchHistory } from '../../history/search-history';
 import type { HistoryPage } from '../../history/search-history';
 import type { SqlExecutor } from '../../history/sql-executor';
 import { writeAudit } from '../../history/write-audit';
@@ -204,11 +204,10 @@ async function personSought(
 ): Promise<void> {
   if (filters.user === undefined) return;
   const operator = scope.role === 'operator';
-  await writeAudit(options.db, {
-    at: new Date(),
+  await auditPersonSearch(options, {
     actor: scope.actor ?? 'console',
     action,
-    target: options.keys.hashPerson(filters.user),
+    person: filters.user,
     details: {
       role: scope.role,
       outcome: operator ? 'done' : 'refused',
