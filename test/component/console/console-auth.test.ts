@@ -16,7 +16,7 @@ const IDENTITY = 'jane@library.example';
 const BASIC = `Basic ${Buffer.from(`${IDENTITY}:proxy-password`).toString('base64')}`;
 
 /** A console with a token file and single sign-on through a proxy on the loopback. */
-async function startConsole(queueName: string, dir: string) {
+async function startConsole(queueName: string, dir: string, more: Record<string, string> = {}) {
   await writeFile(
     join(dir, 'tokens.yaml'),
     `tokens:\n  - { name: ops, sha256: ${sha256Hex(OPERATOR)}, role: operator }\n`,
@@ -35,6 +35,7 @@ async function startConsole(queueName: string, dir: string) {
     CONSOLE_ROLES_FILE: join(dir, 'roles.yaml'),
     CONSOLE_TRUSTED_PROXY: '127.0.0.1,::1,::ffff:127.0.0.1',
     ROUTES_FILE: join(dir, 'routes.yaml'),
+    ...more,
   };
   const connection = openProducerConnection(TEST_REDIS_URL);
   const consoleProcess = createConsoleProcess({
@@ -156,6 +157,34 @@ describe('guesses of a Bearer token', () => {
       expect(limited.status).toBe(429);
       expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
       expect(limited.body.error).toBe('too_many_attempts');
+    } finally {
+      await consoleProcess.close();
+      await closeRedis(connection);
+      await obliterateQueue(queueName);
+      await obliterateQueue(`${queueName}-route-loans`);
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the cap on live sessions', () => {
+  it('ends the oldest session when one sign-in more would pass CONSOLE_MAX_SESSIONS', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'svc-console-sessions-'));
+    const queueName = uniqueQueueName('console-sessions');
+    const { consoleProcess, connection } = await startConsole(queueName, dir, {
+      CONSOLE_MAX_SESSIONS: '2',
+    });
+    const app = () => request(consoleProcess.app);
+    try {
+      const cookies: string[] = [];
+      for (let one = 0; one < 3; one += 1) {
+        const signIn = await app().post('/sign-in').type('form').send({ token: OPERATOR });
+        cookies.push(String(signIn.headers['set-cookie']?.[0]).split(';')[0] ?? '');
+      }
+      const statuses = await Promise.all(
+        cookies.map(async (cookie) => (await app().get('/routes').set('Cookie', cookie)).status),
+      );
+      expect(statuses).toEqual([303, 200, 200]);
     } finally {
       await consoleProcess.close();
       await closeRedis(connection);
