@@ -15,8 +15,13 @@ const OPERATOR = 'operator-token-of-the-csrf-test';
 const IDENTITY = 'jane@library.example';
 const BASIC = `Basic ${Buffer.from(`${IDENTITY}:proxy-password`).toString('base64')}`;
 
-/** A console with a token file and single sign-on through a proxy on the loopback. */
-async function startConsole(queueName: string, dir: string, more: Record<string, string> = {}) {
+/**
+ * A console with a token file and single sign-on through a proxy on the loopback, in a queue and
+ * a directory of its own that `close` removes.
+ */
+async function startConsole(more: Record<string, string> = {}) {
+  const dir = await mkdtemp(join(tmpdir(), 'svc-console-auth-'));
+  const queueName = uniqueQueueName('console-auth');
   await writeFile(
     join(dir, 'tokens.yaml'),
     `tokens:\n  - { name: ops, sha256: ${sha256Hex(OPERATOR)}, role: operator }\n`,
@@ -44,20 +49,25 @@ async function startConsole(queueName: string, dir: string, more: Record<string,
     connection,
     env,
   });
-  return { consoleProcess, connection };
+  return {
+    consoleProcess,
+    close: async () => {
+      await consoleProcess.close();
+      await closeRedis(connection);
+      await obliterateQueue(queueName);
+      await obliterateQueue(`${queueName}-route-loans`);
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 describe('CSRF on the console’s state-changing requests', () => {
-  let dir: string;
-  let queueName: string;
   let started: Awaited<ReturnType<typeof startConsole>>;
   let consoleProcess: ConsoleProcess;
   let cookie: string;
 
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'svc-console-csrf-'));
-    queueName = uniqueQueueName('console-csrf');
-    started = await startConsole(queueName, dir);
+    started = await startConsole();
     consoleProcess = started.consoleProcess;
     const signIn = await request(consoleProcess.app)
       .post('/sign-in')
@@ -66,13 +76,7 @@ describe('CSRF on the console’s state-changing requests', () => {
     expect(signIn.status).toBe(303);
     cookie = String(signIn.headers['set-cookie']?.[0]).split(';')[0] ?? '';
   });
-  afterAll(async () => {
-    await consoleProcess.close();
-    await closeRedis(started.connection);
-    await obliterateQueue(queueName);
-    await obliterateQueue(`${queueName}-route-loans`);
-    await rm(dir, { recursive: true, force: true });
-  });
+  afterAll(() => started.close());
 
   const app = () => request(consoleProcess.app);
   /** The CSRF token the console's pages carry for this cookie or identity. */
@@ -136,9 +140,7 @@ describe('CSRF on the console’s state-changing requests', () => {
 
 describe('guesses of a Bearer token', () => {
   it('answers 429 with Retry-After after 10 wrong tokens a minute, counting no right one', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'svc-console-guess-'));
-    const queueName = uniqueQueueName('console-guess');
-    const { consoleProcess, connection } = await startConsole(queueName, dir);
+    const { consoleProcess, close } = await startConsole();
     const app = () => request(consoleProcess.app);
     try {
       for (let call = 0; call < 15; call += 1) {
@@ -158,22 +160,14 @@ describe('guesses of a Bearer token', () => {
       expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
       expect(limited.body.error).toBe('too_many_attempts');
     } finally {
-      await consoleProcess.close();
-      await closeRedis(connection);
-      await obliterateQueue(queueName);
-      await obliterateQueue(`${queueName}-route-loans`);
-      await rm(dir, { recursive: true, force: true });
+      await close();
     }
   });
 });
 
 describe('the cap on live sessions', () => {
   it('ends the oldest session when one sign-in more would pass CONSOLE_MAX_SESSIONS', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'svc-console-sessions-'));
-    const queueName = uniqueQueueName('console-sessions');
-    const { consoleProcess, connection } = await startConsole(queueName, dir, {
-      CONSOLE_MAX_SESSIONS: '2',
-    });
+    const { consoleProcess, close } = await startConsole({ CONSOLE_MAX_SESSIONS: '2' });
     const app = () => request(consoleProcess.app);
     try {
       const cookies: string[] = [];
@@ -186,11 +180,7 @@ describe('the cap on live sessions', () => {
       );
       expect(statuses).toEqual([303, 200, 200]);
     } finally {
-      await consoleProcess.close();
-      await closeRedis(connection);
-      await obliterateQueue(queueName);
-      await obliterateQueue(`${queueName}-route-loans`);
-      await rm(dir, { recursive: true, force: true });
+      await close();
     }
   });
 });
