@@ -78,8 +78,6 @@ export const EnvSchema = z.object({
   DEDUP_WINDOW_HOURS: positiveInt.default(48),
   LOG_LEVEL: logLevel.default('info'),
   SHUTDOWN_TIMEOUT_MS: positiveInt.default(10000),
-  // The console's queue dashboard (/admin/queues); the listener serves none.
-  ADMIN_TOKEN: optionalSecret,
   // Bounds of the unauthenticated surface: a client gets this long for its headers,
   // this long for the whole request, and idle keep-alive lasts longer than a proxy's (60 s).
   HEADERS_TIMEOUT_MS: positiveInt.default(10000),
@@ -161,6 +159,8 @@ export const EnvSchema = z.object({
   /** YAML `identities: [{ identity, role, institution? }]`: the proxy's identities → roles. */
   CONSOLE_ROLES_FILE: z.string().min(1).optional(),
   CONSOLE_SESSION_HOURS: positiveInt.max(168).default(8),
+  /** Live sign-in sessions at most; a sign-in beyond it ends the oldest (docs/console.md). */
+  CONSOLE_MAX_SESSIONS: positiveInt.max(1_000_000).default(10_000),
 
   // reconciliation of job_end (docs/worker.md#reconciliation)
   /** How often the fleet looks for job_ends never delivered (one run per interval); 0: never. */
@@ -334,7 +334,6 @@ export const ConsoleConfig = EnvSchema.pick({
   JOB_ATTEMPTS: true,
   LOG_LEVEL: true,
   SHUTDOWN_TIMEOUT_MS: true,
-  ADMIN_TOKEN: true,
   REJECTED_MAX_COUNT: true,
   REJECTED_MAX_AGE_HOURS: true,
   ROUTES_FILE: true,
@@ -346,6 +345,7 @@ export const ConsoleConfig = EnvSchema.pick({
   CONSOLE_IDENTITY_HEADER: true,
   CONSOLE_ROLES_FILE: true,
   CONSOLE_SESSION_HOURS: true,
+  CONSOLE_MAX_SESSIONS: true,
   // The history pages and API calls read the history (docs/history.md) when DATABASE_URL is set.
   ...historyKeys,
 })

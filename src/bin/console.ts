@@ -34,7 +34,6 @@ async function main(): Promise<void> {
       port: typeof address === 'object' && address !== null ? address.port : config.CONSOLE_PORT,
       history: config.DATABASE_URL === undefined ? 'off' : 'on',
       proxySignIn: config.CONSOLE_ROLES_FILE !== undefined,
-      dashboard: config.ADMIN_TOKEN === undefined ? 'off' : '/admin/queues',
     },
     'console ready',
   );

@@ -1,6 +1,7 @@
-import { searchHistory } from '../history';
+import { auditPersonSearch, searchHistory } from '../history';
 import type { HistoryEventSummary } from '../history';
 import type { CliIo } from './cli-io';
+import { historyActor } from './history-actor';
 import { HISTORY_FILTER_OPTIONS, historyFiltersOf } from './history-filter-options';
 import { openCliHistory } from './open-cli-history';
 import { parseCommandArgs } from './parse-command-args';
@@ -27,6 +28,10 @@ export async function historySearchCommand(args: string[], io: CliIo): Promise<n
   const history = await openCliHistory(io);
   if (history === undefined) return 1;
   try {
+    if (filters.user !== undefined) {
+      const person = { actor: historyActor(), person: filters.user, details: { outcome: 'done' } };
+      await auditPersonSearch(history, { ...person, action: 'history.search.person' });
+    }
     const page = await searchHistory(history, filters);
     if (values.json === true) io.out(JSON.stringify(page));
     else {

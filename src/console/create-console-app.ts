@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import express from 'express';
-import type { Express, Router } from 'express';
+import type { Express } from 'express';
 import helmet from 'helmet';
 import { createHealthRoutes } from '../http/health-routes';
 import type { Logger } from '../logger';
@@ -9,6 +9,7 @@ import type { ConsoleAuth } from './auth/console-auth';
 import type { ConsoleHistory } from './data/console-history';
 import { apiOperations } from './api/api-operations';
 import { apiRouter } from './api/api-router';
+import { bearerGuessLimit } from './auth/bearer-guess-limit';
 import { CONSOLE_CSS } from './pages/console-css';
 import { pageErrorHandler, pagesRouter } from './pages/pages-router';
 import type { OverviewSources } from './data/read-overview';
@@ -24,10 +25,9 @@ export interface ConsoleAppOptions {
   readonly overview: OverviewSources;
   /** The event history; undefined: live state only (the pages say so, its calls answer 503). */
   readonly history?: ConsoleHistory | undefined;
-  /** bull-board behind ADMIN_TOKEN (admin-dashboard.ts): mounted before the console's strict CSP. */
-  readonly adminDashboard?: Router | undefined;
   /** CONSOLE_TRUSTED_PROXY: its X-Forwarded-For and -Proto are believed (rate limits, Secure cookie). */
   readonly trustedProxies: readonly string[];
+  /** Sign-in attempts, and wrong Bearer tokens, per address per minute (10 unless told). */
   readonly signInPerMinute?: number;
   /** `/readyz`: resolves when the console's Redis answers (health-routes.ts, as the listener's). */
   readonly checkReady: () => Promise<void>;
@@ -44,8 +44,6 @@ export function createConsoleApp(options: ConsoleAppOptions): Express {
   app.set('trust proxy', options.trustedProxies.length === 0 ? false : [...options.trustedProxies]);
   // Before any sign-in: a container's or load balancer's health check carries no token.
   app.use(createHealthRoutes({ checkReady: options.checkReady }));
-  // bull-board runs its own scripts: it keeps its own page rules, behind its own token.
-  if (options.adminDashboard !== undefined) app.use(options.adminDashboard);
   app.use(
     helmet({
       contentSecurityPolicy: {
@@ -76,6 +74,8 @@ export function createConsoleApp(options: ConsoleAppOptions): Express {
     res.type('js').send(HTMX);
   });
   const deps = { ...options };
+  const attemptsPerMinute = options.signInPerMinute ?? 10;
+  app.use(bearerGuessLimit({ auth: options.auth, attemptsPerMinute }));
   app.use(
     '/api/v1',
     apiRouter({ operations: apiOperations(deps), auth: options.auth, logger: options.logger }),
@@ -84,7 +84,7 @@ export function createConsoleApp(options: ConsoleAppOptions): Express {
     signInRoutes({
       auth: options.auth,
       logger: options.logger,
-      attemptsPerMinute: options.signInPerMinute ?? 10,
+      attemptsPerMinute,
     }),
   );
   app.use(pagesRouter(deps));

@@ -15,4 +15,3 @@ export { openConsoleQueues } from './data/console-queues';
 export type { ConsoleQueues } from './data/console-queues';
 export { createConsoleHistory } from './data/create-console-history';
 export type { OverviewSources } from './data/read-overview';
-export { createAdminDashboard } from './pages/admin-dashboard';

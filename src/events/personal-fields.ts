@@ -249,6 +249,11 @@ export function maskPersonalValues(
   event: CanonicalEvent,
   kinds: readonly EventKind[] = eventKinds,
 ): string {
-  const pattern = maskPattern(personalValuesOf(event, kinds));
+  return maskValuesIn(text, personalValuesOf(event, kinds));
+}
+
+/** `text` with each of `values` replaced by `[masked]`, longest first, regardless of case. */
+export function maskValuesIn(text: string, values: readonly string[]): string {
+  const pattern = maskPattern(values);
   return pattern === undefined ? text : text.replace(pattern, MASK);
 }

@@ -25,7 +25,7 @@ export type { OpenHistoryDatabaseOptions } from './open-history-database';
 export { pruneHistory } from './prune-history';
 export { previewReplay, replayHistory } from './replay-history';
 export type { ReplayOptions, ReplayResult } from './replay-history';
-export { countHistory, searchHistory } from './search-history';
+export { auditPersonSearch, countHistory, searchHistory } from './search-history';
 export type { HistoryContext, HistoryEventSummary, HistoryPage } from './search-history';
 export type { SqlExecutor } from './sql-executor';
 export { listAudit } from './list-audit';

@@ -2,6 +2,7 @@ import { encodeCursor, eventsWhere } from './history-filters';
 import type { HistoryFilters } from './history-filters';
 import type { HistoryKeys } from './history-keys';
 import type { SqlQuery } from './sql-executor';
+import { writeAudit } from './write-audit';
 
 /** What a search lists of one event: never a person's data (ids hashed, body not included). */
 export interface HistoryEventSummary {
@@ -42,6 +43,29 @@ type SummaryRow = Omit<HistoryEventSummary, 'receivedAt'> & { receivedAt: Date |
 
 export function summaryOf(row: SummaryRow): HistoryEventSummary {
   return { ...row, receivedAt: new Date(row.receivedAt).toISOString() };
+}
+
+/**
+ * Keeps one search by person (`history search --user`, the console's) in the audit, the person
+ * named by their keyed hash only, as a forget is: such a search answers "does this person borrow
+ * here", and who asked it is kept.
+ */
+export async function auditPersonSearch(
+  context: HistoryContext,
+  entry: {
+    readonly actor: string;
+    readonly action: string;
+    readonly person: string;
+    readonly details: Record<string, unknown>;
+  },
+): Promise<void> {
+  await writeAudit(context.db, {
+    at: new Date(),
+    actor: entry.actor,
+    action: entry.action,
+    target: context.keys.hashPerson(entry.person),
+    details: entry.details,
+  });
 }
 
 /** Filters answered by their own index (the event id's btree, the identifiers' GIN): few rows. */

@@ -4,7 +4,6 @@ import type { Redis } from 'ioredis';
 import { createReplayTargets } from '../operations/replay-targets';
 import type { ConsoleConfig } from '../config';
 import {
-  createAdminDashboard,
   loadConsoleRolesFile,
   loadConsoleTokensFile,
   createConsoleActions,
@@ -68,9 +67,10 @@ export function createConsoleProcess(options: ConsoleProcessOptions): ConsolePro
   const { config, connection } = options;
   const sources = openSources(options);
   const history = openHistory(options, sources);
+  const auth = authOf(config);
   const app = createConsoleApp({
     logger: options.logger,
-    auth: authOf(config),
+    auth,
     actions: createConsoleActions({ ...sources, circuitOpen: options.circuitOpen }),
     history: history.calls,
     trustedProxies: config.CONSOLE_TRUSTED_PROXY ?? [],
@@ -81,16 +81,17 @@ export function createConsoleProcess(options: ConsoleProcessOptions): ConsolePro
       remainingOf: options.remainingOf,
       now: options.now ?? (() => new Date()),
     },
-    // No routes at all unless ADMIN_TOKEN is set.
-    adminDashboard: createAdminDashboard({
-      queues: [...sources.queues.events, ...sources.queues.routes].map((one) => one.queue),
-      token: config.ADMIN_TOKEN,
-    }),
     checkReady: async () => {
       await connection.ping();
     },
   });
-  return { app, close: () => closeConsole(sources, history) };
+  return {
+    app,
+    close: () => {
+      auth.close();
+      return closeConsole(sources, history);
+    },
+  };
 }
 
 /** What the console reads and acts on in Redis: opened here, closed by the process's close(). */
@@ -159,6 +160,7 @@ function authOf(config: ConsoleConfig): ConsoleAuth {
     trustedProxies: config.CONSOLE_TRUSTED_PROXY ?? [],
     identityHeader: config.CONSOLE_IDENTITY_HEADER,
     sessionTtlMs: config.CONSOLE_SESSION_HOURS * 3600_000,
+    maxSessions: config.CONSOLE_MAX_SESSIONS,
   });
 }
 

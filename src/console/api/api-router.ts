@@ -8,8 +8,9 @@ import { openApiDocument } from './openapi-document';
 
 /**
  * /api/v1: one route per operation, each answering through its response schema. A bearer token
- * signs a call; a browser's session cookie does too, but then a POST must carry the page's CSRF
- * token in `X-CSRF-Token`. Errors are `{ error, message }`.
+ * signs a call; a browser's session cookie or the proxy's identity does too, but then a POST must
+ * carry the page's CSRF token in `X-CSRF-Token`, whatever else it carries (auth.needsCsrf).
+ * Errors are `{ error, message }`.
  */
 export function apiRouter(deps: {
   operations: readonly Operation[];
@@ -27,7 +28,7 @@ export function apiRouter(deps: {
     router[operation.method](path, async (req: Request, res: Response) => {
       const principal = deps.auth.principalOf(req);
       if (principal === undefined) throw consoleError.unsigned();
-      if (operation.method === 'post' && deps.auth.needsCsrf(req)) {
+      if (operation.method === 'post' && deps.auth.needsCsrf(principal)) {
         if (!deps.auth.csrfHolds(req, req.get('x-csrf-token'))) throw consoleError.csrf();
       }
       const query = parseOr400(operation.query, req.query, 'query');

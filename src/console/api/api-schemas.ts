@@ -11,13 +11,21 @@ export const ApiError = z
   .describe('401 unsigned, 403 role or scope, 404, 400 naming the field');
 
 export const RouteList = z.object({ items: z.array(RouteView) });
-export const RejectedList = z.object({ items: z.array(RejectedEntry) });
-export const RejectedDetail = RejectedEntry.extend({
-  text: z.string().describe('the raw bytes as UTF-8 text'),
+/** A viewer sees ref, time, status, reason, length and institution: what the bytes held is not. */
+const RejectedSeen = RejectedEntry.extend({
+  requestId: RejectedEntry.shape.requestId.optional().describe('operators only'),
+  eventId: RejectedEntry.shape.eventId.describe('operators only'),
+  contentType: RejectedEntry.shape.contentType.describe('operators only'),
+});
+export const RejectedList = z.object({ items: z.array(RejectedSeen) });
+export const RejectedDetail = RejectedSeen.extend({
+  text: z.string().optional().describe('the raw bytes as UTF-8 text (operators only)'),
 });
 export const FailedList = z.object({ items: z.array(FailedJob) });
 export const FailedDetail = FailedJob.extend({
-  data: z.unknown().describe('the event, patron fields masked for viewers'),
+  data: z
+    .unknown()
+    .describe('the event; for viewers only the fields its kind knows to be safe, others masked'),
   stacktrace: z.array(z.string()),
 });
 

@@ -49,7 +49,7 @@ export function principalOfToken(file: ConsoleTokensFile, token: string): Princi
   const given = tokenDigest(token);
   const found = file.tokens.find((entry) => secretsMatch(given, Buffer.from(entry.sha256, 'hex')));
   if (found === undefined) return undefined;
-  return { name: found.name, role: found.role, institution: found.institution, via: 'token' };
+  return { name: found.name, role: found.role, institution: found.institution, via: 'bearer' };
 }
 
 export function principalOfIdentity(

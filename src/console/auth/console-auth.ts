@@ -4,6 +4,8 @@ import { secretsMatch, sha256Hex } from '../../http/token-matcher';
 import { principalOfIdentity, principalOfToken } from './console-access-files';
 import type { ConsoleRolesFile, ConsoleTokensFile } from './console-access-files';
 import type { Principal } from './principal';
+import { createSessionStore } from './session-store';
+import type { SessionStore } from './session-store';
 
 export const SESSION_COOKIE = 'console_session';
 
@@ -16,12 +18,11 @@ export interface ConsoleAuthOptions {
   /** CONSOLE_IDENTITY_HEADER, e.g. X-Forwarded-User (oauth2-proxy) or X-Remote-User. */
   readonly identityHeader: string;
   readonly sessionTtlMs: number;
+  /** CONSOLE_MAX_SESSIONS: live sessions at most (session-store.ts: the oldest ends beyond it). */
+  readonly maxSessions: number;
+  /** How often expired sessions are swept from memory; a minute unless told. */
+  readonly sweepEveryMs?: number;
   readonly now?: () => number;
-}
-
-interface Session {
-  readonly principal: Principal;
-  readonly expiresAt: number;
 }
 
 /** What the sign-in steps share: the sessions of this process and the key of its CSRF tokens. */
@@ -29,7 +30,7 @@ interface AuthState {
   readonly options: ConsoleAuthOptions;
   readonly now: () => number;
   /** Keyed by the SHA-256 of the session cookie. */
-  readonly sessions: Map<string, Session>;
+  readonly sessions: SessionStore;
   /** Made at start: the HMAC key of CSRF tokens. */
   readonly key: Buffer;
   /** The identity header's name, lower case as Node keeps headers. */
@@ -44,17 +45,34 @@ interface AuthState {
  * session is useless to another.
  */
 export function createConsoleAuth(options: ConsoleAuthOptions) {
+  const now = options.now ?? Date.now;
   const state: AuthState = {
     options,
-    now: options.now ?? Date.now,
-    sessions: new Map<string, Session>(),
+    now,
+    sessions: createSessionStore({
+      maxSessions: options.maxSessions,
+      sweepEveryMs: options.sweepEveryMs ?? 60_000,
+      now,
+    }),
     key: randomBytes(32),
     header: options.identityHeader.toLowerCase(),
   };
   return {
     principalOf: (req: Request): Principal | undefined => principalOf(state, req),
-    /** Whether the request is signed by a cookie or the proxy (a browser): forms need CSRF. */
-    needsCsrf: (req: Request): boolean => req.get('authorization') === undefined,
+    /**
+     * Whether a state-changing request of this principal must carry the CSRF token: always, unless
+     * the principal came from a Bearer token. A cookie or the proxy's identity is what a browser
+     * sends by itself on a cross-site form post, whatever other header (Basic auth) rides along.
+     */
+    needsCsrf: (principal: Principal): boolean => principal.via !== 'bearer',
+    /** Bearer tokens sent with a request, right or wrong (the guesses' limit counts them). */
+    bearerOf: (req: Request): string | undefined => bearerOf(req),
+    /** Live sessions held in memory (expired ones not yet swept included). */
+    sessionCount: (): number => state.sessions.size(),
+    /** Stops the sweep timer (the console's shutdown). */
+    close: (): void => {
+      state.sessions.close();
+    },
     signIn: (token: string) => signIn(state, token),
     signOut(req: Request): void {
       const found = sessionOf(state, req);
@@ -70,9 +88,13 @@ export function createConsoleAuth(options: ConsoleAuthOptions) {
 }
 export type ConsoleAuth = ReturnType<typeof createConsoleAuth>;
 
+function bearerOf(req: Request): string | undefined {
+  return /^Bearer\s+(\S+)$/i.exec(req.get('authorization') ?? '')?.[1];
+}
+
 /** Bearer first (scripts), then the proxy's identity, then the session cookie. */
 function principalOf(state: AuthState, req: Request): Principal | undefined {
-  const bearer = /^Bearer\s+(\S+)$/i.exec(req.get('authorization') ?? '')?.[1];
+  const bearer = bearerOf(req);
   if (bearer !== undefined) return principalOfToken(state.options.tokens, bearer);
   const proxy = fromProxy(state, req);
   if (proxy !== undefined) return proxy.principal;
@@ -90,28 +112,27 @@ function fromProxy(
   return { principal: principalOfIdentity(options.roles, identity), identity };
 }
 
-function sessionOf(state: AuthState, req: Request): { id: string; session: Session } | undefined {
+function sessionOf(
+  state: AuthState,
+  req: Request,
+): { id: string; session: { principal: Principal } } | undefined {
   const cookie = cookieOf(req, SESSION_COOKIE);
   if (cookie === undefined) return undefined;
   const id = sha256Hex(cookie);
   const session = state.sessions.get(id);
-  if (session === undefined) return undefined;
-  if (session.expiresAt <= state.now()) {
-    state.sessions.delete(id);
-    return undefined;
-  }
-  return { id, session };
+  return session === undefined ? undefined : { id, session };
 }
 
 function signIn(
   state: AuthState,
   token: string,
 ): { cookie: string; principal: Principal; maxAgeMs: number } | undefined {
-  const principal = principalOfToken(state.options.tokens, token);
-  if (principal === undefined) return undefined;
+  const found = principalOfToken(state.options.tokens, token);
+  if (found === undefined) return undefined;
+  const principal: Principal = { ...found, via: 'session' };
   const cookie = randomBytes(32).toString('base64url');
   const ttl = state.options.sessionTtlMs;
-  state.sessions.set(sha256Hex(cookie), { principal, expiresAt: state.now() + ttl });
+  state.sessions.add(sha256Hex(cookie), { principal, expiresAt: state.now() + ttl });
   return { cookie, principal, maxAgeMs: ttl };
 }
 

@@ -11,7 +11,8 @@ export interface Principal {
   readonly role: ConsoleRole;
   /** Set: sees and acts on this institution only (a consortium member's staff). */
   readonly institution?: string | undefined;
-  readonly via: 'token' | 'proxy';
+  /** Where it came from: a Bearer token, a session cookie (sign-in), the trusted proxy. */
+  readonly via: 'bearer' | 'session' | 'proxy';
 }
 
 export const PrincipalGrant = z.strictObject({

@@ -1,5 +1,5 @@
 import type { Job } from 'bullmq';
-import type { RejectedStore } from '../../events/rejected-store';
+import type { RejectedEntry, RejectedStore } from '../../events/rejected-store';
 import { findJob } from '../../operations/find-job';
 import { replayFailedJob } from '../../operations/replay-failed-job';
 import { replayOneRejected } from '../../operations/replay-one-rejected';
@@ -12,7 +12,7 @@ import type { ActionResult, FailedJob, RouteFailure, RouteView } from './console
 import type { ConsoleQueues, EventQueue } from './console-queues';
 import { consoleError } from './console-error';
 import { isoOrNull, jobEventId, jobInstitution } from './job-institution';
-import { eventFor } from './mask-for';
+import { viewFor } from './mask-for';
 import type { Principal } from '../auth/principal';
 import { seesInstitution } from '../auth/principal';
 import { routeStateOf } from './route-state';
@@ -113,7 +113,7 @@ function listRoutes(options: ConsoleActionsOptions, principal: Principal): Promi
         },
         recentFailures: mine
           .slice(0, RECENT)
-          .map((job) => routeFailure(job, options.redactSecrets)),
+          .map((job) => routeFailure(job, options.redactSecrets, principal.role)),
       };
     }),
   );
@@ -173,9 +173,10 @@ async function replayRoute(
 async function listRejected({ rejected }: ConsoleActionsOptions, principal: Principal) {
   // Every institution's: the newest REJECTED_LIST only; one institution's: found among them all.
   const all = await rejected.list(principal.institution === undefined ? REJECTED_LIST : undefined);
-  return all
+  const mine = all
     .filter((entry) => seesInstitution(principal, entry.institution))
     .slice(0, REJECTED_LIST);
+  return principal.role === 'operator' ? mine : mine.map(rejectedForViewer);
 }
 
 async function showRejected(
@@ -188,7 +189,25 @@ async function showRejected(
   if (!seesInstitution(principal, found.entry.institution)) {
     throw consoleError.scope(`rejected delivery ${ref}`);
   }
+  if (principal.role !== 'operator') return rejectedForViewer(found.entry);
   return { ...found.entry, text: found.body.toString('utf8') };
+}
+
+/**
+ * A rejected delivery as a viewer sees it: when, from which institution, why, and how long. Its
+ * bytes never parsed into an event, so no kind says what in them is safe: none of them is shown,
+ * nor what was read from them (the event id).
+ */
+function rejectedForViewer(entry: RejectedEntry): RejectedEntry | Omit<RejectedEntry, 'requestId'> {
+  const { ref, receivedAt, status, reason, bytes, institution } = entry;
+  return {
+    ref,
+    receivedAt,
+    status,
+    reason,
+    bytes,
+    ...(institution === undefined ? {} : { institution }),
+  };
 }
 
 async function replayRejected(
@@ -220,7 +239,10 @@ async function listFailed(
   const visible = queues.events.filter((one) => seesInstitution(principal, one.institution));
   const lists = await Promise.all(
     visible.map(async (one) =>
-      (await one.queue.getFailed(0, FAILED_LIST - 1)).map((job) => failedJob(one, job)),
+      (await one.queue.getFailed(0, FAILED_LIST - 1)).map((job) => {
+        const listed = failedJob(one, job);
+        return { ...listed, reason: viewFor(principal.role, job.data).text(listed.reason) };
+      }),
     ),
   );
   return lists.flat().sort((a, b) => (b.failedAt ?? '').localeCompare(a.failedAt ?? ''));
@@ -235,10 +257,14 @@ async function showFailed(
   const one = eventQueueOf(options, principal, institution);
   const job = await findJob(one.queue, jobId);
   if (job === undefined) throw consoleError.notFound(`job ${jobId}`);
+  // A reason or a stack may quote the event (a destination's answer): masked as the event is.
+  const view = viewFor(principal.role, job.data);
+  const listed = failedJob(one, job);
   return {
-    ...failedJob(one, job),
-    data: eventFor(principal, job.data),
-    stacktrace: job.stacktrace ?? [],
+    ...listed,
+    reason: view.text(listed.reason),
+    data: view.data,
+    stacktrace: (job.stacktrace ?? []).map(view.text),
   };
 }
 
@@ -271,14 +297,20 @@ function routeSettings(route: Route, redactSecrets: RedactSecrets) {
   };
 }
 
-function routeFailure(job: Job, redactSecrets: RedactSecrets): RouteFailure {
+/** A route job's data is its event: a viewer's reason loses what the event's view hides. */
+function routeFailure(
+  job: Job,
+  redactSecrets: RedactSecrets,
+  role: Principal['role'],
+): RouteFailure {
+  const reason = redactSecrets(job.failedReason || '(no reason given)');
   return {
     jobId: job.id ?? '',
     eventId: jobEventId(job),
     institution: jobInstitution(job),
     attemptsMade: job.attemptsMade,
     failedAt: isoOrNull(job.finishedOn),
-    reason: redactSecrets(job.failedReason || '(no reason given)'),
+    reason: viewFor(role, job.data).text(reason),
   };
 }
 

@@ -1,16 +1,16 @@
 import type { JobsOptions, Queue } from 'bullmq';
 import { z } from 'zod';
-import { CanonicalEvent } from '../../events/canonical-event';
-import { MASK, withoutPersonalData } from '../../events/personal-fields';
+import type { CanonicalEvent } from '../../events/canonical-event';
 import type { ForgetOptions } from '../../history/forget-person';
 import { forgetPerson } from '../../history/forget-person';
 import { historyBody } from '../../history/history-body';
 import type { HistoryFilters } from '../../history/history-filters';
 import { historyJourney } from '../../history/history-journey';
+import type { JourneyStep } from '../../history/history-journey';
 import type { HistoryKeys } from '../../history/history-keys';
 import { listAudit } from '../../history/list-audit';
 import { previewReplay } from '../../history/replay-history';
-import { searchHistory } from '../../history/search-history';
+import { auditPersonSearch, searchHistory } from '../../history/search-history';
 import type { HistoryPage } from '../../history/search-history';
 import type { SqlExecutor } from '../../history/sql-executor';
 import { writeAudit } from '../../history/write-audit';
@@ -19,6 +19,7 @@ import type { Logger } from '../../logger';
 import { createBackgroundReplays } from './background-replays';
 import type { BackgroundReplays } from './background-replays';
 import { consoleError } from './console-error';
+import { viewFor } from './mask-for';
 import type { AuditRecord, ConsoleHistory, HistoryScope } from './console-history';
 
 /** Where a replay by query queues: the route's queue and its attempts and backoff. */
@@ -111,14 +112,6 @@ function needsOperator(scope: HistoryScope, action: string): void {
   if (scope.role !== 'operator') throw consoleError.role(action);
 }
 
-/** The body as this role may read it: viewers without its patron fields (as eventFor). */
-function bodyFor(scope: HistoryScope, body: CanonicalEvent | undefined): unknown {
-  if (body === undefined) return null;
-  if (scope.role === 'operator') return body;
-  const event = CanonicalEvent.safeParse(body);
-  return event.success ? withoutPersonalData(event.data) : MASK;
-}
-
 /**
  * ConsoleHistory over the history room's own functions (src/history/): the search and journey,
  * replay by query and forget as the CLI runs them, and the audit table. The principal's scope is
@@ -186,8 +179,8 @@ function historyCalls(options: ConsoleHistoryOptions, replays: BackgroundReplays
   };
 }
 
-function search(
-  { db, keys }: ConsoleHistoryOptions,
+async function search(
+  options: ConsoleHistoryOptions,
   query: unknown,
   scope: HistoryScope,
 ): Promise<HistoryPage> {
@@ -195,7 +188,33 @@ function search(
   if (filters.after !== undefined && !isCursor(filters.after)) {
     throw consoleError.badField('query.after', 'not a `next` of this history');
   }
-  return searchHistory({ db, keys }, filters);
+  await personSought(options, scope, filters, 'history.search.person');
+  return searchHistory({ db: options.db, keys: options.keys }, filters);
+}
+
+/**
+ * A search by person answers "does this person borrow here": operators only, and each one kept
+ * in the audit under the person's keyed hash (as a forget is), refused ones too.
+ */
+async function personSought(
+  options: ConsoleHistoryOptions,
+  scope: HistoryScope,
+  filters: HistoryFilters,
+  action: string,
+): Promise<void> {
+  if (filters.user === undefined) return;
+  const operator = scope.role === 'operator';
+  await auditPersonSearch(options, {
+    actor: scope.actor ?? 'console',
+    action,
+    person: filters.user,
+    details: {
+      role: scope.role,
+      outcome: operator ? 'done' : 'refused',
+      ...(scope.institution === undefined ? {} : { institution: scope.institution }),
+    },
+  });
+  if (!operator) throw consoleError.role('searching by person (patron id, card number or e-mail)');
 }
 
 async function journey(
@@ -211,8 +230,19 @@ async function journey(
   const steps = await historyJourney(context, id, institution);
   const received = steps.find((step) => step.kind === 'received');
   if (received === undefined) return undefined;
-  const body = await historyBody(context, received.event);
-  return { event: received.event, body: bodyFor(scope, body), steps };
+  const body: CanonicalEvent | undefined = await historyBody(context, received.event);
+  if (scope.role === 'operator') return { event: received.event, body: body ?? null, steps };
+  // A viewer: the body's safe fields only (mask-for.ts), and the errors without what it hides.
+  const view = viewFor(scope.role, body);
+  return {
+    event: received.event,
+    body: body === undefined ? null : view.data,
+    steps: body === undefined ? steps : steps.map((step) => withTextMasked(step, view.text)),
+  };
+}
+
+function withTextMasked(step: JourneyStep, text: (text: string) => string): JourneyStep {
+  return 'error' in step && step.error !== null ? { ...step, error: text(step.error) } : step;
 }
 
 function forget(options: ConsoleHistoryOptions, request: unknown, scope: HistoryScope) {
@@ -275,6 +305,7 @@ async function replayByQuery(
   const target = options.replayTarget(asked.route);
   if (target === undefined) throw consoleError.notFound(`route ${asked.route}`);
   if (asked.dryRun) {
+    await personSought(options, scope, filters, 'replay.dry-run.person');
     const dry = await previewReplay(context, filters, 10, DRY_RUN_COUNT_AT_MOST);
     return { dryRun: true, route: asked.route, ...dry };
   }

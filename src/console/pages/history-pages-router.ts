@@ -155,7 +155,7 @@ async function eventsView(history: ConsoleHistory, ctx: PageContext, req: Reques
   const values = filtersOf(req.query, ['after']);
   const found = (await history.search(values, scopeOf(ctx.principal))) as HistoryPage;
   const { after: _after, ...kept } = values;
-  return { title: 'Events', body: eventsPage(kept, found) };
+  return { title: 'Events', body: eventsPage(ctx, kept, found) };
 }
 
 /** The replay form, with the dry run's count and sample once a route is chosen. */

@@ -63,12 +63,19 @@ function eventsTable(items: readonly HistoryEventSummary[]): Html {
   );
 }
 
-/** The search: a GET form (its filters stay in the URL) and one page of results. */
-export function eventsPage(values: Readonly<Record<string, string>>, found: HistoryPage): Html {
+/**
+ * The search: a GET form (its filters stay in the URL) and one page of results. A viewer's form
+ * has no patron id field: searching by person is the operator's (create-console-history.ts).
+ */
+export function eventsPage(
+  ctx: PageContext,
+  values: Readonly<Record<string, string>>,
+  found: HistoryPage,
+): Html {
   const next = new URLSearchParams({ ...values, after: found.next ?? '' });
   return html`<p><a href="/replays">Replay by query</a> · <a href="/forget">Forget a patron</a></p>
     <form method="get" action="/events" class="filters">
-      ${filterFields(values)}
+      ${filterFields(values, ctx.principal.role === 'operator' ? [] : ['user'])}
       <p><button type="submit">Search</button></p>
     </form>
     ${eventsTable(found.items)}
@@ -125,7 +132,9 @@ export function eventPage(ctx: PageContext, detail: EventDetail, routes: readonl
     ${again}
     <h2>Journey</h2>
     ${columnsTable(JOURNEY_COLUMNS, detail.steps.map(stepRow))}
-    <h2>Body${ctx.principal.role === 'viewer' ? ' (patron fields masked)' : ''}</h2>
+    <h2>
+      Body${ctx.principal.role === 'viewer' ? ' (only the fields known to be safe; the rest masked)' : ''}
+    </h2>
     <pre>
 ${detail.body === null ? 'not kept (HISTORY_BODIES, or forgotten)' : JSON.stringify(detail.body, null, 2)}</pre>`;
 }

@@ -6,7 +6,10 @@ import { FAILED_LIST, REJECTED_LIST } from '../data/console-actions';
 import { actionButton, columnsTable } from './layout';
 import type { PageContext } from './layout';
 
-export function rejectedListPage(entries: readonly RejectedEntry[]): Html {
+/** A rejected delivery as the console shows it: a viewer's has no bytes, request or event id. */
+type RejectedSeen = Omit<RejectedEntry, 'requestId'> & { requestId?: string; text?: string };
+
+export function rejectedListPage(entries: readonly RejectedSeen[]): Html {
   if (entries.length === 0) return html`<p>No rejected deliveries are kept.</p>`;
   return html`<p>
       The newest ${REJECTED_LIST}; <code>npm run events -- rejected list</code> shows them all.
@@ -27,7 +30,7 @@ export function rejectedListPage(entries: readonly RejectedEntry[]): Html {
     )}`;
 }
 
-export function rejectedPage(ctx: PageContext, entry: RejectedEntry & { text: string }): Html {
+export function rejectedPage(ctx: PageContext, entry: RejectedSeen): Html {
   const path = `/rejected/${encodeURIComponent(entry.ref)}`;
   return html`<table>
       <tr>
@@ -52,15 +55,19 @@ export function rejectedPage(ctx: PageContext, entry: RejectedEntry & { text: st
       </tr>
       <tr>
         <th scope="row">Request id</th>
-        <td>${entry.requestId}</td>
+        <td>${entry.requestId ?? '—'}</td>
       </tr>
     </table>
     <p>
       ${actionButton(ctx, `${path}/replay`, 'Replay')}
       ${actionButton(ctx, `${path}/remove`, 'Remove')}
     </p>
-    <h2>Body as received (${entry.bytes} bytes, as text)</h2>
-    <pre>${entry.text}</pre>`;
+    ${
+      entry.text === undefined
+        ? html`<p>The body (${entry.bytes} bytes) is shown to operators only.</p>`
+        : html`<h2>Body as received (${entry.bytes} bytes, as text)</h2>
+            <pre>${entry.text}</pre>`
+    }`;
 }
 
 function failedPath(job: FailedJob, verb = ''): string {
@@ -127,7 +134,9 @@ export function failedPage(
       </tr>
     </table>
     <p>${actionButton(ctx, failedPath(job, '/replay'), 'Replay')}</p>
-    <h2>Event${ctx.principal.role === 'viewer' ? ' (patron fields masked)' : ''}</h2>
+    <h2>
+      Event${ctx.principal.role === 'viewer' ? ' (only the fields known to be safe; the rest masked)' : ''}
+    </h2>
     <pre>${JSON.stringify(job.data, null, 2)}</pre>
     <h2>Stack of the last failure</h2>
     <pre>${job.stacktrace.at(-1) ?? '—'}</pre>`;

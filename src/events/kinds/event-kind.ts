@@ -48,6 +48,13 @@ export interface EventKind {
    * list masking, hashing and forgetting use (src/events/personal-fields.ts).
    */
   readonly personal: readonly string[];
+  /**
+   * Paths known to hold no person (ids of records, codes, times, titles, barcodes, libraries,
+   * statuses, descriptions of records): all a viewer sees of the subject, every other field
+   * masked (src/events/kinds/only-safe-fields.ts). A path to an object keeps it whole: name only
+   * objects that hold no one (a code, a record). No `**`, and no path of `personal`.
+   */
+  readonly safe: readonly string[];
   /** The identifiers of the records the event is about. */
   readonly identifiers: {
     /** What a thin payload (`send: { shape: ids }`) keeps: enough to fetch the rest (spec §4). */

@@ -60,6 +60,23 @@ export const jobEnd: EventKind = {
   // A job instance names no patron (`submitted_by` is staff or `api`).
   patron: false,
   personal: [],
+  // The instance and its job; not `submitted_by` (a member of staff, when not `api`).
+  safe: [
+    'id',
+    'name',
+    'external_id',
+    'submit_time',
+    'start_time',
+    'end_time',
+    'progress',
+    'status',
+    'status_date',
+    'job_info',
+    'counter',
+    'alert',
+    'action',
+    'link',
+  ],
   identifiers: {
     thin: ['id', 'job_info.id'],
     history: { jobInstanceIds: ['id'] },

@@ -31,6 +31,28 @@ export const notification: EventKind = {
     'address',
     'email',
   ],
+  // The letter's kind and channel, and the records it is about; nothing of whom it is for (nor
+  // its subject line or message, which a template may fill with a name).
+  safe: [
+    'notification_type',
+    'letter_code',
+    'channel',
+    'general_data.current_date',
+    'general_data.letter_name',
+    'item.barcode',
+    'item.title',
+    'item.due_date',
+    'request.request_id',
+    'request.request_type',
+    'request.status',
+    'request.pickup_location',
+    'phys_item_display.title',
+    'phys_item_display.author',
+    'phys_item_display.barcode',
+    'phys_item_display.mms_id',
+    'organization_unit.name',
+    'organization_unit.code',
+  ],
   identifiers: {
     thin: ['user_id'],
     // Letters differ in where they put the item and the request: found at any depth.

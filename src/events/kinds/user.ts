@@ -121,6 +121,27 @@ export const user: EventKind = {
   schema: UserSubject,
   patron: true,
   personal: USER_PERSONAL,
+  // What the change was, and the record's codes that say no more than a group does (not a title
+  // or gender, not statistics, not an address's country).
+  safe: [
+    'method',
+    'cause',
+    'user.record_type',
+    'user.user_group',
+    'user.status',
+    'user.account_type',
+    'user.expiry_date',
+    'user.purge_date',
+    'user.preferred_language',
+    'user.campus_code',
+    'user.user_identifier.id_type',
+    'user.user_role.role_type',
+    'user.user_role.status',
+    'user.user_role.scope',
+    'user.user_note.note_type',
+    'user.user_block.block_type',
+    'user.user_block.block_status',
+  ],
   identifiers: { thin: ['user.primary_id'], history: {} },
   samples: {
     user: ({ id, time }) => ({

@@ -3,6 +3,7 @@ import { HISTORY_OFF } from '../../../src/cli/open-cli-history';
 import { runCli } from '../../../src/cli/run-cli';
 import { createHistoryRecorder } from '../../../src/history/create-history-recorder';
 import { createHistoryWriter } from '../../../src/history/create-history-writer';
+import { deriveHistoryKeys } from '../../../src/history/history-keys';
 import { historyStreamKey } from '../../../src/history/history-stream-key';
 import { TEST_DATABASE_URL, dropSchema, uniqueSchema } from '../../helpers/history-database';
 import { TEST_HISTORY_KEY, deliveredAttempt, fixtureEvent } from '../../helpers/history-events';
@@ -78,6 +79,20 @@ describe('npm run events -- history', () => {
     const after = captureIo(env);
     await runCli(['history', 'search', '--user', 'S1004217', '--json'], after);
     expect(JSON.parse(after.stdout())).toEqual({ items: [] });
+    // Each search by person is in the audit, the person by hash only.
+    const audit = await openHistoryDatabase({ url: TEST_DATABASE_URL, schema });
+    try {
+      const rows = await audit?.query<{ actor: string; target: string }>(
+        `SELECT actor, target FROM audit WHERE action = 'history.search.person'`,
+      );
+      const hash = deriveHistoryKeys(TEST_HISTORY_KEY).hashPerson('S1004217');
+      expect(rows?.rows).toEqual([
+        { actor: expect.stringMatching(/^cli:/) as unknown, target: hash },
+        { actor: expect.stringMatching(/^cli:/) as unknown, target: hash },
+      ]);
+    } finally {
+      await audit?.close();
+    }
   });
 
   it('lists the records set aside, newest first, as lines and as JSON', async () => {

@@ -15,6 +15,7 @@ function whoAmI(trustedProxies: string[]) {
     trustedProxies,
     identityHeader: 'X-Forwarded-User',
     sessionTtlMs: 60_000,
+    maxSessions: 10,
   });
   const app = express();
   app.get('/who', (req, res) => {

@@ -7,6 +7,7 @@ import { fieldRules } from '../../../src/events/kinds/field-rules';
 import { normalizeEvent } from '../../../src/events/normalize-event';
 import { parseJsonEvent } from '../../../src/events/parse-json-event';
 import { parseXmlEvent } from '../../../src/events/parse-xml-event';
+import { onlySafeFields } from '../../../src/events/kinds/only-safe-fields';
 import { isPatronEvent, withoutPersonalData } from '../../../src/events/personal-fields';
 import { eventRecordOf } from '../../../src/history/event-record-of';
 import { deriveHistoryKeys } from '../../../src/history/history-keys';
@@ -29,6 +30,7 @@ const fine: EventKind = {
   rules: fieldRules({ codes: ['type'], numbers: ['amount'] }),
   patron: true,
   personal: ['user_primary_id', 'payer', 'comment'],
+  safe: ['fee_id', 'type', 'amount', 'item.barcode', 'item.title'],
   identifiers: { thin: ['fee_id', 'type'], history: { barcodes: ['item.barcode'] } },
   samples: {
     fine: ({ id, time, n }) => ({
@@ -143,6 +145,23 @@ describe('a kind added in one file', () => {
     // The default list does not know the payer: the kind's file is what masks it.
     expect(JSON.stringify(withoutPersonalData(event))).toContain('Mira Holm');
     expect(JSON.stringify(withoutPersonalData(event, kinds))).not.toContain('Mira Holm');
+  });
+
+  it('shows a viewer its own safe fields only, and nothing of an unknown kind’s subject', () => {
+    const event = parsed('json');
+    const seen = onlySafeFields(event, kinds).event as Record<string, Record<string, unknown>>;
+    expect(seen.user_fee).toEqual({
+      fee_id: expect.any(String) as unknown,
+      type: { value: 'OVERDUEFINE' },
+      amount: 12.5,
+      user_primary_id: '[masked]',
+      payer: '[masked]',
+      comment: '[masked]',
+      item: { barcode: '39000999001', title: 'Essays on memory' },
+      link: '[masked]',
+    });
+    // Without the kind's file the whole subject is one unknown key: masked.
+    expect((onlySafeFields(event).event as Record<string, unknown>).user_fee).toBe('[masked]');
   });
 
   it('is recorded in the history: its identifiers in clear, its person hashed, its body sealed', () => {

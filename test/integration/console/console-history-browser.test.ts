@@ -106,7 +106,7 @@ describe('the console’s history pages in a real browser', () => {
   it('masks patron fields for a viewer and shows no action buttons', async () => {
     const page = await signIn(TOKENS.viewer);
     await page.goto(`${consoleUnderTest.url}/events/01SVC_INST/${loan.id}`);
-    await page.waitForSelector('text=patron fields masked');
+    await page.waitForSelector('text=the rest masked');
     expect(await page.textContent('pre')).not.toContain('S1004217');
     expect(await page.locator('button:has-text("Deliver again")').count()).toBe(0);
     await checked(page, 'event-viewer');

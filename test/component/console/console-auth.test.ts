@@ -1,0 +1,186 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import request from 'supertest';
+import { ConsoleConfig, loadConfig } from '../../../src/config';
+import { sha256Hex } from '../../../src/console';
+import { createConsoleProcess } from '../../../src/processes/console-process';
+import type { ConsoleProcess } from '../../../src/processes/console-process';
+import { closeRedis } from '../../../src/redis/close-redis';
+import { openProducerConnection } from '../../../src/redis/open-producer-connection';
+import { captureLogger } from '../../helpers/capture-logger';
+import { obliterateQueue, TEST_REDIS_URL, uniqueQueueName } from '../../helpers/redis';
+
+const OPERATOR = 'operator-token-of-the-csrf-test';
+const IDENTITY = 'jane@library.example';
+const BASIC = `Basic ${Buffer.from(`${IDENTITY}:proxy-password`).toString('base64')}`;
+
+/**
+ * A console with a token file and single sign-on through a proxy on the loopback, in a queue and
+ * a directory of its own that `close` removes.
+ */
+async function startConsole(more: Record<string, string> = {}) {
+  const dir = await mkdtemp(join(tmpdir(), 'svc-console-auth-'));
+  const queueName = uniqueQueueName('console-auth');
+  await writeFile(
+    join(dir, 'tokens.yaml'),
+    `tokens:\n  - { name: ops, sha256: ${sha256Hex(OPERATOR)}, role: operator }\n`,
+  );
+  await writeFile(
+    join(dir, 'roles.yaml'),
+    `identities:\n  - { identity: ${IDENTITY}, role: operator }\n`,
+  );
+  await writeFile(
+    join(dir, 'routes.yaml'),
+    'routes:\n  - name: loans\n    to: { http: { url: "https://example.org/hook" } }\n',
+  );
+  const env = {
+    QUEUE_NAME: queueName,
+    CONSOLE_TOKENS_FILE: join(dir, 'tokens.yaml'),
+    CONSOLE_ROLES_FILE: join(dir, 'roles.yaml'),
+    CONSOLE_TRUSTED_PROXY: '127.0.0.1,::1,::ffff:127.0.0.1',
+    ROUTES_FILE: join(dir, 'routes.yaml'),
+    ...more,
+  };
+  const connection = openProducerConnection(TEST_REDIS_URL);
+  const consoleProcess = createConsoleProcess({
+    config: loadConfig(ConsoleConfig, env),
+    logger: captureLogger().logger,
+    connection,
+    env,
+  });
+  return {
+    consoleProcess,
+    close: async () => {
+      await consoleProcess.close();
+      await closeRedis(connection);
+      await obliterateQueue(queueName);
+      await obliterateQueue(`${queueName}-route-loans`);
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+describe('CSRF on the console’s state-changing requests', () => {
+  let started: Awaited<ReturnType<typeof startConsole>>;
+  let consoleProcess: ConsoleProcess;
+  let cookie: string;
+
+  beforeAll(async () => {
+    started = await startConsole();
+    consoleProcess = started.consoleProcess;
+    const signIn = await request(consoleProcess.app)
+      .post('/sign-in')
+      .type('form')
+      .send({ token: OPERATOR });
+    expect(signIn.status).toBe(303);
+    cookie = String(signIn.headers['set-cookie']?.[0]).split(';')[0] ?? '';
+  });
+  afterAll(() => started.close());
+
+  const app = () => request(consoleProcess.app);
+  /** The CSRF token the console's pages carry for this cookie or identity. */
+  const csrfOf = async (headers: Record<string, string>): Promise<string> => {
+    const page = await app().get('/routes').set(headers);
+    expect(page.status).toBe(200);
+    return /name="_csrf" value="([^"]+)"/.exec(page.text)?.[1] ?? '';
+  };
+
+  it('refuses a session cookie with Basic auth and no token, on the API and the forms', async () => {
+    const api = await app()
+      .post('/api/v1/routes/loans/pause')
+      .set({ Cookie: cookie, Authorization: BASIC });
+    expect([api.status, api.body.error]).toEqual([403, 'csrf']);
+    const form = await app()
+      .post('/routes/loans/pause')
+      .set({ Cookie: cookie, Authorization: BASIC })
+      .type('form')
+      .send({});
+    expect(form.status).toBe(403);
+    const state = await app().get('/api/v1/routes').set('Authorization', `Bearer ${OPERATOR}`);
+    expect(state.body.items[0].state).toBe('running');
+  });
+
+  it('refuses the proxy’s identity with Basic auth and no token', async () => {
+    const proxied = { 'X-Forwarded-User': IDENTITY, Authorization: BASIC };
+    const api = await app().post('/api/v1/routes/loans/pause').set(proxied);
+    expect([api.status, api.body.error]).toEqual([403, 'csrf']);
+    const token = await csrfOf({ 'X-Forwarded-User': IDENTITY });
+    const held = await app()
+      .post('/api/v1/routes/loans/resume')
+      .set({ ...proxied, 'X-CSRF-Token': token });
+    expect(held.status).toBe(200);
+  });
+
+  it('lets a Bearer token act without a CSRF token', async () => {
+    const api = await app()
+      .post('/api/v1/routes/loans/pause')
+      .set('Authorization', `Bearer ${OPERATOR}`);
+    expect(api.status).toBe(200);
+    expect(api.body.message).toMatch(/^route loans paused/);
+  });
+
+  it('lets a session cookie act with the page’s CSRF token', async () => {
+    const token = await csrfOf({ Cookie: cookie });
+    const api = await app()
+      .post('/api/v1/routes/loans/resume')
+      .set({ Cookie: cookie, 'X-CSRF-Token': token });
+    expect(api.status).toBe(200);
+    const form = await app()
+      .post('/routes/loans/pause')
+      .set({ Cookie: cookie })
+      .type('form')
+      .send({ _csrf: token });
+    expect([form.status, form.headers.location]).toEqual([
+      303,
+      expect.stringMatching(/^\/routes\?/),
+    ]);
+  });
+});
+
+describe('guesses of a Bearer token', () => {
+  it('answers 429 with Retry-After after 10 wrong tokens a minute, counting no right one', async () => {
+    const { consoleProcess, close } = await startConsole();
+    const app = () => request(consoleProcess.app);
+    try {
+      for (let call = 0; call < 15; call += 1) {
+        const right = await app().get('/api/v1/routes').set('Authorization', `Bearer ${OPERATOR}`);
+        expect(right.status).toBe(200);
+      }
+      const statuses: number[] = [];
+      for (let guess = 0; guess < 11; guess += 1) {
+        const wrong = await app()
+          .get('/api/v1/routes')
+          .set('Authorization', `Bearer guess-${String(guess)}`);
+        statuses.push(wrong.status);
+      }
+      expect(statuses).toEqual([...Array<number>(10).fill(401), 429]);
+      const limited = await app().get('/api/v1/routes').set('Authorization', `Bearer ${OPERATOR}`);
+      expect(limited.status).toBe(429);
+      expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+      expect(limited.body.error).toBe('too_many_attempts');
+    } finally {
+      await close();
+    }
+  });
+});
+
+describe('the cap on live sessions', () => {
+  it('ends the oldest session when one sign-in more would pass CONSOLE_MAX_SESSIONS', async () => {
+    const { consoleProcess, close } = await startConsole({ CONSOLE_MAX_SESSIONS: '2' });
+    const app = () => request(consoleProcess.app);
+    try {
+      const cookies: string[] = [];
+      for (let one = 0; one < 3; one += 1) {
+        const signIn = await app().post('/sign-in').type('form').send({ token: OPERATOR });
+        cookies.push(String(signIn.headers['set-cookie']?.[0]).split(';')[0] ?? '');
+      }
+      const statuses = await Promise.all(
+        cookies.map(async (cookie) => (await app().get('/routes').set('Cookie', cookie)).status),
+      );
+      expect(statuses).toEqual([303, 200, 200]);
+    } finally {
+      await close();
+    }
+  });
+});
