@@ -6,7 +6,11 @@ import { replayOneRejected } from '../../operations/replay-one-rejected';
 import type { ReplayTargets } from '../../operations/replay-targets';
 import { previewDelivery } from '../../routes/preview-delivery';
 import { redactUrlCredentials } from '../../routes/redact-url-credentials';
+import type { RouteFigures } from '../../routes/read-route-figures';
+import { readRouteReport } from '../../routes/read-route-report';
+import { routeQueueCounts } from '../../routes/route-queue-counts';
 import { routeWaitingCount } from '../../routes/route-waiting-count';
+import { setRoutePaused as setRoutePausedForEveryProcess } from '../../routes/set-route-paused';
 import type { Route } from '../../routes/routes-file';
 import type { ActionResult, FailedJob, RouteFailure, RouteView } from './console-views';
 import type { ConsoleQueues, EventQueue } from './console-queues';
@@ -15,18 +19,16 @@ import { isoOrNull, jobEventId, jobInstitution } from './job-institution';
 import { eventFor } from './mask-for';
 import type { Principal } from '../auth/principal';
 import { seesInstitution } from '../auth/principal';
-import { routeStateOf } from './route-state';
+import { whileRedisAnswers } from './while-redis-answers';
 
 export interface ConsoleActionsOptions {
   readonly queues: ConsoleQueues;
   readonly rejected: RejectedStore;
   readonly replayTargets: ReplayTargets;
-  readonly circuitOpen?: ((route: string) => Promise<boolean>) | undefined;
 }
 
+/** Recent failed attempts shown per route, newest first. */
 const RECENT = 10;
-/** Failed jobs read for a list (newest first). */
-const LIST = 200;
 /**
  * Failed event jobs listed per event queue (newest first): a page of 100 jobs read whole
  * (event and stack) stays within its time at any queue size; the CLI's `failed` lists them all.
@@ -86,32 +88,32 @@ function eventQueueOf(
   return found;
 }
 
-function listRoutes(options: ConsoleActionsOptions, principal: Principal): Promise<RouteView[]> {
-  return Promise.all(
-    options.queues.routes.map(async ({ route, queue }) => {
-      const [counts, state, failed] = await Promise.all([
-        queue.getJobCounts('wait', 'prioritized', 'active', 'delayed', 'failed', 'completed'),
-        routeStateOf(queue, route.name, options.circuitOpen),
-        // Every institution's: the newest RECENT are the list; one institution's are
-        // found among the newest LIST.
-        queue.getFailed(0, (principal.institution === undefined ? RECENT : LIST) - 1),
-      ]);
-      const mine = failed.filter((job) =>
-        seesInstitution(principal, jobInstitution(job) ?? undefined),
-      );
-      return {
-        ...routeSettings(route),
-        state,
-        counts: {
-          waiting: (counts.wait ?? 0) + (counts.prioritized ?? 0),
-          active: counts.active ?? 0,
-          delayed: counts.delayed ?? 0,
-          failed: principal.institution === undefined ? (counts.failed ?? 0) : mine.length,
-          delivered: counts.completed ?? 0,
-        },
-        recentFailures: mine.slice(0, RECENT).map(routeFailure),
-      };
-    }),
+/**
+ * Each route's settings, state and figures (readRouteReport: every attempt, inline and queued,
+ * the figures the CLI's `routes` shows) and its queue's counts; a scoped principal sees its own
+ * institution's figures and failures.
+ */
+function listRoutes({ queues }: ConsoleActionsOptions, principal: Principal): Promise<RouteView[]> {
+  return whileRedisAnswers(queues.connection, 'the routes', () =>
+    Promise.all(
+      queues.routes.map(async ({ route, queue }) => {
+        const [counts, { figures, state }] = await Promise.all([
+          routeQueueCounts(queue),
+          readRouteReport(queues.connection, queue, route, {
+            institution: principal.institution,
+            failures: RECENT,
+          }),
+        ]);
+        return {
+          ...routeSettings(route),
+          ...state,
+          counts,
+          lastHour: figures.lastHour,
+          p95DeliveryMs: figures.p95DeliveryMs,
+          recentFailures: figures.recentFailures.map(routeFailure),
+        };
+      }),
+    ),
   );
 }
 
@@ -127,8 +129,8 @@ async function setRoutePaused(
   if (principal.institution !== undefined) {
     throw consoleError.scope(`route ${name} (it carries every institution's deliveries)`);
   }
-  if (paused) await queue.pause();
-  else await queue.resume();
+  // Answers once the pause holds: no attempt of the route starts afterwards, inline or queued.
+  await setRoutePausedForEveryProcess(queue, paused);
   const waiting = await routeWaitingCount(queue);
   return {
     done: true,
@@ -271,14 +273,15 @@ function routeSettings(route: Route) {
   };
 }
 
-function routeFailure(job: Job): RouteFailure {
+function routeFailure(failure: RouteFigures['recentFailures'][number]): RouteFailure {
   return {
-    jobId: job.id ?? '',
-    eventId: jobEventId(job),
-    institution: jobInstitution(job),
-    attemptsMade: job.attemptsMade,
-    failedAt: isoOrNull(job.finishedOn),
-    reason: redactUrlCredentials(job.failedReason || '(no reason given)'),
+    jobId: failure.jobId,
+    eventId: failure.eventId,
+    institution: failure.institution,
+    attemptsMade: failure.attempt,
+    outcome: failure.outcome,
+    failedAt: failure.at,
+    reason: redactUrlCredentials(failure.error || '(no reason given)'),
   };
 }
 

@@ -172,9 +172,31 @@ function pageHandler(deps: PagesDeps, { current, view }: PageRoute) {
       return;
     }
     const ctx = contextOf(deps, req, principal);
-    const { title, body, head } = await view(ctx, req);
-    res.type('html').send(layout(ctx, title, current, body, head).value);
+    const shown = await view(ctx, req).catch((error: unknown) => {
+      const known = toHttpError(error);
+      const redisAway =
+        known.code === 'redis_down' ||
+        (known.code === 'internal' && deps.overview.queues.connection.status !== 'ready');
+      if (!redisAway) throw error;
+      // The page still answers, in its frame, saying what cannot be read and why.
+      return { title: NAV_TITLES[current] ?? 'Console', body: redisDownBody(), head: undefined };
+    });
+    res.type('html').send(layout(ctx, shown.title, current, shown.body, shown.head).value);
   };
+}
+
+const NAV_TITLES: Readonly<Record<string, string>> = {
+  '/routes': 'Routes',
+  '/rejected': 'Rejected deliveries',
+  '/failed': 'Failed event jobs',
+};
+
+function redisDownBody() {
+  return html`<p class="down" role="alert">
+      This cannot be read now: Redis does not answer (the queues, routes and rejected deliveries
+      live there).
+    </p>
+    <p><a href="/">The overview</a> shows what still answers.</p>`;
 }
 
 /** A form: signed in, its CSRF token holds, the action recorded, back with the outcome. */
