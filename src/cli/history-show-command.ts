@@ -15,7 +15,7 @@ function stepLine(step: JourneyStep): string {
       const answer = [step.status === null ? '' : `status ${String(step.status)}`, step.error ?? '']
         .filter((part) => part !== '')
         .join(' ');
-      return `${step.at}  route ${step.route}  attempt ${String(step.attempt)}  ${step.outcome}  ${String(step.durationMs)} ms  ${answer}`;
+      return `${step.at}  route ${step.route}  attempt ${String(step.attempt)} (${step.path})  ${step.outcome}  ${String(step.durationMs)} ms  ${answer}`;
     }
     case 'job_end':
       return `${step.at}  job_end  ${step.outcome}${step.error === null ? '' : `  ${step.error}`}${filesLines(step.files)}`;

@@ -89,7 +89,7 @@ function stepRow(step: JourneyStep): Html {
       <td>${step.at}</td>
       <td>
         route ${step.route}, attempt ${step.attempt}<br /><small
-          >${step.jobId === null ? 'inline (by the worker that took the event)' : `queued (job ${step.jobId})`}</small
+          >${step.path === 'inline' ? 'inline (by the worker that took the event)' : `queued (job ${step.jobId ?? '—'})`}</small
         >
       </td>
       <td>${step.outcome}</td>
