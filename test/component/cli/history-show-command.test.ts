@@ -6,6 +6,7 @@ import { historyStreamKey } from '../../../src/history/history-stream-key';
 import { openHistoryDatabase } from '../../../src/history/open-history-database';
 import { TEST_DATABASE_URL, dropSchema, uniqueSchema } from '../../helpers/history-database';
 import { TEST_HISTORY_KEY, fixtureEvent } from '../../helpers/history-events';
+import { recordTwoAttempts } from '../../helpers/record-two-attempts';
 import { TEST_REDIS_URL, uniqueQueueName } from '../../helpers/redis';
 import { captureIo } from './cli-io-capture';
 
@@ -36,23 +37,11 @@ describe('npm run events -- history show', () => {
       });
       await recorder.event(loan);
       await recorder.event(jobEnd);
-      const at = Date.now();
-      for (const [attempt, jobId] of [
-        [1, undefined],
-        [2, 'route-job-7'],
-      ] as const) {
-        await recorder.attempt({
-          event: loan,
-          route: 'loans',
-          attempt,
-          ...(jobId === undefined ? {} : { jobId }),
-          startedAt: new Date(at + attempt * 10),
-          endedAt: new Date(at + attempt * 10 + 3),
-          outcome: attempt === 1 ? 'retrying' : 'delivered',
-          ...(attempt === 1 ? { error: 'connect ECONNREFUSED' } : { status: 200 }),
-          durationMs: 3,
-        });
-      }
+      await recordTwoAttempts(recorder, loan, {
+        route: 'loans',
+        jobId: 'route-job-7',
+        second: 'delivered',
+      });
       await recorder.jobEnd({
         event: jobEnd,
         outcome: 'completed',

@@ -32,6 +32,7 @@ import {
 } from '../../helpers/console-with-history';
 import type { ConsoleWithHistory } from '../../helpers/console-with-history';
 import { fixtureEvent } from '../../helpers/history-events';
+import { recordTwoAttempts } from '../../helpers/record-two-attempts';
 import { TEST_REDIS_URL } from '../../helpers/redis';
 import { startStoppableProxy } from '../../helpers/stoppable-proxy';
 import type { StoppableProxy } from '../../helpers/stoppable-proxy';
@@ -90,24 +91,12 @@ describe('the console tells the truth, in a real browser', () => {
     });
     await new Promise((resolve) => setTimeout(resolve, 300));
     await routing.fanOut(loan, jobIdForEvent(loan.id));
-    const at = new Date();
     await consoleUnderTest.record([loan, jobEnd], async (recorder) => {
-      for (const [attempt, jobId] of [
-        [1, undefined],
-        [2, 'route-job-1'],
-      ] as const) {
-        await recorder.attempt({
-          event: loan,
-          route: 'loans',
-          attempt,
-          ...(jobId === undefined ? {} : { jobId }),
-          startedAt: at,
-          endedAt: new Date(at.getTime() + attempt),
-          outcome: 'retrying',
-          error: 'connect ECONNREFUSED 127.0.0.1:9',
-          durationMs: 3,
-        });
-      }
+      await recordTwoAttempts(recorder, loan, {
+        route: 'loans',
+        jobId: 'route-job-1',
+        second: 'retrying',
+      });
       await recorder.jobEnd({
         event: jobEnd,
         outcome: 'completed',
