@@ -337,6 +337,7 @@ export const ConsoleConfig = EnvSchema.pick({
   REJECTED_MAX_COUNT: true,
   REJECTED_MAX_AGE_HOURS: true,
   ROUTES_FILE: true,
+  EXPECTED_EVENTS_FILE: true,
   INSTITUTIONS_FILE: true,
   CONSOLE_PORT: true,
   CONSOLE_HOST: true,

@@ -1,3 +1,4 @@
+import { isRecord } from '../is-record';
 import { historyJourney } from '../history';
 import type { JourneyStep } from '../history';
 import type { CliIo } from './cli-io';
@@ -14,11 +15,23 @@ function stepLine(step: JourneyStep): string {
       const answer = [step.status === null ? '' : `status ${String(step.status)}`, step.error ?? '']
         .filter((part) => part !== '')
         .join(' ');
-      return `${step.at}  route ${step.route}  attempt ${String(step.attempt)}  ${step.outcome}  ${String(step.durationMs)} ms  ${answer}`;
+      return `${step.at}  route ${step.route}  attempt ${String(step.attempt)} (${step.path})  ${step.outcome}  ${String(step.durationMs)} ms  ${answer}`;
     }
     case 'job_end':
-      return `${step.at}  job_end  ${step.outcome}  ${JSON.stringify(step.files ?? [])}${step.error === null ? '' : `  ${step.error}`}`;
+      return `${step.at}  job_end  ${step.outcome}${step.error === null ? '' : `  ${step.error}`}${filesLines(step.files)}`;
   }
+}
+
+/** The records files a job_end stored, one indented line each: path, bytes, records. */
+function filesLines(files: unknown): string {
+  if (!Array.isArray(files)) return '';
+  return (files as unknown[])
+    .filter(isRecord)
+    .map(
+      (file) =>
+        `\n    ${String(file.path)}  ${String(file.bytes)} bytes${file.records === undefined ? '' : `  ${String(file.records)} records`}`,
+    )
+    .join('');
 }
 
 /** `history show <event id> [--institution <code>] [--json]`: the event's journey. */

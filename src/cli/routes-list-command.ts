@@ -5,6 +5,7 @@ import { parseCommandArgs } from './parse-command-args';
 import { shownTarget } from '../routes/preview-delivery';
 import type { RouteFigures } from '../routes/read-route-figures';
 import { readRouteReport } from '../routes/read-route-report';
+import { routeQueueCounts } from '../routes/route-queue-counts';
 import type { RouteState } from '../routes/route-state';
 
 /**
@@ -25,7 +26,7 @@ export async function routesListCommand(args: string[], io: CliIo): Promise<numb
       const queue = cli.queues.get(route.name);
       if (queue === undefined) continue;
       const [counts, { figures, state }] = await Promise.all([
-        queue.getJobCounts('wait', 'prioritized', 'active', 'delayed', 'failed'),
+        routeQueueCounts(queue),
         readRouteReport(cli.connection, queue, route),
       ]);
       rows.push({
@@ -33,10 +34,7 @@ export async function routesListCommand(args: string[], io: CliIo): Promise<numb
         destination: route.to.kind,
         target: shownTarget(route, cli.redactSecrets),
         ...state,
-        waiting: (counts.wait ?? 0) + (counts.prioritized ?? 0),
-        active: counts.active ?? 0,
-        delayed: counts.delayed ?? 0,
-        failed: counts.failed ?? 0,
+        ...counts,
         lastHour: figures.lastHour,
         p95DeliveryMs: figures.p95DeliveryMs,
         last: figures.last,

@@ -78,7 +78,12 @@ export function createConsoleApp(options: ConsoleAppOptions): Express {
   app.use(bearerGuessLimit({ auth: options.auth, attemptsPerMinute }));
   app.use(
     '/api/v1',
-    apiRouter({ operations: apiOperations(deps), auth: options.auth, logger: options.logger }),
+    apiRouter({
+      operations: apiOperations(deps),
+      auth: options.auth,
+      logger: options.logger,
+      redisReady: () => options.overview.queues.connection.status === 'ready',
+    }),
   );
   app.use(
     signInRoutes({

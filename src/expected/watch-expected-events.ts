@@ -4,7 +4,7 @@ import type { Logger } from '../logger';
 import { registerExpectedEventsMetrics } from '../metrics/expected-events-metrics';
 import type { Dispatch } from '../worker/handler-registry';
 import { loadExpectedEventsFile } from './expected-events-file';
-import type { ExpectedEventsOfQueue } from './expected-events-watch';
+import { expectedWatchesOf } from './expected-watches-of';
 import { withExpectedEvents } from './expected-events-watch';
 import { readExpectedEvents } from './read-expected-events';
 
@@ -25,13 +25,7 @@ export function watchExpectedEvents(options: {
   // metrics exist on every worker (and its rule is checked against them).
   const { expected } =
     options.file === undefined ? { expected: [] } : loadExpectedEventsFile(options.file);
-  const watches: ExpectedEventsOfQueue[] = options.queues.map(({ institution, queueName }) => ({
-    institution: institution ?? '',
-    queueName,
-    rules: expected.filter(
-      (rule) => rule.institution === undefined || rule.institution === institution,
-    ),
-  }));
+  const watches = expectedWatchesOf(expected, options.queues);
   if (options.registry !== undefined) {
     registerExpectedEventsMetrics(options.registry, () =>
       readExpectedEvents(options.connection, watches),

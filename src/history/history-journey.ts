@@ -14,6 +14,8 @@ export type JourneyStep =
       readonly error: string | null;
       readonly durationMs: number;
       readonly startedAt: string;
+      /** inline: made by the worker that took the event, before any route job; queued: a route job's. */
+      readonly path: 'inline' | 'queued';
       readonly jobId: string | null;
     }
   | {
@@ -90,18 +92,7 @@ export async function historyJourney(
       const event = summaryOf(row);
       return { at: event.receivedAt, kind: 'received', event };
     }),
-    ...attemptRows.map((row): JourneyStep => ({
-      at: iso(row.endedAt),
-      kind: 'attempt',
-      route: row.route,
-      attempt: row.attempt,
-      outcome: row.outcome,
-      status: row.status,
-      error: row.error,
-      durationMs: row.durationMs,
-      startedAt: iso(row.startedAt),
-      jobId: row.jobId,
-    })),
+    ...attemptRows.map(attemptStep),
     ...outcomes.rows.map((row): JourneyStep => ({
       at: iso(row.recordedAt),
       kind: 'job_end',
@@ -114,4 +105,20 @@ export async function historyJourney(
   ];
   const order = { received: 0, job_end: 1, attempt: 2 };
   return steps.sort((a, b) => a.at.localeCompare(b.at) || order[a.kind] - order[b.kind]);
+}
+
+function attemptStep(row: AttemptRow): JourneyStep {
+  return {
+    at: iso(row.endedAt),
+    kind: 'attempt',
+    route: row.route,
+    attempt: row.attempt,
+    outcome: row.outcome,
+    status: row.status,
+    error: row.error,
+    durationMs: row.durationMs,
+    startedAt: iso(row.startedAt),
+    path: row.jobId === null ? 'inline' : 'queued',
+    jobId: row.jobId,
+  };
 }

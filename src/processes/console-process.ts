@@ -16,6 +16,9 @@ import type { ConsoleAuth, ConsoleHistory, ConsoleQueues, OverviewSources } from
 import { createRejectedStore } from '../events/rejected-store';
 import type { RejectedStore } from '../events/rejected-store';
 import type { ReplayTargets } from '../operations/replay-targets';
+import { loadExpectedEventsFile } from '../expected/expected-events-file';
+import { expectedWatchesOf } from '../expected/expected-watches-of';
+import { readExpectedEvents } from '../expected/read-expected-events';
 import { deriveHistoryKeys } from '../history/history-keys';
 import { historyStreamKey } from '../history/history-stream-key';
 import { openPgExecutor } from '../history/pg-executor';
@@ -44,8 +47,6 @@ export interface ConsoleProcessOptions {
   readonly historyDatabase?: SqlExecutor | undefined;
   /** Deliveries a replay by query queues per second at most (replayHistory's 50 by default). */
   readonly replayRatePerSecond?: number | undefined;
-  /** A route's circuit breaker state, once routes have one. */
-  readonly circuitOpen?: OverviewSources['circuitOpen'];
   /** The API budget left per institution, where the worker stores it. */
   readonly remainingOf?: OverviewSources['remainingOf'];
   readonly now?: () => Date;
@@ -71,14 +72,14 @@ export function createConsoleProcess(options: ConsoleProcessOptions): ConsolePro
   const app = createConsoleApp({
     logger: options.logger,
     auth,
-    actions: createConsoleActions({ ...sources, circuitOpen: options.circuitOpen }),
+    actions: createConsoleActions(sources),
     history: history.calls,
     trustedProxies: config.CONSOLE_TRUSTED_PROXY ?? [],
     overview: {
       queues: sources.queues,
       history: history.calls,
-      circuitOpen: options.circuitOpen,
       remainingOf: options.remainingOf,
+      expected: expectedOf(config, sources.queues),
       now: options.now ?? (() => new Date()),
     },
     checkReady: async () => {
@@ -162,6 +163,16 @@ function authOf(config: ConsoleConfig): ConsoleAuth {
     sessionTtlMs: config.CONSOLE_SESSION_HOURS * 3600_000,
     maxSessions: config.CONSOLE_MAX_SESSIONS,
   });
+}
+
+/** EXPECTED_EVENTS_FILE read at start-up as the worker reads it; its rules' state read per page. */
+function expectedOf(config: ConsoleConfig, queues: ConsoleQueues): OverviewSources['expected'] {
+  if (config.EXPECTED_EVENTS_FILE === undefined) return undefined;
+  const watches = expectedWatchesOf(
+    loadExpectedEventsFile(config.EXPECTED_EVENTS_FILE).expected,
+    queues.events.map(({ institution, queue }) => ({ institution, queueName: queue.name })),
+  );
+  return () => readExpectedEvents(queues.connection, watches);
 }
 
 /** The history given by the caller, else over the database given or opened from DATABASE_URL. */

@@ -16,6 +16,8 @@ export function apiRouter(deps: {
   operations: readonly Operation[];
   auth: ConsoleAuth;
   logger: Logger;
+  /** The console's Redis is connected: a call that fails while it is not answers 503 redis_down. */
+  redisReady: () => boolean;
 }): Router {
   const router = express.Router();
   const document = openApiDocument(deps.operations);
@@ -49,7 +51,8 @@ export function apiRouter(deps: {
     next(consoleError.notFound('such API call'));
   });
   router.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
-    const known = toHttpError(error);
+    let known = toHttpError(error);
+    if (known.code === 'internal' && !deps.redisReady()) known = consoleError.redisDown('this');
     if (known.status >= 500 && known.code === 'internal') {
       deps.logger.error({ err: error }, 'console API call failed');
     }

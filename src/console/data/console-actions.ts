@@ -6,7 +6,11 @@ import { replayOneRejected } from '../../operations/replay-one-rejected';
 import type { ReplayTargets } from '../../operations/replay-targets';
 import type { RedactSecrets } from '../../routes/create-secret-redactor';
 import { shownTarget } from '../../routes/preview-delivery';
+import type { RouteFigures } from '../../routes/read-route-figures';
+import { readRouteReport } from '../../routes/read-route-report';
+import { routeQueueCounts } from '../../routes/route-queue-counts';
 import { routeWaitingCount } from '../../routes/route-waiting-count';
+import { setRoutePaused as setRoutePausedForEveryProcess } from '../../routes/set-route-paused';
 import type { Route } from '../../routes/routes-file';
 import type { ActionResult, FailedJob, RouteFailure, RouteView } from './console-views';
 import type { ConsoleQueues, EventQueue } from './console-queues';
@@ -15,20 +19,18 @@ import { isoOrNull, jobEventId, jobInstitution } from './job-institution';
 import { viewFor } from './mask-for';
 import type { Principal } from '../auth/principal';
 import { seesInstitution } from '../auth/principal';
-import { routeStateOf } from './route-state';
+import { whileRedisAnswers } from './while-redis-answers';
 
 export interface ConsoleActionsOptions {
   readonly queues: ConsoleQueues;
   readonly rejected: RejectedStore;
   readonly replayTargets: ReplayTargets;
-  readonly circuitOpen?: ((route: string) => Promise<boolean>) | undefined;
   /** The routes file's substituted values masked (loadRoutesFile): targets and failed reasons. */
   readonly redactSecrets: RedactSecrets;
 }
 
+/** Recent failed attempts shown per route, newest first. */
 const RECENT = 10;
-/** Failed jobs read for a list (newest first). */
-const LIST = 200;
 /**
  * Failed event jobs listed per event queue (newest first): a page of 100 jobs read whole
  * (event and stack) stays within its time at any queue size; the CLI's `failed` lists them all.
@@ -88,34 +90,35 @@ function eventQueueOf(
   return found;
 }
 
+/**
+ * Each route's settings, state and figures (readRouteReport: every attempt, inline and queued,
+ * the figures the CLI's `routes` shows) and its queue's counts; a scoped principal sees its own
+ * institution's figures and failures.
+ */
 function listRoutes(options: ConsoleActionsOptions, principal: Principal): Promise<RouteView[]> {
-  return Promise.all(
-    options.queues.routes.map(async ({ route, queue }) => {
-      const [counts, state, failed] = await Promise.all([
-        queue.getJobCounts('wait', 'prioritized', 'active', 'delayed', 'failed', 'completed'),
-        routeStateOf(queue, route.name, options.circuitOpen),
-        // Every institution's: the newest RECENT are the list; one institution's are
-        // found among the newest LIST.
-        queue.getFailed(0, (principal.institution === undefined ? RECENT : LIST) - 1),
-      ]);
-      const mine = failed.filter((job) =>
-        seesInstitution(principal, jobInstitution(job) ?? undefined),
-      );
-      return {
-        ...routeSettings(route, options.redactSecrets),
-        state,
-        counts: {
-          waiting: (counts.wait ?? 0) + (counts.prioritized ?? 0),
-          active: counts.active ?? 0,
-          delayed: counts.delayed ?? 0,
-          failed: principal.institution === undefined ? (counts.failed ?? 0) : mine.length,
-          delivered: counts.completed ?? 0,
-        },
-        recentFailures: mine
-          .slice(0, RECENT)
-          .map((job) => routeFailure(job, options.redactSecrets, principal.role)),
-      };
-    }),
+  const { queues, redactSecrets } = options;
+  return whileRedisAnswers(queues.connection, 'the routes', () =>
+    Promise.all(
+      queues.routes.map(async ({ route, queue }) => {
+        const [counts, { figures, state }] = await Promise.all([
+          routeQueueCounts(queue),
+          readRouteReport(queues.connection, queue, route, {
+            institution: principal.institution,
+            failures: RECENT,
+          }),
+        ]);
+        return {
+          ...routeSettings(route, redactSecrets),
+          ...state,
+          counts,
+          lastHour: figures.lastHour,
+          p95DeliveryMs: figures.p95DeliveryMs,
+          recentFailures: figures.recentFailures.map((failure) =>
+            routeFailure(failure, redactSecrets),
+          ),
+        };
+      }),
+    ),
   );
 }
 
@@ -131,8 +134,8 @@ async function setRoutePaused(
   if (principal.institution !== undefined) {
     throw consoleError.scope(`route ${name} (it carries every institution's deliveries)`);
   }
-  if (paused) await queue.pause();
-  else await queue.resume();
+  // Answers once the pause holds: no attempt of the route starts afterwards, inline or queued.
+  await setRoutePausedForEveryProcess(queue, paused);
   const waiting = await routeWaitingCount(queue);
   return {
     done: true,
@@ -297,20 +300,22 @@ function routeSettings(route: Route, redactSecrets: RedactSecrets) {
   };
 }
 
-/** A route job's data is its event: a viewer's reason loses what the event's view hides. */
+/**
+ * A failed attempt from the route figures: its text was masked for the event's personal values
+ * when it was counted (route-figures.ts); the routes file's secrets are masked here.
+ */
 function routeFailure(
-  job: Job,
+  failure: RouteFigures['recentFailures'][number],
   redactSecrets: RedactSecrets,
-  role: Principal['role'],
 ): RouteFailure {
-  const reason = redactSecrets(job.failedReason || '(no reason given)');
   return {
-    jobId: job.id ?? '',
-    eventId: jobEventId(job),
-    institution: jobInstitution(job),
-    attemptsMade: job.attemptsMade,
-    failedAt: isoOrNull(job.finishedOn),
-    reason: viewFor(role, job.data).text(reason),
+    jobId: failure.jobId,
+    eventId: failure.eventId,
+    institution: failure.institution,
+    attemptsMade: failure.attempt,
+    outcome: failure.outcome,
+    failedAt: failure.at,
+    reason: redactSecrets(failure.error || '(no reason given)'),
   };
 }
 

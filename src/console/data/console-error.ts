@@ -10,6 +10,12 @@ export const consoleError = {
   notFound: (what: string) => new HttpError(404, 'not_found', `no ${what}`),
   badField: (field: string, rule: string) =>
     new HttpError(400, 'invalid_request', `${field}: ${rule}`),
+  redisDown: (what: string) =>
+    new HttpError(
+      503,
+      'redis_down',
+      `${what} cannot be read: Redis does not answer (the queues, routes and rejected deliveries live there)`,
+    ),
   csrf: () =>
     new HttpError(
       403,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ROUTE_STATES } from '../../routes/route-state';
 
 /**
  * What the console reads and shows: the overview, a route's view, a failed job, an action's
@@ -23,21 +24,60 @@ export const InstitutionOverview = z.object({
 
 export type InstitutionOverview = z.infer<typeof InstitutionOverview>;
 
-const RouteState = z.enum(['running', 'paused', 'circuit open']);
+const RouteState = z
+  .enum(ROUTE_STATES)
+  .describe(
+    'docs/routing.md "A route\'s state": paused, circuit open, failing, rate-limited, running',
+  );
+
+/** The run of failed attempts since the route's last delivery (every institution's). */
+const Failing = z
+  .object({
+    since: z.iso.datetime(),
+    attempts: z.number().int(),
+    lastError: z.string(),
+  })
+  .nullable()
+  .describe('null: the latest attempt delivered (or none yet)');
+
+/** What the route's state is and why: read with the figures, from the one source (route-figures.ts). */
+const RouteStateFields = {
+  state: RouteState,
+  failing: Failing,
+  circuitOpenUntil: when.describe('when the open circuit lets its next probe go'),
+};
+
+const Outcome = z.enum(['delivered', 'retrying', 'failed']);
 
 export const RouteOverview = z.object({
   route: z.string(),
-  state: RouteState,
+  ...RouteStateFields,
   waiting: z.number().int(),
-  failed: z.number().int(),
-  deliveredLastHour: z.number().int(),
-  failedLastHour: z.number().int(),
-  p95DeliveryMs: z.number().nullable().describe('processing time of the last hour’s deliveries'),
-  lastResult: z.enum(['delivered', 'failed']).nullable(),
+  failed: z.number().int().describe('failed deliveries kept in the route queue (replayable)'),
+  deliveredLastHour: z.number().int().describe('attempts delivered, inline and queued'),
+  retryingLastHour: z.number().int().describe('failed attempts that will be retried'),
+  failedLastHour: z.number().int().describe('failed attempts with no retry left'),
+  p95DeliveryMs: z.number().nullable().describe('duration of the last hour’s delivered attempts'),
+  lastResult: Outcome.nullable(),
   lastResultAt: when,
+  lastError: z.string().nullable(),
 });
 
 export type RouteOverview = z.infer<typeof RouteOverview>;
+
+export const ExpectedEventView = z.object({
+  institution: z.string().describe("'' for the single institution"),
+  rule: z.string().describe('job_end:<job> or kind:<kind> (EXPECTED_EVENTS_FILE)'),
+  everyHours: z.number(),
+  lastSeenAt: when.describe('null: none since the rule is watched'),
+  ageSeconds: z.number(),
+  late: z.boolean(),
+});
+export type ExpectedEventView = z.infer<typeof ExpectedEventView>;
+
+/** A part of the overview that could not be read now (its source does not answer). */
+export const OverviewSection = z.enum(['institutions', 'routes', 'expected events']);
+export type OverviewSection = z.infer<typeof OverviewSection>;
 
 export const Overview = z.object({
   at: z.iso.datetime(),
@@ -46,16 +86,22 @@ export const Overview = z.object({
     redis: z.enum(['up', 'down']),
     postgresql: z.enum(['up', 'down', 'not configured']),
   }),
+  unreadable: z.array(OverviewSection).describe('sections left empty because Redis did not answer'),
   institutions: z.array(InstitutionOverview),
   routes: z.array(RouteOverview),
+  expected: z.array(ExpectedEventView).describe('EXPECTED_EVENTS_FILE rules; [] without it'),
 });
 export type Overview = z.infer<typeof Overview>;
 
 export const RouteFailure = z.object({
-  jobId: z.string(),
+  jobId: z
+    .string()
+    .nullable()
+    .describe('null: an inline attempt (no route job); replay it by its event id'),
   eventId: z.string().nullable(),
   institution: z.string().nullable(),
-  attemptsMade: z.number().int(),
+  attemptsMade: z.number().int().describe('the number of this attempt'),
+  outcome: z.enum(['retrying', 'failed']),
   failedAt: when,
   reason: z.string(),
 });
@@ -75,14 +121,23 @@ export const RouteView = z.object({
   retry: z.object({ attempts: z.number().int(), backoffMs: z.number().int() }),
   ratePerSecond: z.number().nullable(),
   concurrency: z.number().int(),
-  state: RouteState,
-  counts: z.object({
-    waiting: z.number().int(),
-    active: z.number().int(),
-    delayed: z.number().int(),
-    failed: z.number().int(),
-    delivered: z.number().int(),
-  }),
+  ...RouteStateFields,
+  counts: z
+    .object({
+      waiting: z.number().int(),
+      active: z.number().int(),
+      delayed: z.number().int(),
+      failed: z.number().int(),
+    })
+    .describe('the route queue now'),
+  lastHour: z
+    .object({
+      delivered: z.number().int(),
+      retrying: z.number().int(),
+      failed: z.number().int(),
+    })
+    .describe('attempts of the last hour, inline and queued'),
+  p95DeliveryMs: z.number().nullable(),
   recentFailures: z.array(RouteFailure),
 });
 export type RouteView = z.infer<typeof RouteView>;

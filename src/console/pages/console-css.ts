@@ -14,7 +14,10 @@ th { background: #eef2f7; }
 .notice { padding: .5rem; background: #dff6dd; color: #0b3d0b; border: 1px solid #0b3d0b; }
 .notice.failed { background: #fde7e9; color: #6e0811; border-color: #6e0811; }
 .inline { display: inline; }
-.state-paused, .state-circuit-open, .down { color: #8a1c00; font-weight: bold; }
+.reason, .files, code { overflow-wrap: anywhere; }
+td.reason, td.wide { max-width: 32rem; }
+.files { margin: 0; padding-left: 1.2rem; }
+.state-paused, .state-circuit-open, .state-failing, .state-rate-limited, .down { color: #8a1c00; font-weight: bold; }
 pre { white-space: pre-wrap; word-break: break-all; background: #f4f4f4; padding: .5rem; border: 1px solid #ccc; }
 button { cursor: pointer; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }

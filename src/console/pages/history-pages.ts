@@ -1,3 +1,4 @@
+import { isRecord } from '../../is-record';
 import type { JourneyStep } from '../../history/history-journey';
 import type { AuditPage } from '../../history/list-audit';
 import type { HistoryEventSummary, HistoryPage } from '../../history/search-history';
@@ -86,17 +87,21 @@ function stepRow(step: JourneyStep): Html {
   if (step.kind === 'received') {
     return html`<tr>
       <td>${step.at}</td>
-      <td>received (queued)</td>
+      <td>received and queued by the listener</td>
       <td colspan="4"></td>
     </tr>`;
   }
   if (step.kind === 'attempt') {
     return html`<tr>
       <td>${step.at}</td>
-      <td>route ${step.route}, attempt ${step.attempt}</td>
+      <td>
+        route ${step.route}, attempt ${step.attempt}<br /><small
+          >${step.path === 'inline' ? 'inline (by the worker that took the event)' : `queued (job ${step.jobId ?? '—'})`}</small
+        >
+      </td>
       <td>${step.outcome}</td>
       <td>${step.status ?? '—'}</td>
-      <td>${step.error ?? '—'}</td>
+      <td class="reason">${step.error ?? '—'}</td>
       <td>${step.durationMs} ms</td>
     </tr>`;
   }
@@ -104,9 +109,28 @@ function stepRow(step: JourneyStep): Html {
     <td>${step.at}</td>
     <td>job_end ${step.jobInstanceId ?? ''}</td>
     <td>${step.outcome}</td>
-    <td colspan="2">${step.error ?? JSON.stringify(step.files)}</td>
+    <td colspan="2" class="reason">${step.error ?? filesList(step.files)}</td>
     <td></td>
   </tr>`;
+}
+
+/** The records files a job_end stored (job-end-outcome-of.ts): path, bytes, records. */
+function filesList(files: unknown): Html | string {
+  const list = Array.isArray(files) ? (files as unknown[]).filter(isFile) : [];
+  if (list.length === 0) return 'no files';
+  return html`<ul class="files">
+    ${list.map(
+      (file) =>
+        html`<li>
+          <code>${file.path}</code> · ${file.bytes}
+          bytes${file.records === undefined ? '' : ` · ${String(file.records)} records`}
+        </li>`,
+    )}
+  </ul>`;
+}
+
+function isFile(value: unknown): value is { path: string; bytes: number; records?: number } {
+  return isRecord(value) && typeof value.path === 'string' && typeof value.bytes === 'number';
 }
 
 /** One event: its fields, its journey and (operators) "deliver again to route X". */

@@ -1,31 +1,57 @@
-import type { InstitutionOverview, Overview, RouteOverview } from '../data/console-views';
+import type {
+  ExpectedEventView,
+  InstitutionOverview,
+  Overview,
+  RouteOverview,
+} from '../data/console-views';
 import { html } from './html';
 import type { Html } from './html';
 import { ago, columnsTable } from './layout';
+import { routeStateText } from './route-state-text';
 
 export function overviewPage(overview: Overview): Html {
   return html` <h2>Health</h2>
     ${healthTable(overview.health)}
     <h2>Institutions and their event queues</h2>
-    ${institutionsTable(overview.institutions)}
-    <h2>Routes</h2>
     ${
-      overview.routes.length === 0
-        ? html`<p>No routes (ROUTES_FILE is not set).</p>`
-        : routesTable(overview.routes)
+      overview.unreadable.includes('institutions')
+        ? unreadable('The event queues')
+        : institutionsTable(overview.institutions)
     }
+    <h2>Routes</h2>
+    ${routesSection(overview)}
+    <h2>Expected events</h2>
+    ${expectedSection(overview)}
     <p><small>As of ${overview.at}. Reload the page to refresh.</small></p>`;
 }
+
+function unreadable(what: string): Html {
+  return html`<p class="down" role="alert">${what} cannot be read now: Redis does not answer.</p>`;
+}
+
+const MEANING = {
+  redis: {
+    up: 'answers',
+    down: 'does not answer: the listener cannot queue events (it answers 503 or spools them), workers wait, and the queues, routes and rejected deliveries cannot be read',
+  },
+  postgresql: {
+    up: 'answers',
+    down: 'does not answer: the history pages cannot be read; events are still queued and delivered, their history records wait',
+    'not configured': 'DATABASE_URL is not set: no history',
+  },
+} as const;
 
 function healthTable(health: Overview['health']): Html {
   return html`<table>
     <tr>
       <th scope="row">Redis</th>
       <td class="${health.redis}">${health.redis}</td>
+      <td>${MEANING.redis[health.redis]}</td>
     </tr>
     <tr>
       <th scope="row">PostgreSQL (history)</th>
-      <td class="${health.postgresql}">${health.postgresql}</td>
+      <td class="${health.postgresql.replace(' ', '-')}">${health.postgresql}</td>
+      <td>${MEANING.postgresql[health.postgresql]}</td>
     </tr>
   </table>`;
 }
@@ -58,29 +84,54 @@ function institutionsTable(institutions: readonly InstitutionOverview[]): Html {
   );
 }
 
-function routesTable(routes: readonly RouteOverview[]): Html {
+function routesSection(overview: Overview): Html {
+  if (overview.unreadable.includes('routes')) return unreadable('The routes');
+  if (overview.routes.length === 0) return html`<p>No routes (ROUTES_FILE is not set).</p>`;
   return columnsTable(
     [
       'Route',
       'State',
       'Waiting',
-      'Failed',
-      'Delivered (last hour)',
-      'Failed (last hour)',
+      'Failed (queue)',
+      'Last hour: delivered · retrying · failed',
       'p95 delivery',
       'Last result',
     ],
-    routes.map(
-      (row) =>
+    overview.routes.map(routeRow),
+  );
+}
+
+function routeRow(row: RouteOverview): Html {
+  return html`<tr>
+    <td><a href="/routes#route-${row.route}">${row.route}</a></td>
+    <td class="wide">${routeStateText(row)}</td>
+    <td>${row.waiting}</td>
+    <td>${row.failed}</td>
+    <td>${row.deliveredLastHour} · ${row.retryingLastHour} · ${row.failedLastHour}</td>
+    <td>${row.p95DeliveryMs === null ? '—' : `${String(row.p95DeliveryMs)} ms`}</td>
+    <td class="wide">
+      ${row.lastResult ?? '—'} <small>${row.lastResultAt ?? ''}</small>
+      ${row.lastError === null ? '' : html`<br /><span class="reason">${row.lastError}</span>`}
+    </td>
+  </tr>`;
+}
+
+function expectedSection(overview: Overview): Html {
+  if (overview.unreadable.includes('expected events')) return unreadable('The expected events');
+  if (overview.expected.length === 0) {
+    return html`<p>No rules (EXPECTED_EVENTS_FILE is not set or names none).</p>`;
+  }
+  return columnsTable(
+    ['Institution', 'Rule', 'At least every', 'Last seen', 'Age', 'Late'],
+    overview.expected.map(
+      (row: ExpectedEventView) =>
         html`<tr>
-          <td><a href="/routes#route-${row.route}">${row.route}</a></td>
-          <td class="state-${row.state.replace(' ', '-')}">${row.state}</td>
-          <td>${row.waiting}</td>
-          <td>${row.failed}</td>
-          <td>${row.deliveredLastHour}</td>
-          <td>${row.failedLastHour}</td>
-          <td>${row.p95DeliveryMs === null ? '—' : `${String(row.p95DeliveryMs)} ms`}</td>
-          <td>${row.lastResult ?? '—'} <small>${row.lastResultAt ?? ''}</small></td>
+          <td>${row.institution === '' ? '(single institution)' : row.institution}</td>
+          <td>${row.rule}</td>
+          <td>${row.everyHours} h</td>
+          <td>${row.lastSeenAt ?? 'none since watched'}</td>
+          <td>${ago(row.ageSeconds)}</td>
+          <td class="${row.late ? 'down' : ''}">${row.late ? 'late' : 'no'}</td>
         </tr>`,
     ),
   );

@@ -9,6 +9,7 @@ import { formPrincipal } from './form-principal';
 import { addHistoryPages } from './history-pages-router';
 import type { PageRoute } from './history-pages-router';
 import { html } from './html';
+import type { Html } from './html';
 import { layout, page } from './layout';
 import type { PageContext } from './layout';
 import { overviewPage } from './overview-page';
@@ -172,9 +173,42 @@ function pageHandler(deps: PagesDeps, { current, view }: PageRoute) {
       return;
     }
     const ctx = contextOf(deps, req, principal);
-    const { title, body, head } = await view(ctx, req);
-    res.type('html').send(layout(ctx, title, current, body, head).value);
+    const shown = await view(ctx, req).catch((error: unknown) => {
+      const body = unreadableBody(deps, toHttpError(error).code);
+      if (body === undefined) throw error;
+      // The page still answers, in its frame, saying what cannot be read and why.
+      return { title: NAV_TITLES[current] ?? 'Console', body, head: undefined };
+    });
+    res.type('html').send(layout(ctx, shown.title, current, shown.body, shown.head).value);
   };
+}
+
+const NAV_TITLES: Readonly<Record<string, string>> = {
+  '/routes': 'Routes',
+  '/rejected': 'Rejected deliveries',
+  '/failed': 'Failed event jobs',
+  '/events': 'Events',
+  '/audit': 'Audit',
+};
+
+/** What a page says when its source does not answer; undefined: another error (a page of its own). */
+function unreadableBody(deps: PagesDeps, code: string): Html | undefined {
+  if (code === 'history_unavailable') {
+    return html`<p class="down" role="alert">
+        The history cannot be read now: PostgreSQL (DATABASE_URL) does not answer. Events are still
+        queued and delivered; their history records wait until it answers.
+      </p>
+      <p><a href="/">The overview</a> shows what still answers.</p>`;
+  }
+  const redisAway =
+    code === 'redis_down' ||
+    (code === 'internal' && deps.overview.queues.connection.status !== 'ready');
+  if (!redisAway) return undefined;
+  return html`<p class="down" role="alert">
+      This cannot be read now: Redis does not answer (the queues, routes and rejected deliveries
+      live there).
+    </p>
+    <p><a href="/">The overview</a> shows what still answers.</p>`;
 }
 
 /** A form: signed in, its CSRF token holds, the action recorded, back with the outcome. */

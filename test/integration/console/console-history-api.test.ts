@@ -228,6 +228,14 @@ describe('the console with its history database down', () => {
       const events = await get('/events');
       expect(events.status).toBe(503);
       expect(await events.json()).toMatchObject({ error: 'history_unavailable' });
+      // The pages answer too, saying the history cannot be read (no error page).
+      for (const path of ['/events', '/events/01SVC_INST/1', '/audit']) {
+        const answer = await fetch(`${base.replace('/api/v1', '')}${path}`, {
+          headers: { authorization: `Bearer ${TOKENS.operator}` },
+        });
+        expect([path, answer.status]).toEqual([path, 200]);
+        expect(await answer.text()).toContain('The history cannot be read now: PostgreSQL');
+      }
     } finally {
       server.close();
       await consoleProcess.close();
