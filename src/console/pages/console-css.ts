@@ -14,6 +14,7 @@ th { background: #eef2f7; }
 .notice { padding: .5rem; background: #dff6dd; color: #0b3d0b; border: 1px solid #0b3d0b; }
 .notice.failed { background: #fde7e9; color: #6e0811; border-color: #6e0811; }
 .inline { display: inline; }
+.badge { display: inline-block; padding: 0 .4rem; border: 1px solid #1f3a5f; border-radius: .6rem; color: #1f3a5f; font-size: .85em; }
 .state-paused, .state-circuit-open, .down { color: #8a1c00; font-weight: bold; }
 pre { white-space: pre-wrap; word-break: break-all; background: #f4f4f4; padding: .5rem; border: 1px solid #ccc; }
 button { cursor: pointer; }

@@ -1,7 +1,7 @@
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { createBackgroundReplays } from '../../../src/console/data/background-replays';
-import type { BackgroundReplays, ReplayRun } from '../../../src/console/data/background-replays';
+import { createBackgroundReplays } from '../../../src/operations/background-replays';
+import type { BackgroundReplays, ReplayRun } from '../../../src/operations/background-replays';
 import { createHistoryWriter } from '../../../src/history/create-history-writer';
 import { deriveHistoryKeys } from '../../../src/history/history-keys';
 import type { SqlExecutor } from '../../../src/history/sql-executor';
