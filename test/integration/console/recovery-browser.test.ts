@@ -2,8 +2,9 @@ import type { Page } from 'playwright-core';
 import type { CanonicalEvent } from '../../../src/events/canonical-event';
 import {
   launchTestBrowser,
-  screenshot,
+  screenshotWithoutViolations,
   seriousA11yViolations,
+  signedInPage,
 } from '../../helpers/console-browser';
 import type { TestBrowser } from '../../helpers/console-browser';
 import {
@@ -27,19 +28,9 @@ describe('recover since, records set aside and recovered events in a real browse
   };
   const setAsideFor = fixtureEvent('bib-updated', { id: 'rb-bib-1' });
 
-  const signIn = async (token: string): Promise<Page> => {
-    await browser.context.clearCookies();
-    const page = await browser.context.newPage();
-    await page.goto(`${consoleUnderTest.url}/sign-in`);
-    await page.fill('input[name="token"]', token);
-    await page.click('button[type="submit"]');
-    await page.waitForURL(`${consoleUnderTest.url}/`);
-    return page;
-  };
-  const checked = async (page: Page, name: string) => {
-    await screenshot(page, name);
-    expect(await seriousA11yViolations(page)).toEqual([]);
-  };
+  const signIn = (token: string): Promise<Page> =>
+    signedInPage(browser, consoleUnderTest.url, token);
+  const checked = screenshotWithoutViolations;
 
   beforeAll(async () => {
     // Slow deliveries (one every 4 s) so that the recovery's page shows it running first.
