@@ -28,7 +28,7 @@ export type RecoveryCheck =
  * The retention that bounds a route's events: the patron one when every action the route takes is
  * a patron kind (their events are gone sooner), else the general one.
  */
-export function retentionOfRoute(
+function retentionOfRoute(
   match: RouteMatch,
   retention: RetentionDays,
 ): { readonly days: number; readonly key: string } {

@@ -11,7 +11,7 @@ const POLL_SECONDS = 2;
  * inline <style> the CSP refuses, so they are off. Without JavaScript the page reads the same
  * and its Reload link refreshes it.
  */
-export const PROGRESS_HEAD = html`<meta
+const PROGRESS_HEAD = html`<meta
     name="htmx-config"
     content='{"includeIndicatorStyles":false,"allowEval":false,"allowScriptTags":false}'
   />
