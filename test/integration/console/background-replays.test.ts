@@ -95,4 +95,53 @@ describe('replays by query in the background', () => {
     expect(rows[1]?.details.stopped).toBe(true);
     await queue.close();
   });
+
+  it('a recovery stops at its cap, says there were more, and is audited as recover', async () => {
+    const queue = new Queue(queueName, { connection: { url: TEST_REDIS_URL } });
+    const replays = createBackgroundReplays({ context: context() });
+    const started = replays.start({
+      route: 'indexer',
+      filters: { action: 'bib' },
+      actor: 'ops',
+      institution: undefined,
+      target: { queue, jobOptions: {} },
+      kind: 'recover',
+      atMost: 1,
+      details: { since: '2024-11-06T14:00:00.000Z' },
+    });
+
+    const run = await replays.ended(started.replayId);
+
+    expect(run).toMatchObject({
+      kind: 'recover',
+      state: 'done',
+      queued: 1,
+      matched: 1,
+      more: true,
+    });
+    const rows = await auditOf(started.replayId);
+    expect(rows.map((row) => row.action)).toEqual(['recover.start', 'recover']);
+    expect(rows[1]?.details).toMatchObject({ capped: true, since: '2024-11-06T14:00:00.000Z' });
+    await replays.close();
+    await queue.close();
+  });
+
+  it('a recovery that fails is audited as recover.failed', async () => {
+    const queue = new Queue(queueName, { connection: { url: TEST_REDIS_URL } });
+    await queue.close(); // a closed queue cannot add: the recovery fails on its first event
+    const replays = createBackgroundReplays({ context: context() });
+    const started = replays.start({
+      route: 'indexer',
+      filters: { action: 'bib' },
+      actor: 'ops',
+      institution: undefined,
+      target: { queue, jobOptions: {} },
+      kind: 'recover',
+    });
+
+    expect((await replays.ended(started.replayId))?.state).toBe('failed');
+    const rows = await auditOf(started.replayId);
+    expect(rows.map((row) => row.action)).toEqual(['recover.start', 'recover.failed']);
+    await replays.close();
+  });
 });

@@ -205,6 +205,33 @@ describe('recover since: what failed on a route and never succeeded since, sent 
     expect(cli.stdout()).toContain('More than 10000 events');
   });
 
+  it('marks a recovered job_end: API list, history search and history show --json', async () => {
+    const plain = fixtureEvent('job-end', { id: 'recovered-5871' });
+    const event: CanonicalEvent = {
+      ...plain,
+      meta: {
+        format: 'json',
+        receivedAt: new Date().toISOString(),
+        requestId: 'r',
+        recovered: true,
+      },
+    };
+    await running.record([event]);
+    const listed = await call(TOKENS.viewer, '/events?action=job_end');
+    const items = listed.body.items as { eventId: string; recovered: boolean }[];
+    expect(items.find((one) => one.eventId === event.id)?.recovered).toBe(true);
+    expect(items.filter((one) => one.eventId !== event.id).every((one) => !one.recovered)).toBe(
+      true,
+    );
+    const search = captureIo(cliEnv());
+    expect(await runCli(['history', 'search', '--id', event.id], search)).toBe(0);
+    expect(search.stdout()).toContain('(recovered)');
+    const show = captureIo(cliEnv());
+    expect(await runCli(['history', 'show', event.id, '--json'], show)).toBe(0);
+    const steps = JSON.parse(show.stdout()) as { kind: string; event?: { recovered: boolean } }[];
+    expect(steps.find((step) => step.kind === 'received')?.event?.recovered).toBe(true);
+  });
+
   function cliEnv() {
     return {
       DATABASE_URL: TEST_DATABASE_URL,
