@@ -1,7 +1,11 @@
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { createBackgroundReplays } from '../../../src/operations/background-replays';
-import type { BackgroundReplays, ReplayRun } from '../../../src/operations/background-replays';
+import type {
+  BackgroundReplays,
+  ReplayRun,
+  ReplayStart,
+} from '../../../src/operations/background-replays';
 import { createHistoryWriter } from '../../../src/history/create-history-writer';
 import { deriveHistoryKeys } from '../../../src/history/history-keys';
 import type { SqlExecutor } from '../../../src/history/sql-executor';
@@ -26,14 +30,15 @@ describe('replays by query in the background', () => {
   let queueName: string;
   const bibs = [0, 1].map((i) => fixtureEvent('bib-updated', { id: `bg-bib-${String(i)}` }));
   const context = () => ({ db: history.db, keys: deriveHistoryKeys(TEST_HISTORY_KEY) });
-  /** A replay of the two bib events to route indexer through `queue`. */
-  const replayBibs = (replays: BackgroundReplays, queue: Queue) =>
+  /** A replay (or with `more`, a recovery) of the two bib events to route indexer via `queue`. */
+  const replayBibs = (replays: BackgroundReplays, queue: Queue, more: Partial<ReplayStart> = {}) =>
     replays.start({
       route: 'indexer',
       filters: { action: 'bib' },
       actor: 'ops',
       institution: undefined,
       target: { queue, jobOptions: {} },
+      ...more,
     });
   const auditOf = async (replayId: string) =>
     (
@@ -99,12 +104,7 @@ describe('replays by query in the background', () => {
   it('a recovery stops at its cap, says there were more, and is audited as recover', async () => {
     const queue = new Queue(queueName, { connection: { url: TEST_REDIS_URL } });
     const replays = createBackgroundReplays({ context: context() });
-    const started = replays.start({
-      route: 'indexer',
-      filters: { action: 'bib' },
-      actor: 'ops',
-      institution: undefined,
-      target: { queue, jobOptions: {} },
+    const started = replayBibs(replays, queue, {
       kind: 'recover',
       atMost: 1,
       details: { since: '2024-11-06T14:00:00.000Z' },
@@ -130,14 +130,7 @@ describe('replays by query in the background', () => {
     const queue = new Queue(queueName, { connection: { url: TEST_REDIS_URL } });
     await queue.close(); // a closed queue cannot add: the recovery fails on its first event
     const replays = createBackgroundReplays({ context: context() });
-    const started = replays.start({
-      route: 'indexer',
-      filters: { action: 'bib' },
-      actor: 'ops',
-      institution: undefined,
-      target: { queue, jobOptions: {} },
-      kind: 'recover',
-    });
+    const started = replayBibs(replays, queue, { kind: 'recover' });
 
     expect((await replays.ended(started.replayId))?.state).toBe('failed');
     const rows = await auditOf(started.replayId);
