@@ -90,6 +90,21 @@ describe('recover since, records set aside and recovered events in a real browse
     expect(await seriousA11yViolations(viewer)).toEqual([]);
   });
 
+  it('GET /api/v1/set-aside: the entries for an operator (never the record), the count for a viewer', async () => {
+    const asked = async (token: string) => {
+      const response = await fetch(`${consoleUnderTest.url}/api/v1/set-aside`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      return (await response.json()) as { count: number; items: Record<string, unknown>[] };
+    };
+    const operator = await asked(TOKENS.operator);
+    expect(operator.count).toBe(1);
+    expect(operator.items).toHaveLength(1);
+    expect(operator.items[0]).toMatchObject({ eventId: 'rb-bib-1', sqlstate: '22003' });
+    expect(operator.items[0]).not.toHaveProperty('record');
+    expect(await asked(TOKENS.viewer)).toEqual({ count: 1, items: [] });
+  });
+
   it('marks a recovered job_end in the list and on its journey', async () => {
     const page = await signIn(TOKENS.viewer);
     await page.goto(`${consoleUnderTest.url}/events?action=job_end`);
