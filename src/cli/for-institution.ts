@@ -18,8 +18,10 @@ export function forInstitution(
   io: CliIo,
 ): { args: string[]; io: CliIo } {
   const at = args.findIndex((arg) => arg === '--institution' || arg.startsWith('--institution='));
-  // console-token's --institution names the token's scope, not a queue.
-  if (at === -1 || command === 'console-token') return { args: [...args], io };
+  // console-token's --institution names the token's scope, history's a filter: not a queue.
+  if (at === -1 || command === 'console-token' || command === 'history') {
+    return { args: [...args], io };
+  }
   if (!QUEUE_COMMANDS.has(command)) {
     throw new CliUsageError(
       `${command}: --institution applies to ${[...QUEUE_COMMANDS].join(', ')}`,

@@ -2,12 +2,13 @@ import type { CliIo } from './cli-io';
 import { CliUsageError } from './cli-usage-error';
 import { historyForgetCommand } from './history-forget-command';
 import { historyMaintenanceCommand } from './history-maintenance-command';
+import { historyRecoverCommand } from './history-recover-command';
 import { historyReplayCommand } from './history-replay-command';
 import { historySearchCommand } from './history-search-command';
 import { historySetAsideCommand } from './history-set-aside-command';
 import { historyShowCommand } from './history-show-command';
 
-/** `history search|show|replay|forget|set-aside|migrate|prune …` (docs/history.md): one CLI entry. */
+/** `history search|show|replay|recover|forget|set-aside|migrate|prune …` (docs/history.md): one CLI entry. */
 export async function historyCommand(args: string[], io: CliIo): Promise<number> {
   const [sub, ...rest] = args;
   switch (sub) {
@@ -17,6 +18,8 @@ export async function historyCommand(args: string[], io: CliIo): Promise<number>
       return historyShowCommand(rest, io);
     case 'replay':
       return historyReplayCommand(rest, io);
+    case 'recover':
+      return historyRecoverCommand(rest, io);
     case 'forget':
       return historyForgetCommand(rest, io);
     case 'set-aside':
@@ -25,6 +28,8 @@ export async function historyCommand(args: string[], io: CliIo): Promise<number>
     case 'prune':
       return historyMaintenanceCommand(sub, rest, io);
     default:
-      throw new CliUsageError('history: search, show, replay, forget, set-aside, migrate or prune');
+      throw new CliUsageError(
+        'history: search, show, replay, recover, forget, set-aside, migrate or prune',
+      );
   }
 }

@@ -26,7 +26,11 @@ export const HISTORY_FILTER_OPTIONS = {
 
 const OUTCOMES = ['delivered', 'failed', 'pending', 'skipped'] as const;
 
-function timeOption(command: string, name: string, value: string | undefined): Date | undefined {
+export function timeOption(
+  command: string,
+  name: string,
+  value: string | undefined,
+): Date | undefined {
   if (value === undefined) return undefined;
   const time = new Date(value);
   if (Number.isNaN(time.getTime())) {

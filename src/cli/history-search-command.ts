@@ -17,7 +17,8 @@ export function eventLine(item: HistoryEventSummary): string {
   ];
   const code = item.eventCode === null ? '' : `/${item.eventCode}`;
   const patron = item.patron ? ' (patron)' : '';
-  return `${item.receivedAt}  ${item.institution || '-'}  ${item.eventId}  ${item.action}${code}${patron}  ${ids.join(', ')}`;
+  const recovered = item.recovered ? ' (recovered)' : '';
+  return `${item.receivedAt}  ${item.institution || '-'}  ${item.eventId}  ${item.action}${code}${patron}${recovered}  ${ids.join(', ')}`;
 }
 
 /** `history search [filters] [--json]`: one page, newest first, and the cursor of the next. */

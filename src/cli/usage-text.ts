@@ -64,6 +64,10 @@ DATABASE_URL: "history is off"):
   history replay --route <name> [search filters] [--dry-run] [--rate N] [--json]
                                    deliver the matching events to the route again (new job ids;
                                    also reads ROUTES_FILE, REDIS_URL, QUEUE_NAME)
+  history recover --route <name> --since <ISO time> [--until <ISO time>] [--institution <code>]
+                  [--dry-run] [--rate N] [--json]
+                                   send again what failed on the route and never succeeded since
+                                   (within retention; at most 10000 per run; audited)
   history forget --user <id> [--json]
                                    remove a person from the history and from what Redis holds
   history set-aside [--institution <code>] [--limit N] [--before <cursor>] [--json]

@@ -34,5 +34,7 @@ export { writeAudit } from './write-audit';
 export { startHistory } from './start-history';
 export type { HistoryRuntime, HistoryTuning, StartHistoryOptions } from './start-history';
 export type { OutcomesOf } from './with-outcomes-recorded';
-export { listSetAside } from './list-set-aside';
+export { countSetAside, listSetAside } from './list-set-aside';
 export type { SetAsideEntry, SetAsidePage, SetAsideQuery } from './list-set-aside';
+export { previewRecovery, recoveryFilters } from './recovery-candidates';
+export type { RecoveryCandidate, RecoveryPreview, RecoveryWindow } from './recovery-candidates';

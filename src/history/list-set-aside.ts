@@ -85,3 +85,16 @@ function entryOf(row: SetAsideRow): SetAsideEntry {
     record: row.record,
   };
 }
+
+/** How many records are set aside (one institution's, or all): what a viewer is shown. */
+export async function countSetAside(
+  db: SqlQuery,
+  query: Pick<SetAsideQuery, 'institution'> = {},
+): Promise<number> {
+  const byInstitution = query.institution !== undefined;
+  const result = await db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM set_aside WHERE ${byInstitution ? 'institution = $1' : 'TRUE'}`,
+    byInstitution ? [query.institution] : [],
+  );
+  return Number(result.rows[0]?.n ?? 0);
+}

@@ -42,6 +42,10 @@ export interface ReplayOptions {
   readonly onProgress?: (progress: { queued: number; skipped: number }) => void;
   /** Stops between two events (the console's shutdown); what was queued stays queued. */
   readonly signal?: AbortSignal;
+  /** Handles at most this many events (queued or skipped); the result says `capped` past it. */
+  readonly atMost?: number;
+  /** The audit row's action (default `replay`; a recovery's is `recover`) and what it adds. */
+  readonly audit?: { readonly action: string; readonly details: Record<string, unknown> };
 }
 
 export interface ReplayResult {
@@ -51,6 +55,8 @@ export interface ReplayResult {
   readonly skipped: number;
   /** Stopped by its signal before every matching event was queued. */
   readonly stopped: boolean;
+  /** Stopped at `atMost` with matching events left. */
+  readonly capped: boolean;
 }
 
 /**
@@ -66,11 +72,12 @@ export async function replayHistory(
 ): Promise<ReplayResult> {
   const replayId = options.replayId ?? randomUUID().slice(0, 8);
   const gapMs = 1000 / Math.max(options.ratePerSecond ?? 50, 0.01);
-  let queued = 0;
-  let skipped = 0;
+  const atMost = options.atMost ?? Number.POSITIVE_INFINITY;
+  const run = { queued: 0, skipped: 0, capped: false };
   let after: string | undefined;
   let nextAt = Date.now();
   const stopped = () => options.signal?.aborted === true;
+  const progress = () => options.onProgress?.({ queued: run.queued, skipped: run.skipped });
   do {
     const page = await searchHistory(context, {
       ...filters,
@@ -79,10 +86,14 @@ export async function replayHistory(
     });
     for (const item of page.items) {
       if (stopped()) break;
+      if (run.queued + run.skipped >= atMost) {
+        run.capped = true;
+        break;
+      }
       const event = await historyBody(context, item);
       if (event === undefined) {
-        skipped += 1;
-        options.onProgress?.({ queued, skipped });
+        run.skipped += 1;
+        progress();
         continue;
       }
       const wait = nextAt - Date.now();
@@ -94,27 +105,41 @@ export async function replayHistory(
         ...options.jobOptions,
         jobId: `${jobIdForEvent(event.id)}-replay-${replayId}`,
       });
-      queued += 1;
-      options.onProgress?.({ queued, skipped });
+      run.queued += 1;
+      progress();
     }
-    after = stopped() ? undefined : page.next;
+    after = stopped() || run.capped ? undefined : page.next;
   } while (after !== undefined);
+  const result = { replayId, ...run, stopped: stopped() };
+  await auditReplay(context, filters, options, result);
+  return result;
+}
+
+/** The replay's row in the audit: who, the route, how many queued, and how it ended. */
+async function auditReplay(
+  context: HistoryContext,
+  filters: HistoryFilters,
+  options: ReplayOptions,
+  result: ReplayResult,
+): Promise<void> {
   await context.db.query(
     `INSERT INTO audit (record_id, at, actor, action, target, details, count)
-     VALUES (gen_random_uuid()::text, now(), $1, 'replay', $2, $3::jsonb, $4)`,
+     VALUES (gen_random_uuid()::text, now(), $1, $2, $3, $4::jsonb, $5)`,
     [
       options.actor,
+      options.audit?.action ?? 'replay',
       options.route,
       JSON.stringify({
-        replayId,
+        replayId: result.replayId,
         filters: auditFilters(filters),
-        skipped,
-        ...(stopped() ? { stopped: true } : {}),
+        skipped: result.skipped,
+        ...options.audit?.details,
+        ...(result.stopped ? { stopped: true } : {}),
+        ...(result.capped ? { capped: true } : {}),
       }),
-      queued,
+      result.queued,
     ],
   );
-  return { replayId, queued, skipped, stopped: stopped() };
 }
 
 /** The filters as the audit (and the console's replay progress) keep them: no person's id. */

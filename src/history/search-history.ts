@@ -19,6 +19,8 @@ export interface HistoryEventSummary {
   readonly requestIds: string[];
   readonly jobInstanceIds: string[];
   readonly hasBody: boolean;
+  /** A job_end the reconciliation found again (its body's `meta.recovered`, docs/history.md). */
+  readonly recovered: boolean;
 }
 
 export interface HistoryPage {
@@ -33,11 +35,19 @@ export interface HistoryContext {
   readonly keys: HistoryKeys;
 }
 
+/**
+ * The reconciliation's mark (src/worker/job-end/recovered-job-end.ts): `meta.recovered` in the
+ * body, or — the body not kept (HISTORY_BODIES) — the id it gives, which no platform id has.
+ */
+const RECOVERED = `(COALESCE(e.body->'meta'->'recovered' = 'true'::jsonb, false)
+  OR e.event_id LIKE 'recovered-%') AS recovered`;
+
 export const SUMMARY_COLUMNS = `e.institution, e.event_id AS "eventId", e.action,
   e.event_code AS "eventCode", e.platform_time AS "platformTime", e.received_at AS "receivedAt",
   e.patron, e.barcodes, e.mms_ids AS "mmsIds", e.loan_ids AS "loanIds",
   e.request_ids AS "requestIds", e.job_instance_ids AS "jobInstanceIds",
-  (e.body IS NOT NULL OR e.body_sealed IS NOT NULL) AS "hasBody"`;
+  (e.body IS NOT NULL OR e.body_sealed IS NOT NULL) AS "hasBody",
+  ${RECOVERED}`;
 
 type SummaryRow = Omit<HistoryEventSummary, 'receivedAt'> & { receivedAt: Date | string };
 

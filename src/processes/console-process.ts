@@ -229,6 +229,10 @@ function consoleHistoryOf(deps: {
     // historyKeyWithDatabase: HISTORY_KEY is set whenever DATABASE_URL is.
     keys: deriveHistoryKeys(config.HISTORY_KEY ?? ''),
     logger: deps.logger,
+    retention: {
+      days: config.HISTORY_RETENTION_DAYS,
+      patronDays: config.HISTORY_PATRON_RETENTION_DAYS,
+    },
     ...(deps.replayRatePerSecond === undefined
       ? {}
       : { replayRatePerSecond: deps.replayRatePerSecond }),
@@ -237,7 +241,11 @@ function consoleHistoryOf(deps: {
       // Replays go to the route's own queue with its attempts (as `history replay` does).
       return found === undefined
         ? undefined
-        : { queue: found.queue, jobOptions: routeJobOptions(found.route, KEEP_COMPLETED_HOURS) };
+        : {
+            queue: found.queue,
+            jobOptions: routeJobOptions(found.route, KEEP_COMPLETED_HOURS),
+            match: found.route.match,
+          };
     },
     forgetIn: {
       redis: queues.connection,

@@ -68,3 +68,24 @@ export async function seriousA11yViolations(page: Page): Promise<string[]> {
     .filter((one) => one.impact === 'serious' || one.impact === 'critical')
     .map((one) => `${one.id} (${String(one.impact)}): ${one.help} ×${String(one.nodes.length)}`);
 }
+
+/** A new page of `browser` signed in to the console at `url` with `token` (cookies cleared first). */
+export async function signedInPage(
+  browser: TestBrowser,
+  url: string,
+  token: string,
+): Promise<Page> {
+  await browser.context.clearCookies();
+  const page = await browser.context.newPage();
+  await page.goto(`${url}/sign-in`);
+  await page.fill('input[name="token"]', token);
+  await page.click('button[type="submit"]');
+  await page.waitForURL(`${url}/`);
+  return page;
+}
+
+/** The page's screenshot taken, and no serious or critical axe violation on it. */
+export async function screenshotWithoutViolations(page: Page, name: string): Promise<void> {
+  await screenshot(page, name);
+  expect(await seriousA11yViolations(page)).toEqual([]);
+}

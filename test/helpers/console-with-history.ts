@@ -37,6 +37,10 @@ export interface ConsoleWithHistory {
     events: readonly CanonicalEvent[],
     more?: (r: HistoryRecorder) => Promise<unknown>,
   ): Promise<void>;
+  /** The recorder `record` uses (routing's attempts), onto the history's outbox. */
+  readonly recorder: HistoryRecorder;
+  /** Writes what the outbox holds into the history. */
+  drainHistory(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -49,6 +53,8 @@ export async function startConsoleWithHistory(
     replayRatePerSecond?: number;
     /** An existing history (a restored backup) instead of a new schema; left in place on close. */
     existing?: { url: string; schema: string };
+    /** The `loans` route's `to:` and what follows it (default: an unreachable http URL). */
+    loansTo?: string;
   } = {},
 ): Promise<ConsoleWithHistory> {
   const dir = await mkdtemp(join(tmpdir(), 'svc-console-history-'));
@@ -63,7 +69,7 @@ export async function startConsoleWithHistory(
   await writeFile(
     join(dir, 'routes.yaml'),
     'routes:\n  - name: loans\n    match: { action: [loan] }\n' +
-      '    to: { http: { url: "http://127.0.0.1:9/hook", timeoutMs: 2000 } }\n',
+      `    to: ${options.loansTo ?? '{ http: { url: "http://127.0.0.1:9/hook", timeoutMs: 2000 } }'}\n`,
   );
   await writeFile(
     join(dir, 'tokens.yaml'),
@@ -97,16 +103,21 @@ export async function startConsoleWithHistory(
     bodies: 'all',
     maxBacklog: 10_000,
   });
+  const drainHistory = async () => {
+    const writer = createHistoryWriter({ redis, db: history.db, streamKey });
+    while ((await writer.drainOnce()) > 0);
+  };
   return {
     url: `http://127.0.0.1:${String((server.address() as AddressInfo).port)}`,
     queueName,
     schema: history.schema,
     redis,
+    recorder,
+    drainHistory,
     record: async (events, more) => {
       for (const event of events) await recorder.event(event);
       await more?.(recorder);
-      const writer = createHistoryWriter({ redis, db: history.db, streamKey });
-      while ((await writer.drainOnce()) > 0);
+      await drainHistory();
     },
     close: async () => {
       server.close();

@@ -18,6 +18,10 @@ import {
   ReplayAnswer,
   ReplayBody,
   ReplayRun,
+  RecoveryAnswer,
+  RecoveryBody,
+  SetAsideList,
+  SetAsideQuery,
 } from './api-schemas';
 import { ActionResult, Overview } from '../data/console-views';
 import type { ConsoleActions } from '../data/console-actions';
@@ -65,7 +69,7 @@ const scopeOf = (principal: Principal): HistoryScope => ({
 
 /** The calls of /api/v1: the live state first, then the history's. */
 export function apiOperations(deps: OperationDeps): Operation[] {
-  return [...liveOperations(deps), ...historyOperations(deps)];
+  return [...liveOperations(deps), ...historyOperations(deps), ...recoveryOperations(deps)];
 }
 
 const param = (input: OperationInput, key: string): string => input.params[key] ?? '';
@@ -224,35 +228,19 @@ function historyOperations(deps: OperationDeps): Operation[] {
         return found;
       },
     },
-    {
-      method: 'post',
-      path: '/replays',
+    backgroundStart(deps, {
+      path: 'replays',
       summary: 'Replay by query: { route, filters, dryRun } (operator)',
       response: ReplayAnswer,
       body: ReplayBody,
-      needsHistory: true,
-      handle: (input) => historyOf(deps).replayByQuery(input.body, scopeOf(input.principal)),
-      accepted: (result) => {
-        const run = result as { dryRun: boolean; replayId?: string };
-        return run.dryRun ? undefined : `/api/v1/replays/${run.replayId ?? ''}`;
-      },
-    },
-    {
-      method: 'get',
-      path: '/replays/{id}',
+      call: (history, body, scope) => history.replayByQuery(body, scope),
+    }),
+    backgroundProgress(deps, {
+      path: 'replays',
+      noun: 'replay',
       summary: 'A replay by query’s progress: matched, queued so far, state',
-      response: ReplayRun,
-      needsHistory: true,
-      handle: async (input) => {
-        const run = await historyOf(deps).replayProgress(
-          param(input, 'id'),
-          scopeOf(input.principal),
-        );
-        if (run === undefined)
-          throw new HttpError(404, 'not_found', `no replay ${param(input, 'id')}`);
-        return run;
-      },
-    },
+      call: (history, id, scope) => history.replayProgress(id, scope),
+    }),
     {
       method: 'post',
       path: '/forget',
@@ -272,4 +260,89 @@ function historyOperations(deps: OperationDeps): Operation[] {
       handle: (input) => historyOf(deps).listAudit(input.query, scopeOf(input.principal)),
     },
   ];
+}
+
+/** "Recover since" and the records the history set aside (503 without history). */
+function recoveryOperations(deps: OperationDeps): Operation[] {
+  return [
+    backgroundStart(deps, {
+      path: 'recoveries',
+      summary:
+        'Recover since: { route, since, until?, dryRun } — events that failed there and never succeeded since (operator)',
+      response: RecoveryAnswer,
+      body: RecoveryBody,
+      call: (history, body, scope) => history.recover(body, scope),
+    }),
+    backgroundProgress(deps, {
+      path: 'recoveries',
+      noun: 'recovery',
+      summary: 'A recovery’s progress: matched, queued so far, state',
+      call: (history, id, scope) => history.recoveryProgress(id, scope),
+    }),
+    {
+      method: 'get',
+      path: '/set-aside',
+      summary:
+        'Records the history set aside (PostgreSQL refused them): operators list, viewers count',
+      response: SetAsideList,
+      query: SetAsideQuery,
+      needsHistory: true,
+      handle: (input) => historyOf(deps).listSetAside(input.query, scopeOf(input.principal)),
+    },
+  ];
+}
+
+/** A POST that starts a run in the background (202, Location: its progress), or its dry run. */
+function backgroundStart(
+  deps: OperationDeps,
+  spec: {
+    readonly path: string;
+    readonly summary: string;
+    readonly response: z.ZodType;
+    readonly body: z.ZodType;
+    readonly call: (
+      history: ConsoleHistory,
+      body: unknown,
+      scope: HistoryScope,
+    ) => Promise<unknown>;
+  },
+): Operation {
+  return {
+    method: 'post',
+    path: `/${spec.path}`,
+    summary: spec.summary,
+    response: spec.response,
+    body: spec.body,
+    needsHistory: true,
+    handle: (input) => spec.call(historyOf(deps), input.body, scopeOf(input.principal)),
+    accepted: (result) => {
+      const run = result as { dryRun: boolean; replayId?: string };
+      return run.dryRun ? undefined : `/api/v1/${spec.path}/${run.replayId ?? ''}`;
+    },
+  };
+}
+
+/** A background run's progress by its id (404 once forgotten, or never started). */
+function backgroundProgress(
+  deps: OperationDeps,
+  spec: {
+    readonly path: string;
+    readonly noun: string;
+    readonly summary: string;
+    readonly call: (history: ConsoleHistory, id: string, scope: HistoryScope) => Promise<unknown>;
+  },
+): Operation {
+  return {
+    method: 'get',
+    path: `/${spec.path}/{id}`,
+    summary: spec.summary,
+    response: ReplayRun,
+    needsHistory: true,
+    handle: async (input) => {
+      const id = param(input, 'id');
+      const run = await spec.call(historyOf(deps), id, scopeOf(input.principal));
+      if (run === undefined) throw new HttpError(404, 'not_found', `no ${spec.noun} ${id}`);
+      return run;
+    },
+  };
 }

@@ -66,6 +66,7 @@ const EventSummary = z.object({
   requestIds: z.array(z.string()),
   jobInstanceIds: z.array(z.string()),
   hasBody: z.boolean(),
+  recovered: z.boolean().describe('a job_end the reconciliation found again (meta.recovered)'),
 });
 export const EventsPage = z.object({
   items: z.array(EventSummary),
@@ -87,12 +88,15 @@ export const ReplayBody = z.object({
 });
 export const ReplayRun = z.object({
   replayId: z.string(),
+  kind: z.enum(['replay', 'recover']).describe('a replay by query, or a recovery'),
   route: z.string(),
   state: z
     .enum(['running', 'done', 'failed', 'stopped'])
     .describe('stopped: the console stopped (restart) before the end'),
   filters: z.record(z.string(), z.string()).describe('as the audit keeps them: no person’s id'),
   matched: z.number().int().nullable().describe('events matching; null while being counted'),
+  more: z.boolean().describe('more events match than `matched` (the run stops at `atMost`)'),
+  atMost: z.number().int().nullable().describe('the most events the run handles; null: all'),
   queued: z.number().int().describe('deliveries queued on the route so far'),
   skipped: z.number().int().describe('matching events whose body the history does not hold'),
   startedAt: z.iso.datetime(),
@@ -139,5 +143,56 @@ export const AuditList = z.object({
       count: z.number().int().nullable(),
     }),
   ),
+  next: z.string().optional(),
+});
+export const RecoveryBody = z.object({
+  route: z.string(),
+  since: z.string().describe('ISO 8601 time: events received since then (within retention)'),
+  until: z.string().optional().describe('ISO 8601 time, default now'),
+  institution: z.string().optional(),
+  dryRun: z.boolean().optional().describe('default true: count and sample only'),
+});
+const RecoveryCandidate = z.object({
+  institution: z.string(),
+  eventId: z.string(),
+  action: z.string(),
+  receivedAt: z.string(),
+  failedAt: z.string().describe('the end of its last attempt on the route'),
+  attempt: z.number().int(),
+  status: z.number().int().nullable(),
+  error: z.string().nullable().describe('as the history keeps it: personal values masked'),
+});
+export const RecoveryAnswer = z.union([
+  z.object({
+    dryRun: z.literal(true),
+    route: z.string(),
+    count: z.number().int().describe('with `more`: the cap (10,000)'),
+    more: z.boolean().describe('more than `count` events failed and never succeeded since'),
+    sample: z.array(RecoveryCandidate),
+  }),
+  ReplayRun.extend({ dryRun: z.literal(false) }).describe(
+    '202 Accepted: the recovery runs in the background; Location: /api/v1/recoveries/{replayId}',
+  ),
+]);
+export const SetAsideQuery = z.strictObject({
+  before: filterText.describe('the `next` of the page before'),
+  limit: filterText.describe('1 to 500, default 50'),
+});
+export const SetAsideList = z.object({
+  count: z.number().int().describe('records set aside (within the principal’s institution)'),
+  items: z
+    .array(
+      z.object({
+        recordId: z.string(),
+        setAsideAt: z.string(),
+        recordType: z.string(),
+        patron: z.boolean(),
+        institution: z.string(),
+        eventId: z.string(),
+        sqlstate: z.string(),
+        reason: z.string(),
+      }),
+    )
+    .describe('operators only (a viewer gets the count): never the record itself'),
   next: z.string().optional(),
 });

@@ -33,6 +33,15 @@ export interface ConsoleHistory {
   replayByQuery(request: unknown, scope: HistoryScope): Promise<unknown>;
   /** `GET /api/v1/replays/{id}`: a replay's progress; undefined: no such replay (or forgotten). */
   replayProgress(replayId: string, scope: HistoryScope): Promise<unknown>;
+  /**
+   * `POST /api/v1/recoveries`: `{ route, since, until?, institution?, dryRun }` ("recover since").
+   * A dry run answers its count and sample; a recovery starts in the background (`replayId`).
+   */
+  recover(request: unknown, scope: HistoryScope): Promise<unknown>;
+  /** `GET /api/v1/recoveries/{id}`: a recovery's progress; undefined: no such recovery. */
+  recoveryProgress(recoveryId: string, scope: HistoryScope): Promise<unknown>;
+  /** `GET /api/v1/set-aside`: records the history set aside (operators), their count (viewers). */
+  listSetAside(query: Readonly<Record<string, string>>, scope: HistoryScope): Promise<unknown>;
   /** `POST /api/v1/forget`: `{ user }`. */
   forget(request: unknown, scope: HistoryScope): Promise<unknown>;
   /** `GET /api/v1/audit`. */

@@ -16,16 +16,23 @@ import type { SqlExecutor } from '../../history/sql-executor';
 import { writeAudit } from '../../history/write-audit';
 import { HttpError } from '../../http/http-error';
 import type { Logger } from '../../logger';
-import { createBackgroundReplays } from './background-replays';
-import type { BackgroundReplays } from './background-replays';
+import { createBackgroundReplays } from '../../operations/background-replays';
+import type { BackgroundReplays } from '../../operations/background-replays';
 import { consoleError } from './console-error';
 import { viewFor } from './mask-for';
+import { needsOperator, parsed } from './console-input';
+import { consoleRecoveries } from './console-recoveries';
+import { consoleSetAside } from './console-set-aside';
+import type { RetentionDays } from '../../history/prune-on-schedule';
+import type { RouteMatch } from '../../routes/routes-file';
 import type { AuditRecord, ConsoleHistory, HistoryScope } from './console-history';
 
 /** Where a replay by query queues: the route's queue and its attempts and backoff. */
 export interface ReplayTarget {
   readonly queue: Queue;
   readonly jobOptions: JobsOptions;
+  /** The route's `match:` (which kinds it takes: a recovery's retention bound). */
+  readonly match: RouteMatch;
 }
 
 export interface ConsoleHistoryOptions {
@@ -35,6 +42,8 @@ export interface ConsoleHistoryOptions {
   readonly replayTarget: (route: string) => ReplayTarget | undefined;
   /** Where else a forget looks (queues, outbox, rejected store), as the CLI's `history forget`. */
   readonly forgetIn?: Omit<ForgetOptions, 'db' | 'keys' | 'actor'>;
+  /** The history's retention (HISTORY_RETENTION_DAYS, HISTORY_PATRON_RETENTION_DAYS). */
+  readonly retention: RetentionDays;
   /** Deliveries queued per second at most by a replay (replayHistory's default when unset). */
   readonly replayRatePerSecond?: number;
   readonly logger?: Logger;
@@ -86,14 +95,6 @@ const AuditListQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(500).optional(),
 });
 
-function parsed<T>(schema: z.ZodType<T>, value: unknown, where: string): T {
-  const result = schema.safeParse(value ?? {});
-  if (result.success) return result.data;
-  const issue = result.error.issues[0];
-  const path = issue === undefined ? [] : issue.path.map(String);
-  throw consoleError.badField([where, ...path].join('.'), issue?.message ?? 'invalid');
-}
-
 /** The filters within the principal's institution: forced for a scoped one, 403 for another. */
 function scopedFilters(query: z.infer<typeof HistoryQuery>, scope: HistoryScope): HistoryFilters {
   const { 'job-instance': jobInstance, ...rest } = query;
@@ -108,10 +109,6 @@ function scopedFilters(query: z.infer<typeof HistoryQuery>, scope: HistoryScope)
   ) as HistoryFilters;
 }
 
-function needsOperator(scope: HistoryScope, action: string): void {
-  if (scope.role !== 'operator') throw consoleError.role(action);
-}
-
 /**
  * ConsoleHistory over the history room's own functions (src/history/): the search and journey,
  * replay by query and forget as the CLI runs them, and the audit table. The principal's scope is
@@ -123,7 +120,11 @@ export function createConsoleHistory(options: ConsoleHistoryOptions): ConsoleHis
     ratePerSecond: options.replayRatePerSecond,
     logger: options.logger,
   });
-  const history = historyCalls(options, replays);
+  const history = {
+    ...historyCalls(options, replays),
+    ...consoleRecoveries(options, replays),
+    ...consoleSetAside(options),
+  };
   const guarded =
     <A extends unknown[], R>(call: (...args: A) => Promise<R>) =>
     async (...args: A): Promise<R> => {
@@ -143,6 +144,9 @@ export function createConsoleHistory(options: ConsoleHistoryOptions): ConsoleHis
     journey: guarded(history.journey),
     replayByQuery: guarded(history.replayByQuery),
     replayProgress: history.replayProgress,
+    recover: guarded(history.recover),
+    recoveryProgress: history.recoveryProgress,
+    listSetAside: guarded(history.listSetAside),
     forget: guarded(history.forget),
     listAudit: guarded(history.listAudit),
     audit: history.audit,
@@ -152,7 +156,10 @@ export function createConsoleHistory(options: ConsoleHistoryOptions): ConsoleHis
 }
 
 /** The calls, each one step over the history room's functions; guarded by the caller. */
-function historyCalls(options: ConsoleHistoryOptions, replays: BackgroundReplays): ConsoleHistory {
+function historyCalls(
+  options: ConsoleHistoryOptions,
+  replays: BackgroundReplays,
+): Omit<ConsoleHistory, 'recover' | 'recoveryProgress' | 'listSetAside'> {
   return {
     search: (query, scope) => search(options, query, scope),
     journey: (institution, id, scope) => journey(options, institution, id, scope),

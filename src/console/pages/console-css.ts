@@ -17,6 +17,7 @@ th { background: #eef2f7; }
 .reason, .files, code { overflow-wrap: anywhere; }
 td.reason, td.wide { max-width: 32rem; }
 .files { margin: 0; padding-left: 1.2rem; }
+.badge { display: inline-block; padding: 0 .4rem; border: 1px solid #1f3a5f; border-radius: .6rem; color: #1f3a5f; font-size: .85em; }
 .state-paused, .state-circuit-open, .state-failing, .state-rate-limited, .down { color: #8a1c00; font-weight: bold; }
 pre { white-space: pre-wrap; word-break: break-all; background: #f4f4f4; padding: .5rem; border: 1px solid #ccc; }
 button { cursor: pointer; }

@@ -17,8 +17,8 @@ import {
 } from './history-pages';
 import type { EventDetail } from './history-pages';
 import { historyOffPage } from './queue-pages';
-import { PROGRESS_HEAD, replayProgressSection } from './replay-progress-page';
-import type { ReplayRun } from '../data/background-replays';
+import { progressPage, replayProgressSection } from './replay-progress-page';
+import type { ReplayRun } from '../../operations/background-replays';
 import type { Principal } from '../auth/principal';
 
 /** A page: its title, body and what its head adds (the pages router puts it in the layout). */
@@ -44,7 +44,7 @@ export interface HistoryPagesDeps {
   readonly routeNames: (principal: Principal) => Promise<string[]>;
 }
 
-const scopeOf = (principal: Principal): HistoryScope => ({
+export const scopeOf = (principal: Principal): HistoryScope => ({
   role: principal.role,
   institution: principal.institution,
   actor: principal.name,
@@ -52,8 +52,12 @@ const scopeOf = (principal: Principal): HistoryScope => ({
 
 /** The filters of a query or form: the CLI's names only, empty ones left out. */
 function filtersOf(source: unknown, extra: readonly string[] = []): Record<string, string> {
+  return formValues(source, [...EVENT_FILTERS.map(([name]) => name), ...extra]);
+}
+
+/** The named fields of a query or form, trimmed, empty ones left out. */
+export function formValues(source: unknown, names: readonly string[]): Record<string, string> {
   const values = (source ?? {}) as Record<string, unknown>;
-  const names = [...EVENT_FILTERS.map(([name]) => name), ...extra];
   return Object.fromEntries(
     names.flatMap((name) => {
       const value = values[name];
@@ -127,11 +131,7 @@ function historyPages(deps: HistoryPagesDeps, history: ConsoleHistory): PageRout
       current: '/events',
       view: async (ctx, req) => {
         const run = await progressOf(history, scopeOf(ctx.principal), String(req.params.id));
-        return {
-          title: `Replay ${run.replayId}`,
-          body: replayProgressSection(run),
-          ...(run.state === 'running' ? { head: PROGRESS_HEAD } : {}),
-        };
+        return progressPage(run);
       },
     },
     {

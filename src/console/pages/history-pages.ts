@@ -45,6 +45,10 @@ function filterFields(values: Readonly<Record<string, string>>, leaveOut: string
 const eventPath = (item: HistoryEventSummary) =>
   `/events/${encodeURIComponent(item.institution)}/${encodeURIComponent(item.eventId)}`;
 
+/** A job_end the reconciliation found again (the platform never delivered it). */
+const recoveredBadge = (item: HistoryEventSummary): Html | string =>
+  item.recovered ? html` <span class="badge">recovered</span>` : '';
+
 function eventsTable(items: readonly HistoryEventSummary[]): Html {
   if (items.length === 0) return html`<p>No event matches.</p>`;
   return columnsTable(
@@ -52,7 +56,7 @@ function eventsTable(items: readonly HistoryEventSummary[]): Html {
     items.map(
       (item) =>
         html`<tr>
-          <td><a href="${eventPath(item)}">${item.eventId}</a></td>
+          <td><a href="${eventPath(item)}">${item.eventId}</a>${recoveredBadge(item)}</td>
           <td>${item.institution}</td>
           <td>${item.action}</td>
           <td>${item.eventCode ?? '—'}</td>
@@ -151,7 +155,7 @@ export function eventPage(ctx: PageContext, detail: EventDetail, routes: readonl
       : '';
   return html`<p>
       ${event.institution} · ${event.action} · ${event.eventCode ?? '—'} · received
-      ${event.receivedAt}
+      ${event.receivedAt}${recoveredBadge(event)}
     </p>
     ${again}
     <h2>Journey</h2>
@@ -161,6 +165,16 @@ export function eventPage(ctx: PageContext, detail: EventDetail, routes: readonl
     </h2>
     <pre>
 ${detail.body === null ? 'not kept (HISTORY_BODIES, or forgotten)' : JSON.stringify(detail.body, null, 2)}</pre>`;
+}
+
+/** A form's route chooser (`route`), the chosen one selected. */
+export function routeSelect(id: string, routes: readonly string[], chosen?: string): Html {
+  return html`<p>
+    <label for="${id}">Route</label>
+    <select id="${id}" name="route">
+      ${routes.map((name) => html`<option ${chosen === name ? html`selected` : ''}>${name}</option>`)}
+    </select>
+  </p>`;
 }
 
 /** Replay by query: the form, then its dry run (count and sample) with a confirm button. */
@@ -187,15 +201,7 @@ export function replayPage(
           </form>
           <p>The replay runs in the background; its page shows how far it is.</p>`;
   return html`<form method="get" action="/replays" class="filters">
-      <p>
-        <label for="r-route">Route</label>
-        <select id="r-route" name="route">
-          ${routes.map(
-            (name) => html`<option ${values.route === name ? html`selected` : ''}>${name}</option>`,
-          )}
-        </select>
-      </p>
-      ${filterFields(values, ['route', 'outcome'])}
+      ${routeSelect('r-route', routes, values.route)} ${filterFields(values, ['route', 'outcome'])}
       <p><button type="submit">Count (dry run)</button></p>
     </form>
     ${confirm}`;

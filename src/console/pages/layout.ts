@@ -18,6 +18,8 @@ const NAV = [
   ['/routes', 'Routes'],
   ['/rejected', 'Rejected deliveries'],
   ['/failed', 'Failed event jobs'],
+  ['/recoveries', 'Recover since'],
+  ['/set-aside', 'Set aside'],
   ['/audit', 'Audit'],
 ] as const;
 

@@ -7,6 +7,7 @@ import type { ConsoleAuth } from '../auth/console-auth';
 import type { ConsoleHistory } from '../data/console-history';
 import { formPrincipal } from './form-principal';
 import { addHistoryPages } from './history-pages-router';
+import { addRecoveryPages } from './recovery-pages-router';
 import type { PageRoute } from './history-pages-router';
 import { html } from './html';
 import type { Html } from './html';
@@ -48,13 +49,15 @@ export function pagesRouter(deps: PagesDeps): Router {
     router.get(one.path, pageHandler(deps, one));
   };
   for (const one of queuePages(deps)) addPage(one);
-  addHistoryPages({
+  const historyDeps = {
     router,
     addPage,
     auth: deps.auth,
     history: deps.history,
     routeNames: () => Promise.resolve(deps.actions.routeNames()),
-  });
+  };
+  addHistoryPages(historyDeps);
+  addRecoveryPages(historyDeps);
   for (const one of queueForms(deps.actions)) router.post(one.path, formHandler(deps, one));
   router.use(pageErrorHandler(deps.logger));
   return router;

@@ -1,4 +1,4 @@
-import type { ReplayRun } from '../data/background-replays';
+import type { ReplayRun } from '../../operations/background-replays';
 import { html } from './html';
 import type { Html } from './html';
 
@@ -11,7 +11,7 @@ const POLL_SECONDS = 2;
  * inline <style> the CSP refuses, so they are off. Without JavaScript the page reads the same
  * and its Reload link refreshes it.
  */
-export const PROGRESS_HEAD = html`<meta
+const PROGRESS_HEAD = html`<meta
     name="htmx-config"
     content='{"includeIndicatorStyles":false,"allowEval":false,"allowScriptTags":false}'
   />
@@ -36,11 +36,15 @@ export function replayProgressSection(run: ReplayRun): Html {
       hx-swap="outerHTML"`
     : html``;
   const handled = run.queued + run.skipped;
+  const [name, page] = run.kind === 'recover' ? ['Recovery', 'recoveries'] : ['Replay', 'replays'];
   return html`<section id="replay-progress" aria-live="polite" ${poll}>
     <p class="${run.state === 'failed' ? 'notice failed' : 'notice'}">
-      Replay ${run.replayId}: ${STATES[run.state]} — ${run.queued} events queued on route
+      ${name} ${run.replayId}: ${STATES[run.state]} — ${run.queued} events queued on route
       ${run.route}, ${run.skipped} without a stored body skipped.
     </p>
+    ${
+      run.more ? html`<p>More than ${run.matched ?? 0} events match: this run stops there.</p>` : ''
+    }
     ${
       run.matched === null
         ? html`<p>Counting the matching events…</p>`
@@ -73,6 +77,15 @@ export function replayProgressSection(run: ReplayRun): Html {
               <dd>${run.errors.join('; ')}</dd>`
       }
     </dl>
-    ${running ? html`<p><a href="/replays/${run.replayId}">Reload</a></p>` : ''}
+    ${running ? html`<p><a href="/${page}/${run.replayId}">Reload</a></p>` : ''}
   </section>`;
+}
+
+/** A run's own page: its progress, polling while it runs. */
+export function progressPage(run: ReplayRun): { title: string; body: Html; head?: Html } {
+  return {
+    title: `${run.kind === 'recover' ? 'Recovery' : 'Replay'} ${run.replayId}`,
+    body: replayProgressSection(run),
+    ...(run.state === 'running' ? { head: PROGRESS_HEAD } : {}),
+  };
 }

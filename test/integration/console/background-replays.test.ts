@@ -1,7 +1,11 @@
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { createBackgroundReplays } from '../../../src/console/data/background-replays';
-import type { BackgroundReplays, ReplayRun } from '../../../src/console/data/background-replays';
+import { createBackgroundReplays } from '../../../src/operations/background-replays';
+import type {
+  BackgroundReplays,
+  ReplayRun,
+  ReplayStart,
+} from '../../../src/operations/background-replays';
 import { createHistoryWriter } from '../../../src/history/create-history-writer';
 import { deriveHistoryKeys } from '../../../src/history/history-keys';
 import type { SqlExecutor } from '../../../src/history/sql-executor';
@@ -26,14 +30,15 @@ describe('replays by query in the background', () => {
   let queueName: string;
   const bibs = [0, 1].map((i) => fixtureEvent('bib-updated', { id: `bg-bib-${String(i)}` }));
   const context = () => ({ db: history.db, keys: deriveHistoryKeys(TEST_HISTORY_KEY) });
-  /** A replay of the two bib events to route indexer through `queue`. */
-  const replayBibs = (replays: BackgroundReplays, queue: Queue) =>
+  /** A replay (or with `more`, a recovery) of the two bib events to route indexer via `queue`. */
+  const replayBibs = (replays: BackgroundReplays, queue: Queue, more: Partial<ReplayStart> = {}) =>
     replays.start({
       route: 'indexer',
       filters: { action: 'bib' },
       actor: 'ops',
       institution: undefined,
       target: { queue, jobOptions: {} },
+      ...more,
     });
   const auditOf = async (replayId: string) =>
     (
@@ -94,5 +99,42 @@ describe('replays by query in the background', () => {
     expect(rows.map((row) => row.action)).toEqual(['replay.start', 'replay']);
     expect(rows[1]?.details.stopped).toBe(true);
     await queue.close();
+  });
+
+  it('a recovery stops at its cap, says there were more, and is audited as recover', async () => {
+    const queue = new Queue(queueName, { connection: { url: TEST_REDIS_URL } });
+    const replays = createBackgroundReplays({ context: context() });
+    const started = replayBibs(replays, queue, {
+      kind: 'recover',
+      atMost: 1,
+      details: { since: '2024-11-06T14:00:00.000Z' },
+    });
+
+    const run = await replays.ended(started.replayId);
+
+    expect(run).toMatchObject({
+      kind: 'recover',
+      state: 'done',
+      queued: 1,
+      matched: 1,
+      more: true,
+    });
+    const rows = await auditOf(started.replayId);
+    expect(rows.map((row) => row.action)).toEqual(['recover.start', 'recover']);
+    expect(rows[1]?.details).toMatchObject({ capped: true, since: '2024-11-06T14:00:00.000Z' });
+    await replays.close();
+    await queue.close();
+  });
+
+  it('a recovery that fails is audited as recover.failed', async () => {
+    const queue = new Queue(queueName, { connection: { url: TEST_REDIS_URL } });
+    await queue.close(); // a closed queue cannot add: the recovery fails on its first event
+    const replays = createBackgroundReplays({ context: context() });
+    const started = replayBibs(replays, queue, { kind: 'recover' });
+
+    expect((await replays.ended(started.replayId))?.state).toBe('failed');
+    const rows = await auditOf(started.replayId);
+    expect(rows.map((row) => row.action)).toEqual(['recover.start', 'recover.failed']);
+    await replays.close();
   });
 });

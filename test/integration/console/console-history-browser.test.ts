@@ -1,8 +1,8 @@
 import type { Page } from 'playwright-core';
 import {
   launchTestBrowser,
-  screenshot,
-  seriousA11yViolations,
+  screenshotWithoutViolations,
+  signedInPage,
 } from '../../helpers/console-browser';
 import type { TestBrowser } from '../../helpers/console-browser';
 import {
@@ -20,19 +20,9 @@ describe('the console’s history pages in a real browser', () => {
   const loan = fixtureEvent('loan-returned');
   const other = { ...fixtureEvent('item-updated'), institution: { value: 'INST_B' } };
 
-  const signIn = async (token: string): Promise<Page> => {
-    await browser.context.clearCookies();
-    const page = await browser.context.newPage();
-    await page.goto(`${consoleUnderTest.url}/sign-in`);
-    await page.fill('input[name="token"]', token);
-    await page.click('button[type="submit"]');
-    await page.waitForURL(`${consoleUnderTest.url}/`);
-    return page;
-  };
-  const checked = async (page: Page, name: string) => {
-    await screenshot(page, name);
-    expect(await seriousA11yViolations(page)).toEqual([]);
-  };
+  const signIn = (token: string): Promise<Page> =>
+    signedInPage(browser, consoleUnderTest.url, token);
+  const checked = screenshotWithoutViolations;
 
   beforeAll(async () => {
     // Slow replays (one delivery every 4 s) so that a replay's page shows it running first.

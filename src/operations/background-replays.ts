@@ -1,21 +1,27 @@
 import { randomUUID } from 'node:crypto';
-import type { HistoryFilters } from '../../history/history-filters';
-import { auditFilters, replayHistory } from '../../history/replay-history';
-import type { ReplayOptions } from '../../history/replay-history';
-import { countHistory } from '../../history/search-history';
-import type { HistoryContext } from '../../history/search-history';
-import { writeAudit } from '../../history/write-audit';
-import type { Logger } from '../../logger';
+import type { HistoryFilters } from '../history/history-filters';
+import { auditFilters, replayHistory } from '../history/replay-history';
+import type { ReplayOptions } from '../history/replay-history';
+import { countHistory } from '../history/search-history';
+import type { HistoryContext } from '../history/search-history';
+import { writeAudit } from '../history/write-audit';
+import type { Logger } from '../logger';
 
-/** A replay by query started from the console, as its progress page and API show it. */
+/** A replay by query (or a recovery) started from the console, as its progress page shows it. */
 export interface ReplayRun {
   readonly replayId: string;
+  /** A replay by query, or a recovery ("recover since": src/operations/recover-since.ts). */
+  readonly kind: 'replay' | 'recover';
   readonly route: string;
   state: 'running' | 'done' | 'failed' | 'stopped';
   /** The filters as the audit keeps them (no person's id). */
   readonly filters: Record<string, string>;
   /** How many events match; null while they are being counted. */
   matched: number | null;
+  /** More than `matched` events match: the run stops at its cap (`atMost`). */
+  more: boolean;
+  /** The most events this run handles; null: every matching one. */
+  readonly atMost: number | null;
   queued: number;
   skipped: number;
   readonly startedAt: string;
@@ -32,12 +38,20 @@ export interface ReplayStart {
   readonly actor: string;
   readonly institution: string | undefined;
   readonly target: Pick<ReplayOptions, 'queue' | 'jobOptions'>;
+  /** `recover`: audited as `recover.start`, `recover`, `recover.failed` (default `replay`). */
+  readonly kind?: 'replay' | 'recover';
+  /** Handles at most this many events (a recovery's cap). */
+  readonly atMost?: number;
+  /** What the audit rows add (a recovery's window). */
+  readonly details?: Record<string, unknown>;
 }
 
 export interface BackgroundReplays {
   /** Starts the replay and answers at once with its first progress. */
   start(replay: ReplayStart): ReplayRun;
   get(replayId: string): ReplayRun | undefined;
+  /** Once the run has ended (done, failed or stopped): its last progress. */
+  ended(replayId: string): Promise<ReplayRun | undefined>;
   /** Stops the running replays between two events and waits for them to end. */
   close(): Promise<void>;
 }
@@ -46,11 +60,12 @@ export interface BackgroundReplays {
 const KEEP_FINISHED = 100;
 
 /**
- * Confirmed replays by query run here, in the console process, after the request that started
- * them has been answered: replayHistory at its bounded rate (as the CLI's `history replay`), the
- * count of matches beside it, the progress in memory. The audit gets a `replay.start` row, then
- * replayHistory's own `replay` row with the count (or `replay.failed`). A console restart stops
- * a replay where it is; its audit row says how far it got.
+ * Confirmed replays by query (and recoveries) run here — in the console process after the request
+ * that started them has been answered, or under `history recover` — : replayHistory at its bounded
+ * rate (as the CLI's `history replay`), the count of matches beside it, the progress in memory.
+ * The audit gets a `replay.start` row, then replayHistory's own `replay` row with the count (or
+ * `replay.failed`); a recovery's are `recover.*`. A console restart stops a replay where it is;
+ * its audit row says how far it got.
  */
 export function createBackgroundReplays(deps: {
   readonly context: HistoryContext;
@@ -58,7 +73,7 @@ export function createBackgroundReplays(deps: {
   readonly logger?: Logger | undefined;
 }): BackgroundReplays {
   const runs = new Map<string, ReplayRun>();
-  const tasks = new Set<Promise<void>>();
+  const tasks = new Map<string, Promise<void>>();
   const stop = new AbortController();
   const forgetOld = () => {
     const finished = [...runs.values()].filter((run) => run.state !== 'running');
@@ -66,22 +81,29 @@ export function createBackgroundReplays(deps: {
       runs.delete(run.replayId);
     }
   };
+  const get = (replayId: string): ReplayRun | undefined => {
+    const run = runs.get(replayId);
+    return run === undefined ? undefined : { ...run, errors: [...run.errors] };
+  };
   return {
     start: (replay) => {
       const run = newRun(replay);
       forgetOld();
       runs.set(run.replayId, run);
-      const task = runReplay(deps, replay, run, stop.signal).finally(() => tasks.delete(task));
-      tasks.add(task);
+      const task = runReplay(deps, replay, run, stop.signal).finally(() =>
+        tasks.delete(run.replayId),
+      );
+      tasks.set(run.replayId, task);
       return { ...run };
     },
-    get: (replayId) => {
-      const run = runs.get(replayId);
-      return run === undefined ? undefined : { ...run, errors: [...run.errors] };
+    get,
+    ended: async (replayId) => {
+      await tasks.get(replayId);
+      return get(replayId);
     },
     close: async () => {
       stop.abort();
-      await Promise.all([...tasks]);
+      await Promise.all([...tasks.values()]);
     },
   };
 }
@@ -89,6 +111,7 @@ export function createBackgroundReplays(deps: {
 function newRun(replay: ReplayStart): ReplayRun {
   return {
     replayId: randomUUID().slice(0, 8),
+    kind: replay.kind ?? 'replay',
     route: replay.route,
     state: 'running',
     filters: Object.fromEntries(
@@ -98,6 +121,8 @@ function newRun(replay: ReplayStart): ReplayRun {
       ]),
     ),
     matched: null,
+    more: false,
+    atMost: replay.atMost ?? null,
     queued: 0,
     skipped: 0,
     startedAt: new Date().toISOString(),
@@ -117,20 +142,23 @@ async function runReplay(
   const { context } = deps;
   const audit = auditOf(context, replay, run);
   // Counted beside the replay; the run ends once both have (a count that fails leaves it null).
-  const counting = countHistory(context, replay.filters).then(
+  const counting = countHistory(context, replay.filters, replay.atMost).then(
     (matched) => {
-      run.matched = matched;
+      run.more = replay.atMost !== undefined && matched > replay.atMost;
+      run.matched = run.more ? (replay.atMost ?? matched) : matched;
     },
     () => undefined,
   );
   try {
-    await audit('replay.start', {});
+    await audit(`${run.kind}.start`, {});
     const result = await replayHistory(context, replay.filters, {
       ...replay.target,
       route: replay.route,
       actor: replay.actor,
       replayId: run.replayId,
       signal,
+      audit: { action: run.kind, details: replay.details ?? {} },
+      ...(replay.atMost === undefined ? {} : { atMost: replay.atMost }),
       ...(deps.ratePerSecond === undefined ? {} : { ratePerSecond: deps.ratePerSecond }),
       onProgress: ({ queued, skipped }) => {
         run.queued = queued;
@@ -148,9 +176,14 @@ async function runReplay(
     const message = error instanceof Error ? error.message : String(error);
     await counting;
     run.errors.push(message);
-    deps.logger?.error({ replayId: run.replayId, err: message }, 'replay by query failed');
+    deps.logger?.error(
+      { replayId: run.replayId, err: message },
+      run.kind === 'recover' ? 'recovery failed' : 'replay by query failed',
+    );
     // Ended only once audited: whoever sees the run failed finds the failure in the audit too.
-    await audit('replay.failed', { error: message, queued: run.queued }).catch(() => undefined);
+    await audit(`${run.kind}.failed`, { error: message, queued: run.queued }).catch(
+      () => undefined,
+    );
     Object.assign(run, { state: 'failed', endedAt: new Date().toISOString() });
   }
 }
@@ -167,6 +200,7 @@ function auditOf(context: HistoryContext, replay: ReplayStart, run: ReplayRun) {
         replayId: run.replayId,
         filters: run.filters,
         ...(replay.institution === undefined ? {} : { institution: replay.institution }),
+        ...replay.details,
         ...details,
       },
     });

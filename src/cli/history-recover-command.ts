@@ -1,0 +1,157 @@
+import { Queue } from 'bullmq';
+import { previewRecovery } from '../history';
+import type { RecoveryPreview, RecoveryWindow } from '../history';
+import { createBackgroundReplays } from '../operations/background-replays';
+import type { ReplayRun } from '../operations/background-replays';
+import { RECOVERY_CAP, checkRecovery, recoveryRun } from '../operations/recover-since';
+import { routeJobOptions } from '../routes/create-fan-out';
+import { KEEP_COMPLETED_HOURS } from '../routes/route-job-options';
+import { routeQueueName } from '../routes/route-queue-name';
+import type { Route } from '../routes/routes-file';
+import type { CliIo } from './cli-io';
+import { CliUsageError } from './cli-usage-error';
+import { historyActor } from './history-actor';
+import { timeOption } from './history-filter-options';
+import { cliRoutes, routeNamed } from './open-route-queues';
+import { openCliHistory } from './open-cli-history';
+import type { CliHistory } from './open-cli-history';
+import { openCliRedis } from './open-cli-redis';
+import { parseCommandArgs, positiveIntOption } from './parse-command-args';
+
+const COMMAND = 'history recover';
+
+const OPTIONS = {
+  route: { type: 'string' },
+  since: { type: 'string' },
+  until: { type: 'string' },
+  institution: { type: 'string' },
+  'dry-run': { type: 'boolean' },
+  rate: { type: 'string' },
+  json: { type: 'boolean' },
+} as const;
+
+/** Seconds between two progress lines of a running recovery. */
+const PROGRESS_SECONDS = 2;
+
+/**
+ * `history recover --route <name> --since <time> [--until <time>] [--institution <code>]
+ * [--dry-run] [--rate N] [--json]`: the events whose deliveries on the route failed and never
+ * succeeded since, sent again on the route's queue (docs/history.md, "Recover since").
+ */
+export async function historyRecoverCommand(args: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseCommandArgs(COMMAND, args, OPTIONS);
+  if (positionals.length > 0) throw new CliUsageError(`${COMMAND}: takes no arguments`);
+  if (values.route === undefined) throw new CliUsageError(`${COMMAND}: --route <name> is required`);
+  const since = timeOption(COMMAND, 'since', values.since);
+  if (since === undefined) throw new CliUsageError(`${COMMAND}: --since <time> is required`);
+  const until = timeOption(COMMAND, 'until', values.until);
+  const rate = positiveIntOption(COMMAND, 'rate', values.rate, 50);
+  const { config, routes } = cliRoutes(io.env);
+  const route = routeNamed(routes, values.route, COMMAND);
+  const history = await openCliHistory(io);
+  if (history === undefined) return 1;
+  try {
+    const retention = {
+      days: history.config.HISTORY_RETENTION_DAYS,
+      patronDays: history.config.HISTORY_PATRON_RETENTION_DAYS,
+    };
+    const asked = { route, since, until, institution: values.institution };
+    const check = checkRecovery(asked, retention, new Date());
+    if ('refused' in check) throw new CliUsageError(`${COMMAND}: ${check.refused.reason}`);
+    const preview = await previewRecovery(history, check.window, {
+      sampleSize: 10,
+      atMost: RECOVERY_CAP,
+    });
+    if (values['dry-run'] === true || preview.count === 0) {
+      printPreview(io, route.name, preview, values.json === true);
+      return 0;
+    }
+    const run = await recoverOnQueue(io, history, check.window, {
+      route,
+      queueName: config.QUEUE_NAME,
+      rate,
+    });
+    printRun(io, run, values.json === true);
+    return run.state === 'done' ? 0 : 1;
+  } finally {
+    await history.db.close();
+  }
+}
+
+/** How many would be sent again ("more than" the cap past it) and the newest few. */
+function printPreview(io: CliIo, route: string, preview: RecoveryPreview, json: boolean): void {
+  if (json) {
+    io.out(JSON.stringify(preview));
+    return;
+  }
+  const count = preview.more
+    ? `More than ${String(RECOVERY_CAP)} events (a run stops at ${String(RECOVERY_CAP)})`
+    : `${String(preview.count)} events`;
+  io.out(`${count} failed on route ${route} and never succeeded since; the newest:`);
+  for (const one of preview.sample) {
+    const status = one.status === null ? '' : ` status ${String(one.status)}`;
+    io.out(
+      `  ${one.receivedAt}  ${one.institution}  ${one.eventId}  failed ${one.failedAt} (attempt ${String(one.attempt)}${status})  ${one.error ?? ''}`,
+    );
+  }
+}
+
+/** The recovery on the route's own queue, as the console runs it, progress on stderr. */
+async function recoverOnQueue(
+  io: CliIo,
+  history: CliHistory,
+  window: RecoveryWindow,
+  target: { route: Route; queueName: string; rate: number },
+): Promise<ReplayRun> {
+  const redis = await openCliRedis(io.env);
+  const queue = new Queue(routeQueueName(target.queueName, target.route.name), {
+    connection: redis.connection,
+  });
+  const replays = createBackgroundReplays({ context: history, ratePerSecond: target.rate });
+  const plan = recoveryRun(window);
+  const started = replays.start({
+    route: target.route.name,
+    filters: plan.filters,
+    actor: historyActor(),
+    institution: window.institution,
+    target: { queue, jobOptions: routeJobOptions(target.route, KEEP_COMPLETED_HOURS) },
+    kind: 'recover',
+    atMost: plan.atMost,
+    details: plan.audit.details,
+  });
+  io.err(
+    `Recovering on route ${target.route.name} at ${String(target.rate)}/s (${started.replayId})…`,
+  );
+  const timer = setInterval(() => {
+    const run = replays.get(started.replayId);
+    if (run !== undefined)
+      io.err(`  ${String(run.queued)} of ${String(run.matched ?? '?')} queued`);
+  }, PROGRESS_SECONDS * 1000);
+  try {
+    return (await replays.ended(started.replayId)) ?? started;
+  } finally {
+    clearInterval(timer);
+    await replays.close();
+    await queue.close();
+    await redis.close();
+  }
+}
+
+function printRun(io: CliIo, run: ReplayRun, json: boolean): void {
+  if (json) {
+    io.out(JSON.stringify(run));
+    return;
+  }
+  if (run.state === 'failed') {
+    io.err(
+      `Recovery ${run.replayId} failed after ${String(run.queued)} queued: ${run.errors.join('; ')}`,
+    );
+    return;
+  }
+  const capped = run.more
+    ? ` (more than ${String(RECOVERY_CAP)} qualified: run it again for the rest)`
+    : '';
+  io.out(
+    `${String(run.queued)} events queued again on route ${run.route} (recovery ${run.replayId}); ${String(run.skipped)} without a stored body skipped${capped}.`,
+  );
+}
