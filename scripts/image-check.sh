@@ -57,7 +57,7 @@ if ! podman image exists "$BASE_IMAGE"; then
   # What a runtime image never reads: package lists and caches, documentation, manuals, locales.
   rm -rf "$work"/rootfs/var/lib/apt/lists/* "$work"/rootfs/var/cache/apt/*.bin \
     "$work"/rootfs/usr/share/doc/* "$work"/rootfs/usr/share/man/* "$work"/rootfs/usr/share/locale/*
-  tar -C "$work/rootfs" -c . | podman import - "$BASE_IMAGE" >/dev/null
+  tar -C "$work/rootfs" -c . | podman import --quiet - "$BASE_IMAGE" >/dev/null
   rm -rf "$work/rootfs"
 fi
 
