@@ -7,7 +7,6 @@ import path from 'node:path';
  * the build reads is newer than what the build wrote (or nothing was built), so a start after an
  * unchanged checkout takes no ten-second build.
  */
-const root = path.resolve(__dirname, '..');
 const inputs = [
   'src',
   'packages/client/src',
@@ -33,15 +32,27 @@ function newestMtime(target: string): number {
 }
 
 /** The oldest of the build's outputs; 0 when one is missing. */
-function oldestOutput(): number {
+function oldestOutput(root: string): number {
   const times = outputs.map(
     (file) => statSync(path.join(root, file), { throwIfNoEntry: false })?.mtimeMs ?? 0,
   );
   return Math.min(...times);
 }
 
-const newestInput = Math.max(...inputs.map((input) => newestMtime(path.join(root, input))));
-if (newestInput > oldestOutput()) {
-  const build = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
-  process.exit(build.status ?? 1);
+/**
+ * Whether the build under `root` must run: an output is missing, or a source (a file, or a
+ * directory whose entries changed: a file removed counts) is newer than the oldest output.
+ */
+export function buildIsStale(root: string): boolean {
+  const newestInput = Math.max(...inputs.map((input) => newestMtime(path.join(root, input))));
+  return newestInput > oldestOutput(root);
+}
+
+// Run as a script (npm's pre-scripts), not when a test imports the decision above.
+if (require.main === module) {
+  const root = path.resolve(__dirname, '..');
+  if (buildIsStale(root)) {
+    const build = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
+    process.exit(build.status ?? 1);
+  }
 }

