@@ -18,6 +18,11 @@ import type { Logger } from '../logger';
 import { createWebMetrics } from '../metrics/web-metrics';
 import type { WebMetrics } from '../metrics/web-metrics';
 import { enqueueBoundMs } from './enqueue-bound-ms';
+import { openListenerSpool } from './listener-spool';
+import type { Spool } from '../events/spool/create-spool';
+
+/** What a spool write may take beyond the enqueue bound (a group commit is milliseconds). */
+const SPOOL_WRITE_MS = 500;
 
 export interface ListenerProcessOptions {
   readonly config: WebConfig;
@@ -40,7 +45,15 @@ export interface ListenerProcess {
   /** Where signed deliveries that cannot become an event are kept. */
   readonly rejected: RejectedStore;
   readonly metrics: WebMetrics;
-  /** Closes the queue handles (not the connection). */
+  /** The disk spool (SPOOL_DIR), when there is one. */
+  readonly spool: Spool | undefined;
+  /**
+   * Moves what the spool holds into the queue, if Redis answers: bin/web.ts awaits it before it
+   * listens. Resolves (never rejects) once done or once Redis did not answer; the drainer tries
+   * again by itself.
+   */
+  drainSpool(): Promise<void>;
+  /** Closes the queue handles (not the connection) and the spool (its lock released). */
   close(): Promise<void>;
 }
 
@@ -54,12 +67,30 @@ export function createListenerProcess(options: ListenerProcessOptions): Listener
   const { members, queues } = openEventQueues(options);
   const [events] = queues;
   if (events === undefined) throw new Error('no event queue');
+  const rejectedStore = createRejectedStore({
+    redis: connection,
+    queueName: config.QUEUE_NAME,
+    maxCount: config.REJECTED_MAX_COUNT,
+    maxAgeHours: config.REJECTED_MAX_AGE_HOURS,
+  });
+  const { SPOOL_DIR } = config;
+  const spooling =
+    SPOOL_DIR === undefined
+      ? undefined
+      : openListenerSpool({
+          config: { ...config, SPOOL_DIR },
+          logger,
+          connection,
+          queues,
+          rejected: rejectedStore,
+        });
   const metrics = createWebMetrics({
     queue: queues.map((one) => one.queue),
     token: config.METRICS_TOKEN,
+    spool: spooling?.spool,
   });
   const enqueueOf = (eventQueue: EventQueue, institution?: string): EnqueueEvent => {
-    const enqueue = metrics.timeEnqueue(
+    const timed = metrics.timeEnqueue(
       createEventEnqueuer({
         queue: eventQueue.queue,
         dedupWindowHours: config.DEDUP_WINDOW_HOURS,
@@ -70,6 +101,7 @@ export function createListenerProcess(options: ListenerProcessOptions): Listener
         },
       }),
     );
+    const enqueue = spooling === undefined ? timed : spooling.enqueueOf(timed, eventQueue);
     // Off, nothing is wrapped: the ingress path is exactly as without tracing.
     return options.telemetry === undefined ? enqueue : enqueueInSpan(enqueue, institution);
   };
@@ -79,19 +111,15 @@ export function createListenerProcess(options: ListenerProcessOptions): Listener
     webhookSecretPrevious: member.webhookSecretPrevious,
     enqueue: enqueueOf(queues[index] ?? events, member.code),
   }));
-  const rejected = createRejectedStore({
-    redis: connection,
-    queueName: config.QUEUE_NAME,
-    maxCount: config.REJECTED_MAX_COUNT,
-    maxAgeHours: config.REJECTED_MAX_AGE_HOURS,
-  });
+  const rejected = spooling?.rejected ?? rejectedStore;
   const app = createApp({
     config,
     logger,
-    enqueueTimeoutMs: enqueueBoundMs(config),
+    // With a spool, the enqueue's own bound sends the event to disk; the intake's allows that write.
+    enqueueTimeoutMs: enqueueBoundMs(config) + (spooling === undefined ? 0 : SPOOL_WRITE_MS),
     ...(institutions === undefined ? { enqueue: enqueueOf(events) } : { institutions }),
     rejected,
-    checkReady: events.ping,
+    checkReady: spooling?.checkReady ?? events.ping,
     observer: metrics.observer,
     extraRoutes: [metrics.router],
   });
@@ -101,7 +129,10 @@ export function createListenerProcess(options: ListenerProcessOptions): Listener
     queues,
     rejected,
     metrics,
+    spool: spooling?.spool,
+    drainSpool: () => spooling?.drainer.drainNow() ?? Promise.resolve(),
     close: async () => {
+      await spooling?.close();
       await Promise.all(queues.map((one) => one.close()));
     },
   };
