@@ -21,8 +21,11 @@ import { enqueueBoundMs } from './enqueue-bound-ms';
 import { openListenerSpool } from './listener-spool';
 import type { Spool } from '../events/spool/create-spool';
 
-/** What a spool write may take beyond the enqueue bound (a group commit is milliseconds). */
-const SPOOL_WRITE_MS = 500;
+/**
+ * What a spool write may take beyond the enqueue bound: a group commit is milliseconds, but a
+ * loaded event loop can fire both timers together, and the enqueue's must come first.
+ */
+const SPOOL_WRITE_MS = 2000;
 
 export interface ListenerProcessOptions {
   readonly config: WebConfig;

@@ -72,6 +72,7 @@ export function openListenerSpool(options: ListenerSpoolOptions): ListenerSpool 
         queueName: queue.queue.name,
         spool,
         boundMs,
+        connected: () => connection.status === 'ready',
         onSpooled: drainer.wake,
         logger,
       }),

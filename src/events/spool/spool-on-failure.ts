@@ -13,6 +13,8 @@ export interface SpoolOnFailureOptions {
   spool: Spool;
   /** The enqueue bound (src/processes/enqueue-bound-ms.ts): past it, the event is spooled. */
   boundMs: number;
+  /** False while the connection is not ready: the event is spooled without waiting for the bound. */
+  connected: () => boolean;
   /** Called after each entry spooled: the drainer's wake. */
   onSpooled: () => void;
   logger: Logger;
@@ -29,7 +31,8 @@ export function spoolOnFailure(options: SpoolOnFailureOptions): EnqueueEvent {
   const timedOut = () =>
     new QueueUnavailableError(`enqueue did not answer within ${String(boundMs)} ms`);
   return async (event) => {
-    if (!spool.isEmpty()) return spoolEvent(options, event);
+    // Behind what is spooled (arrival order), and never a wait on a connection that is away.
+    if (!spool.isEmpty() || !options.connected()) return spoolEvent(options, event);
     try {
       return await withTimeout(enqueue(event), boundMs, timedOut);
     } catch (error) {
