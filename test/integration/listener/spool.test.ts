@@ -50,6 +50,18 @@ function postSigned(port: number, body: string): Promise<Answer> {
   });
 }
 
+function getText(port: number, path: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    http
+      .get({ host: '127.0.0.1', port, path }, (res) => {
+        let text = '';
+        res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        res.on('end', () => resolve(text));
+      })
+      .on('error', reject);
+  });
+}
+
 async function waitFor(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
   const deadline = Date.now() + 30_000;
   while (!(await check())) {
@@ -116,6 +128,13 @@ describe('the listener spool', () => {
       expect(answers.map((answer) => answer.status)).toEqual(ids.map(() => 200));
       expect(new Set(answers.map((answer) => answer.body.status))).toEqual(new Set(['spooled']));
       expect(depthOf(running)).toBe(50);
+      const metrics = await getText(running.port, '/metrics');
+      expect(metrics).toMatch(/^svcws_spool_depth 50$/m);
+      expect(metrics).toMatch(/^svcws_spool_bytes [1-9]\d*$/m);
+      expect(metrics).toMatch(/^svcws_spool_oldest_seconds (0\.\d*[1-9]\d*|[1-9][\d.]*)$/m);
+      expect(metrics).toMatch(
+        /^svcws_webhook_deliveries_total\{outcome="spooled",status="200"\} 50$/m,
+      );
 
       await redis.start();
       await waitFor(() => running.listener.process.spool?.isEmpty() === true, 'the spool to empty');
@@ -128,6 +147,7 @@ describe('the listener spool', () => {
       const jobs = await queue.getJobs(['waiting'], 0, -1, true);
       expect(jobs.map((job) => job.id)).toEqual(ids.map((id) => `evt-${id}`));
       expect(depthOf(running)).toBe(0);
+      expect(await getText(running.port, '/metrics')).toMatch(/^svcws_spool_depth 0$/m);
       expect(await readdir(dir)).toEqual(['spool.lock']);
       expect(running.listener.log.text()).toContain('spool drained into the queue');
     } finally {
