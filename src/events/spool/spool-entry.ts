@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /** The queued form of an event: what the listener would have added, exactly (same job id). */
-export const SpooledJob = z.object({
+const SpooledJob = z.object({
   kind: z.literal('job'),
   /** Unix ms when it was spooled: the oldest one's age is a metric. */
   spooledAt: z.number(),
@@ -11,10 +11,9 @@ export const SpooledJob = z.object({
   data: z.record(z.string(), z.unknown()),
   opts: z.record(z.string(), z.unknown()),
 });
-export type SpooledJob = z.infer<typeof SpooledJob>;
 
 /** A refused-but-signed delivery whose rejected store could not be reached (src/events/rejected-store.ts). */
-export const SpooledRejected = z.object({
+const SpooledRejected = z.object({
   kind: z.literal('rejected'),
   spooledAt: z.number(),
   body: z.base64(),
@@ -26,7 +25,6 @@ export const SpooledRejected = z.object({
   eventId: z.string().optional(),
   institution: z.string().optional(),
 });
-export type SpooledRejected = z.infer<typeof SpooledRejected>;
 
 /** One spool record's payload, checked when it is read back from disk (a boundary). */
 export const SpoolEntry = z.discriminatedUnion('kind', [SpooledJob, SpooledRejected]);

@@ -1,7 +1,7 @@
 import { crc32 } from 'node:zlib';
 
 /** Bytes before each record's payload: its length, then the CRC-32 of the payload. */
-export const FRAME_HEADER_BYTES = 8;
+const FRAME_HEADER_BYTES = 8;
 
 /** One record as it goes to disk: length (u32 BE), CRC-32 of the payload (u32 BE), payload. */
 export function encodeSpoolFrame(payload: Buffer): Buffer {

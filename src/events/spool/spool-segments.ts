@@ -86,6 +86,15 @@ function spooledAtOf(payload: Buffer | undefined): number | undefined {
   }
 }
 
+/** No more appends to this file; its handle is closed (a write under way closes it when done). */
+export async function sealSegment(segment: Segment): Promise<void> {
+  segment.sealed = true;
+  const { handle } = segment;
+  if (handle === undefined || segment.inFlight !== undefined) return;
+  delete segment.handle;
+  await handle.close();
+}
+
 /** A drained file goes; the directory is synced so it does not come back after a crash. */
 export async function removeSegment(dir: string, segment: Segment): Promise<void> {
   await unlink(segment.path);
