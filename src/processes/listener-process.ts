@@ -19,6 +19,7 @@ import { createWebMetrics } from '../metrics/web-metrics';
 import type { WebMetrics } from '../metrics/web-metrics';
 import { enqueueBoundMs } from './enqueue-bound-ms';
 import { openListenerSpool } from './listener-spool';
+import type { ListenerSpool } from './listener-spool';
 import type { Spool } from '../events/spool/create-spool';
 
 /**
@@ -76,17 +77,7 @@ export function createListenerProcess(options: ListenerProcessOptions): Listener
     maxCount: config.REJECTED_MAX_COUNT,
     maxAgeHours: config.REJECTED_MAX_AGE_HOURS,
   });
-  const { SPOOL_DIR } = config;
-  const spooling =
-    SPOOL_DIR === undefined
-      ? undefined
-      : openListenerSpool({
-          config: { ...config, SPOOL_DIR },
-          logger,
-          connection,
-          queues,
-          rejected: rejectedStore,
-        });
+  const spooling = spoolOf(options, queues, rejectedStore);
   const metrics = createWebMetrics({
     queue: queues.map((one) => one.queue),
     token: config.METRICS_TOKEN,
@@ -139,6 +130,23 @@ export function createListenerProcess(options: ListenerProcessOptions): Listener
       await Promise.all(queues.map((one) => one.close()));
     },
   };
+}
+
+/** The spool (SPOOL_DIR) around the enqueues and the rejected store; none when it is unset. */
+function spoolOf(
+  { config, logger, connection }: ListenerProcessOptions,
+  queues: readonly EventQueue[],
+  rejected: RejectedStore,
+): ListenerSpool | undefined {
+  const { SPOOL_DIR } = config;
+  if (SPOOL_DIR === undefined) return undefined;
+  return openListenerSpool({
+    config: { ...config, SPOOL_DIR },
+    logger,
+    connection,
+    queues,
+    rejected,
+  });
 }
 
 /**
