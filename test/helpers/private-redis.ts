@@ -11,7 +11,7 @@ export interface PrivateRedis {
   readonly port: number;
   /** Stops the server for real (SIGKILL: no last word to the clients). */
   stop: () => Promise<void>;
-  /** Starts it again on the same port, empty (it keeps nothing on disk); running, a no-op. */
+  /** Starts it again on the same port, with what it had acknowledged; running, a no-op. */
   start: () => Promise<void>;
   /** Stops it and removes its directory; call in afterAll. */
   close: () => Promise<void>;
@@ -27,16 +27,9 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
   let child: ChildProcess | undefined;
   const start = async (): Promise<void> => {
     if (child !== undefined) return;
-    const args = [
-      '--port',
-      String(port),
-      '--bind',
-      '127.0.0.1',
-      '--save',
-      '',
-      '--appendonly',
-      'no',
-    ];
+    // Every write in the AOF before its answer: what Redis acknowledged survives stop and start.
+    const persistence = ['--save', '', '--appendonly', 'yes', '--appendfsync', 'always'];
+    const args = ['--port', String(port), '--bind', '127.0.0.1', ...persistence];
     child = spawn('redis-server', [...args, '--dir', dir], { cwd: dir, stdio: 'ignore' });
     await waitUntil(() => answers(port));
   };

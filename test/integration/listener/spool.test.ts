@@ -13,6 +13,7 @@ import { listenerUnderTest, TEST_SECRET } from '../../helpers/listener-under-tes
 import type { ListenerUnderTest } from '../../helpers/listener-under-test';
 import { loanEventJson } from '../../helpers/loan-event';
 import { startPrivateRedis } from '../../helpers/private-redis';
+import { startDeliveries } from '../redis-ha/support/send-deliveries';
 import type { PrivateRedis } from '../../helpers/private-redis';
 
 jest.setTimeout(60_000);
@@ -61,6 +62,8 @@ function getText(port: number, path: string): Promise<string> {
       .on('error', reject);
   });
 }
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function waitFor(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
   const deadline = Date.now() + 30_000;
@@ -150,6 +153,37 @@ describe('the listener spool', () => {
       expect(await getText(running.port, '/metrics')).toMatch(/^svcws_spool_depth 0$/m);
       expect(await readdir(dir)).toEqual(['spool.lock']);
       expect(running.listener.log.text()).toContain('spool drained into the queue');
+    } finally {
+      await queue.close();
+      await running.close();
+    }
+  });
+
+  it('at 100 deliveries/s through a Redis outage and back: every answer 200, every event queued once, the spool empty soon after', async () => {
+    const running = await startListener(redis, { SPOOL_DIR: dir });
+    const queue = new Queue(running.listener.queueName, { connection: { url: redis.url } });
+    queue.on('error', () => undefined);
+    try {
+      const run = startDeliveries({
+        port: running.port,
+        secret: TEST_SECRET,
+        perSecond: 100,
+        idPrefix: '96',
+      });
+      await sleep(1000);
+      await redis.stop();
+      await sleep(5000);
+      expect(depthOf(running)).toBeGreaterThan(300);
+      await redis.start();
+      await sleep(4000);
+      const records = await run.stop();
+      await waitFor(() => running.listener.process.spool?.isEmpty() === true, 'the spool to empty');
+
+      expect(records.filter((record) => record.status !== 200)).toEqual([]);
+      const ids = (await queue.getJobs(['waiting'])).map((job) => job.id);
+      expect(new Set(ids).size).toBe(ids.length);
+      expect(records.length).toBeGreaterThan(800);
+      expect(ids.sort()).toEqual(records.map((record) => `evt-${record.id}`).sort());
     } finally {
       await queue.close();
       await running.close();
