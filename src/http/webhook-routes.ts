@@ -254,11 +254,11 @@ async function keepRejected(
     return answer;
   } catch (error) {
     delivery.rejected = { reason: answer.code, kept: false };
-    if (error instanceof SpoolError) return new HttpError(503, error.code, error.message);
     options.logger.error(
       { err: error, requestId: delivery.requestId, eventId: delivery.eventId },
       'refused delivery could not be kept; answering 503 so the sender retries',
     );
+    if (error instanceof SpoolError) return new HttpError(503, error.code, error.message);
     return new HttpError(
       503,
       'queue_unavailable',
