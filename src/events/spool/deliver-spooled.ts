@@ -42,7 +42,10 @@ export function createDeliverSpooled({
       });
     } catch (error) {
       if (isQueueUnavailable(error)) throw error;
-      const ids = entry.kind === 'job' ? { jobId: entry.jobId } : { requestId: entry.requestId };
+      const ids =
+        entry.kind === 'job'
+          ? { jobId: entry.jobId, eventId: entry.data.id }
+          : { requestId: entry.requestId, eventId: entry.eventId };
       logger.error({ err: error, ...ids }, 'spooled entry could not be moved; passed over');
     }
   };
