@@ -131,6 +131,8 @@ describe('the listener spool', () => {
       expect(answers.map((answer) => answer.status)).toEqual(ids.map(() => 200));
       expect(new Set(answers.map((answer) => answer.body.status))).toEqual(new Set(['spooled']));
       expect(depthOf(running)).toBe(50);
+      // Ready while the spool has room: a load balancer keeps sending through the outage.
+      expect(JSON.parse(await getText(running.port, '/readyz'))).toEqual({ status: 'ready' });
       const metrics = await getText(running.port, '/metrics');
       expect(metrics).toMatch(/^svcws_spool_depth 50$/m);
       expect(metrics).toMatch(/^svcws_spool_bytes [1-9]\d*$/m);
