@@ -34,7 +34,7 @@ COPY --from=build --chown=node:node /app/node_modules ./node_modules
 COPY --from=build --chown=node:node /app/packages/client/package.json ./packages/client/
 COPY --from=build --chown=node:node /app/packages/client/dist ./packages/client/dist
 COPY --from=build --chown=node:node /app/dist ./dist
-RUN mkdir -p /app/records && chown node:node /app/records
+RUN mkdir -p /app/records /app/spool && chown node:node /app/records /app/spool
 USER node
 EXPOSE 3000
 # The listener's /healthz answers while the process is up (PORT defaults to 3000). The worker and

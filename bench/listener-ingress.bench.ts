@@ -14,6 +14,9 @@ import { startDiscardingOtlpSink } from './ingress/discarding-otlp-sink';
 import { signedBodies } from './ingress/signed-bodies';
 import type { BodyKind } from './ingress/signed-bodies';
 import { INGRESS_STAGES } from './servers/ingress-stages';
+import { loadWithRedisDown, redisDown, spoolVerdicts, withSpool } from './ingress/spool-cases';
+
+const SPOOLED = 'ours with SPOOL_DIR, signed 1 KB JSON';
 
 const SECRET = 'bench-secret-of-the-ingress';
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 8);
@@ -26,6 +29,7 @@ const QUEUES = {
   ours: 'bench-ours',
   traced: 'bench-traced',
   baseline: 'bench-baseline',
+  spooled: 'bench-spooled',
 };
 /** A git ref whose listener is measured in the same rounds as ours: the "before" of a change. */
 const BASELINE = process.env.BENCH_BASELINE;
@@ -50,7 +54,8 @@ interface Bench {
  * (src/bin/web.ts as it ships), each in its own process on the server's core, loaded in turn with
  * signed bodies made before the clock runs; medians of BENCH_ROUNDS rounds after a warm-up. Ours
  * also with tracing on (OTEL_EXPORTER_OTLP_ENDPOINT: a local sink that discards), to print what
- * tracing costs beside tracing off. Then ours paced at 1,000/s, and diagnostics that show stage by
+ * tracing costs beside tracing off; ours with SPOOL_DIR, to print what the spool costs with Redis
+ * up, and with Redis down what it takes. Then ours paced at 1,000/s, and diagnostics that show stage by
  * stage where our CPU goes.
  */
 export async function run(): Promise<void> {
@@ -74,15 +79,21 @@ export async function run(): Promise<void> {
       { name: 'ours, signed 2 KB XML', server: servers.ours, kind: 'xml', runs: [] },
       { name: 'ours traced, signed 1 KB JSON', server: servers.traced, kind: 'json', runs: [] },
     ];
+    const spooled: Case = { name: SPOOLED, server: servers.spooled, kind: 'json', runs: [] };
     if (servers.baseline) {
       const server = servers.baseline;
       cases.push({ name: `ours at ${BASELINE}, 1 KB JSON`, server, kind: 'json', runs: [] });
       cases.push({ name: `ours at ${BASELINE}, 2 KB XML`, server, kind: 'xml', runs: [] });
     }
+    // Last, so the positions the summaries read (baseline included) stay as they were.
+    cases.push(spooled);
     await rounds(bench, cases);
     const paced = await pacedRun(bench, servers.ours);
+    const down = await redisDownRun(servers.down);
     verdicts(cases, paced);
     tracingCost(cases);
+    const [off, on] = [cases[2], spooled].map((one) => one && summary(one).figures);
+    if (off && on) spoolVerdicts(off, on, down, write);
     if (servers.baseline) beforeAfter(cases);
   } finally {
     await Promise.all(Object.values(servers).map((server) => server.stop()));
@@ -93,14 +104,14 @@ export async function run(): Promise<void> {
   write(`\nload average at the end ${loadAverage()}\n`);
 }
 
-type Servers = Record<'floor' | 'typical' | 'ours' | 'traced', BenchServer> & {
+type Servers = Record<'floor' | 'typical' | 'ours' | 'traced' | 'spooled' | 'down', BenchServer> & {
   baseline?: BenchServer;
 };
 
 async function startServers(bench: Bench, otlpUrl: string): Promise<Servers> {
   const { cores, redisUrl } = bench;
   const baselineScript = BASELINE === undefined ? undefined : buildBaseline(BASELINE);
-  const [floor, typical, ours, traced] = await Promise.all([
+  const [floor, typical, ours, traced, spooled, down] = await Promise.all([
     startBenchServer({ name: 'floor', script: 'bench/servers/floor-server.ts', env: {} }, cores),
     startBenchServer(
       {
@@ -112,8 +123,10 @@ async function startServers(bench: Bench, otlpUrl: string): Promise<Servers> {
     ),
     startBenchServer(oursSpec(redisUrl), cores),
     startBenchServer(tracedSpec(redisUrl, otlpUrl), cores),
+    startBenchServer(withSpool(oursSpec(redisUrl), 'spooled', QUEUES.spooled), cores),
+    startBenchServer(await redisDown(oursSpec(redisUrl)), cores),
   ]);
-  if (baselineScript === undefined) return { floor, typical, ours, traced };
+  if (baselineScript === undefined) return { floor, typical, ours, traced, spooled, down };
   const base = oursSpec(redisUrl);
   const baseline = await startBenchServer(
     {
@@ -124,7 +137,7 @@ async function startServers(bench: Bench, otlpUrl: string): Promise<Servers> {
     },
     cores,
   );
-  return { floor, typical, ours, traced, baseline };
+  return { floor, typical, ours, traced, spooled, down, baseline };
 }
 
 /** BENCH_BASELINE: CPU per delivery of ours against the same listener at the given ref. */
@@ -205,6 +218,15 @@ async function measure(bench: Bench, one: Case, durationS: number): Promise<Load
     connections: CONNECTIONS,
   });
   await bench.clear();
+  return figures;
+}
+
+/** Ours with a spool and Redis down, at full speed: what the spool takes (after a warm-up). */
+async function redisDownRun(server: BenchServer): Promise<LoadFigures> {
+  const bodies = signedBodies('json', BODIES, SECRET);
+  await loadWithRedisDown(server, bodies, WARMUP_S);
+  const figures = await loadWithRedisDown(server, bodies, DURATION_S);
+  write(`\n${line('ours with a spool, Redis down, 1 KB JSON', figures)}\n`);
   return figures;
 }
 

@@ -182,6 +182,16 @@ export const EnvSchema = z.object({
    * every so often (docs/operations.md#expected-events); unset: none expected.
    */
   EXPECTED_EVENTS_FILE: z.string().min(1).optional(),
+
+  // the listener's disk spool (docs/listener.md#the-spool)
+  /**
+   * A directory of the listener's own (one per process, locked): when the queue does not answer,
+   * deliveries are written here, answered 200 and moved into the queue once Redis answers.
+   * Unset: no spool, such a delivery is answered 503.
+   */
+  SPOOL_DIR: z.string().min(1).optional(),
+  /** The spool's size on disk at most; past it a delivery the queue did not take is answered 503. */
+  SPOOL_MAX_BYTES: positiveInt.default(256 * 1024 * 1024),
 });
 export type EnvSchema = z.infer<typeof EnvSchema>;
 
@@ -258,6 +268,8 @@ export const WebConfig = EnvSchema.pick({
   METRICS_PORT: true,
   METRICS_HOST: true,
   INSTITUTIONS_FILE: true,
+  SPOOL_DIR: true,
+  SPOOL_MAX_BYTES: true,
 })
   .extend({ WEBHOOK_SECRET: webhookSecret.optional() })
   .superRefine(requiredWithoutInstitutionsFile(['WEBHOOK_SECRET']), ALWAYS)

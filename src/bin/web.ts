@@ -43,6 +43,8 @@ async function main(): Promise<void> {
     telemetry: tracing.telemetry,
   });
 
+  // What a previous process spooled goes into the queue first (if Redis answers), then new deliveries.
+  await listener.drainSpool();
   const server = configureServer(listener.app.listen(config.PORT), config);
   await once(server, 'listening');
   await listener.listenMetrics();

@@ -7,18 +7,30 @@ export interface EnqueueResult {
   jobId: string;
   /** The event id was already queued (a redelivery); nothing new was added. */
   duplicate: boolean;
+  /** The queue did not answer: the job was written to the disk spool instead (src/events/spool/). */
+  spooled?: boolean;
 }
 
 export type EnqueueEvent = (event: CanonicalEvent) => Promise<EnqueueResult>;
 
-export interface EventEnqueuerOptions {
-  queue: Queue;
+/** The job an event becomes: what `queue.add` is given, and what the spool keeps when it fails. */
+export interface EventJob {
+  name: string;
+  data: CanonicalEvent;
+  opts: { jobId: string } & Readonly<Record<string, unknown>>;
+}
+
+export interface EventJobOptions {
   /** Completed jobs are kept this long, so a redelivered id is still recognized (sender retries ~10 h). */
   dedupWindowHours: number;
   /** Attempts per event before it lands in the failed set. */
   attempts: number;
   /** First retry delay; later ones double, with jitter. */
   backoffDelayMs?: number;
+}
+
+export interface EventEnqueuerOptions extends EventJobOptions {
+  queue: Queue;
   /**
    * REDIS_ACK_REPLICAS / REDIS_ACK_TIMEOUT_MS: resolve only once WAIT confirms the job reached
    * this many replicas, else throw ReplicasNotConfirmedError (→ 503). Off (0) unless given.
@@ -30,23 +42,13 @@ export interface EventEnqueuerOptions {
  * Adds the canonical event as a job named after its action. The job id comes from the event id,
  * so BullMQ's atomic add makes a second delivery of the same id — also a concurrent one — a no-op.
  */
-export function createEventEnqueuer({
-  queue,
-  dedupWindowHours,
-  attempts,
-  backoffDelayMs = 5000,
-  ackReplicas,
-}: EventEnqueuerOptions): EnqueueEvent {
-  // The same for every job: made once, not per delivery (BullMQ copies it into each job's opts).
-  const jobOptions = {
-    attempts,
-    backoff: { type: 'exponential', delay: backoffDelayMs, jitter: 0.5 },
-    removeOnComplete: { age: dedupWindowHours * 3600 },
-    removeOnFail: false,
-  } as const;
+export function createEventEnqueuer(options: EventEnqueuerOptions): EnqueueEvent {
+  const { queue, ackReplicas } = options;
+  const jobOf = eventJobOf(options);
   const enqueue: EnqueueEvent = async (event) => {
-    const jobId = jobIdForEvent(event.id);
-    await queue.add(event.action, event, { ...jobOptions, jobId });
+    const { name, data, opts } = jobOf(event);
+    const { jobId } = opts;
+    await queue.add(name, data, opts);
     // add() answers the same for a new and an existing id; the stored data tells which delivery
     // wrote it. Only the log's outcome depends on this, never the status.
     // The delivery's meta (format, receivedAt to the millisecond, request id) is what makes the
@@ -72,4 +74,24 @@ export function createEventEnqueuer({
     if (confirmed < replicas) throw new ReplicasNotConfirmedError(confirmed, replicas, timeoutMs);
     return result;
   };
+}
+
+/** The job of an event: named after its action, its id from the event id (jobIdForEvent). */
+export function eventJobOf({
+  dedupWindowHours,
+  attempts,
+  backoffDelayMs = 5000,
+}: EventJobOptions): (event: CanonicalEvent) => EventJob {
+  // The same for every job: made once, not per delivery (BullMQ copies it into each job's opts).
+  const jobOptions = {
+    attempts,
+    backoff: { type: 'exponential', delay: backoffDelayMs, jitter: 0.5 },
+    removeOnComplete: { age: dedupWindowHours * 3600 },
+    removeOnFail: false,
+  } as const;
+  return (event) => ({
+    name: event.action,
+    data: event,
+    opts: { ...jobOptions, jobId: jobIdForEvent(event.id) },
+  });
 }

@@ -28,6 +28,8 @@ export interface IntakeOutcome {
   event: CanonicalEvent;
   jobId: string;
   duplicate: boolean;
+  /** Kept in the disk spool: the queue gets it once Redis answers (src/events/spool/). */
+  spooled?: boolean;
 }
 
 export type EventIntake = (
@@ -74,7 +76,12 @@ export function createEventIntake({
       }
       throw error;
     }
-    return { event, jobId: result.jobId, duplicate: result.duplicate };
+    return {
+      event,
+      jobId: result.jobId,
+      duplicate: result.duplicate,
+      spooled: result.spooled === true,
+    };
   };
 }
 

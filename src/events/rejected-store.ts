@@ -134,7 +134,7 @@ async function keepDelivery(
   delivery: RejectedDelivery,
 ): Promise<{ ref: string; evicted: number }> {
   const { redis, index, entryPrefix, ttlMs } = store;
-  const ref = createHash('sha256').update(delivery.body).digest('hex').slice(0, 16);
+  const ref = rejectedRefOf(delivery.body);
   const minScore = store.now().getTime() - ttlMs;
   await whenReady(redis, store.readyTimeoutMs);
   const evicted = await redis.eval(
@@ -151,6 +151,11 @@ async function keepDelivery(
     ...entryFields(delivery),
   );
   return { ref, evicted: Number(evicted) };
+}
+
+/** The ref of a kept delivery: its body's digest, so the same bytes sent again are one entry. */
+export function rejectedRefOf(body: Buffer): string {
+  return createHash('sha256').update(body).digest('hex').slice(0, 16);
 }
 
 /** The hash of one kept delivery, as field, value, … (absent fields are left out). */

@@ -7,6 +7,7 @@ import type { RejectedStore } from '../events/rejected-store';
 import type { EventIntake } from '../events/event-intake';
 import { QueueUnavailableError } from '../events/queue-unavailable-error';
 import { RefusedDeliveryError } from '../events/refused-delivery-error';
+import { SpoolError } from '../events/spool/spool-error';
 import type { RefusalCode } from '../events/refused-delivery-error';
 import { HttpError } from './http-error';
 import { sendError } from './send-error';
@@ -206,13 +207,15 @@ async function ingest(
     );
     delivery.jobId = outcome.jobId;
     delivery.eventInstitution = outcome.event.institution?.value;
-    delivery.outcome = outcome.duplicate ? 'duplicate' : 'queued';
+    delivery.outcome =
+      outcome.spooled === true ? 'spooled' : outcome.duplicate ? 'duplicate' : 'queued';
     answerOk(res, delivery.outcome, outcome.event.id);
     return;
   } catch (error) {
     let answer = classify(error);
     if (answer.status >= 500) logFailure(options.logger, delivery, error, answer);
-    if (answer.code !== 'queue_unavailable') {
+    // A 503 (the queue, or the spool too, did not take it) is retried by the sender: not kept.
+    if (answer.status !== 503) {
       answer = await keepRejected(options, delivery, answer, { body, contentType, receivedAt });
     }
     delivery.outcome = answer.code;
@@ -255,6 +258,7 @@ async function keepRejected(
       { err: error, requestId: delivery.requestId, eventId: delivery.eventId },
       'refused delivery could not be kept; answering 503 so the sender retries',
     );
+    if (error instanceof SpoolError) return new HttpError(503, error.code, error.message);
     return new HttpError(
       503,
       'queue_unavailable',
@@ -290,6 +294,7 @@ function classify(error: unknown): HttpError {
   if (error instanceof RefusedDeliveryError) {
     return new HttpError(REFUSAL_STATUS[error.code], error.code, error.message);
   }
+  if (error instanceof SpoolError) return new HttpError(503, error.code, error.message);
   if (error instanceof QueueUnavailableError) {
     // Redis refused, timed out or is unreachable: the sender retries a 5xx (1 h, 3 h, 6 h).
     return new HttpError(
@@ -303,8 +308,7 @@ function classify(error: unknown): HttpError {
 
 function logFailure(logger: Logger, delivery: Delivery, error: unknown, answer: HttpError): void {
   const fields = { err: error, requestId: delivery.requestId, eventId: delivery.eventId };
-  if (answer.code === 'queue_unavailable')
-    logger.error(fields, 'event not queued: queue unavailable');
+  if (answer.status === 503) logger.error(fields, 'event not queued: queue unavailable');
   else logger.error(fields, 'event not queued: internal error');
 }
 

@@ -3,6 +3,7 @@ import type { Router } from 'express';
 import type { Queue } from 'bullmq';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { EnqueueEvent } from '../events/enqueue-event';
+import type { SpoolStats } from '../events/spool/create-spool';
 import type { DeliveryObserver } from '../http/delivery-observer';
 import { withTimeout } from '../with-timeout';
 import { metricsTokenGuard } from './metrics-token-guard';
@@ -31,6 +32,8 @@ export interface WebMetricsOptions {
   queueTimeoutMs?: number;
   /** METRICS_TOKEN: when set, a scrape must send `Authorization: Bearer <token>`; unset, it is open. */
   token?: string | undefined;
+  /** The disk spool (SPOOL_DIR), read on scrape; without it no spool series are exported. */
+  spool?: { stats: () => SpoolStats } | undefined;
 }
 
 /** Seconds; the listener answers 503 when an enqueue takes over 1 s, and the sender gives up at 5 s. */
@@ -47,9 +50,11 @@ export function createWebMetrics({
   path = '/metrics',
   queueTimeoutMs = 1000,
   token,
+  spool,
 }: WebMetricsOptions): WebMetrics {
   const registry = new Registry();
   if (defaultMetrics) collectDefaultMetrics({ register: registry });
+  if (spool !== undefined) registerSpoolGauges(registry, spool);
   const families = createFamilies(registry);
   const router = createMetricsRouter({ registry, families, queue, path, queueTimeoutMs, token });
   return {
@@ -68,7 +73,7 @@ function createFamilies(registry: Registry) {
   return {
     deliveries: new Counter({
       name: 'svcws_webhook_deliveries_total',
-      help: 'Webhook deliveries answered, by outcome (queued, duplicate, bad_signature, invalid_event, queue_unavailable, …) and HTTP status',
+      help: 'Webhook deliveries answered, by outcome (queued, duplicate, spooled, bad_signature, invalid_event, queue_unavailable, …) and HTTP status',
       // `institution` only with INSTITUTIONS_FILE: a single institution's series stay as they were.
       labelNames: ['outcome', 'status', 'institution'] as const,
       registers,
@@ -121,6 +126,42 @@ function createFamilies(registry: Registry) {
   };
 }
 
+/** Outcomes of an event the listener took (answered 200): a spooled one is queued later. */
+const ACCEPTED = new Set(['queued', 'duplicate', 'spooled']);
+
+/**
+ * The spool's depth, bytes and oldest entry's age, read on scrape: a spool that does not empty
+ * means the queue has not answered for that long (deploy/prometheus/alerts.yml).
+ */
+function registerSpoolGauges(registry: Registry, spool: { stats: () => SpoolStats }): void {
+  const registers = [registry];
+  const gauge = (name: string, help: string, read: (stats: SpoolStats) => number): void => {
+    new Gauge({
+      name,
+      help,
+      registers,
+      collect() {
+        this.set(read(spool.stats()));
+      },
+    });
+  };
+  gauge(
+    'svcws_spool_depth',
+    "Events in the listener's disk spool, not yet moved into the queue",
+    (stats) => stats.depth,
+  );
+  gauge(
+    'svcws_spool_bytes',
+    "Bytes of the listener's disk spool on disk (bounded by SPOOL_MAX_BYTES)",
+    (stats) => stats.bytes,
+  );
+  gauge(
+    'svcws_spool_oldest_seconds',
+    'Age of the oldest event in the disk spool, 0 when it is empty',
+    (stats) => stats.oldestAgeSeconds,
+  );
+}
+
 /** The institution label of an event that names none, on a listener without INSTITUTIONS_FILE. */
 const UNKNOWN_INSTITUTION = 'unknown';
 
@@ -141,7 +182,7 @@ function createObserver(families: Families): DeliveryObserver {
   const durationBy = memo((outcome: string) => deliveryDuration.labels(outcome));
   return ({ outcome, status, durationMs, rejected, institution, action, eventInstitution }) => {
     const of = institution === undefined ? {} : { institution };
-    if ((outcome === 'queued' || outcome === 'duplicate') && action !== undefined) {
+    if (ACCEPTED.has(outcome) && action !== undefined) {
       const who = institution ?? eventInstitution ?? UNKNOWN_INSTITUTION;
       lastEvent.set({ institution: who, action }, Date.now() / 1000);
     }

@@ -19,6 +19,15 @@ import { createWebMetrics } from '../metrics/web-metrics';
 import type { WebMetrics } from '../metrics/web-metrics';
 import type { MetricsServer } from '../metrics/serve-metrics';
 import { enqueueBoundMs } from './enqueue-bound-ms';
+import { openListenerSpool } from './listener-spool';
+import type { ListenerSpool } from './listener-spool';
+import type { Spool } from '../events/spool/create-spool';
+
+/**
+ * What a spool write may take beyond the enqueue bound: a group commit is milliseconds, but a
+ * loaded event loop can fire both timers together, and the enqueue's must come first.
+ */
+const SPOOL_WRITE_MS = 2000;
 
 export interface ListenerProcessOptions {
   readonly config: WebConfig;
@@ -43,7 +52,15 @@ export interface ListenerProcess {
   readonly metrics: WebMetrics;
   /** With METRICS_PORT: starts the metrics' own server (on METRICS_HOST) and gives its port. */
   listenMetrics(): Promise<number | undefined>;
-  /** Closes the metrics' own server and the queue handles (not the connection). */
+  /** The disk spool (SPOOL_DIR), when there is one. */
+  readonly spool: Spool | undefined;
+  /**
+   * Moves what the spool holds into the queue, if Redis answers: bin/web.ts awaits it before it
+   * listens. Resolves (never rejects) once done or once Redis did not answer; the drainer tries
+   * again by itself.
+   */
+  drainSpool(): Promise<void>;
+  /** Closes the metrics' own server, the queue handles (not the connection) and the spool. */
   close(): Promise<void>;
 }
 
@@ -57,12 +74,20 @@ export function createListenerProcess(options: ListenerProcessOptions): Listener
   const { members, queues } = openEventQueues(options);
   const [events] = queues;
   if (events === undefined) throw new Error('no event queue');
+  const rejectedStore = createRejectedStore({
+    redis: connection,
+    queueName: config.QUEUE_NAME,
+    maxCount: config.REJECTED_MAX_COUNT,
+    maxAgeHours: config.REJECTED_MAX_AGE_HOURS,
+  });
+  const spooling = spoolOf(options, queues, rejectedStore);
   const metrics = createWebMetrics({
     queue: queues.map((one) => one.queue),
     token: config.METRICS_TOKEN,
+    spool: spooling?.spool,
   });
   const enqueueOf = (eventQueue: EventQueue, institution?: string): EnqueueEvent => {
-    const enqueue = metrics.timeEnqueue(
+    const timed = metrics.timeEnqueue(
       createEventEnqueuer({
         queue: eventQueue.queue,
         dedupWindowHours: config.DEDUP_WINDOW_HOURS,
@@ -73,6 +98,7 @@ export function createListenerProcess(options: ListenerProcessOptions): Listener
         },
       }),
     );
+    const enqueue = spooling === undefined ? timed : spooling.enqueueOf(timed, eventQueue);
     // Off, nothing is wrapped: the ingress path is exactly as without tracing.
     return options.telemetry === undefined ? enqueue : enqueueInSpan(enqueue, institution);
   };
@@ -83,19 +109,15 @@ export function createListenerProcess(options: ListenerProcessOptions): Listener
     enqueue: enqueueOf(queues[index] ?? events, member.code),
   }));
   let metricsServer: MetricsServer | undefined;
-  const rejected = createRejectedStore({
-    redis: connection,
-    queueName: config.QUEUE_NAME,
-    maxCount: config.REJECTED_MAX_COUNT,
-    maxAgeHours: config.REJECTED_MAX_AGE_HOURS,
-  });
+  const rejected = spooling?.rejected ?? rejectedStore;
   const app = createApp({
     config,
     logger,
-    enqueueTimeoutMs: enqueueBoundMs(config),
+    // With a spool, the enqueue's own bound sends the event to disk; the intake's allows that write.
+    enqueueTimeoutMs: enqueueBoundMs(config) + (spooling === undefined ? 0 : SPOOL_WRITE_MS),
     ...(institutions === undefined ? { enqueue: enqueueOf(events) } : { institutions }),
     rejected,
-    checkReady: events.ping,
+    checkReady: spooling?.checkReady ?? events.ping,
     observer: metrics.observer,
     // With METRICS_PORT the metrics have a server of their own (bin/web.ts), not the webhooks' port.
     extraRoutes: config.METRICS_PORT === undefined ? [metrics.router] : [],
@@ -111,11 +133,31 @@ export function createListenerProcess(options: ListenerProcessOptions): Listener
       metricsServer = await metrics.listen(config.METRICS_PORT, config.METRICS_HOST);
       return metricsServer.port;
     },
+    spool: spooling?.spool,
+    drainSpool: () => spooling?.drainer.drainNow() ?? Promise.resolve(),
     close: async () => {
       await metricsServer?.close();
+      await spooling?.close();
       await Promise.all(queues.map((one) => one.close()));
     },
   };
+}
+
+/** The spool (SPOOL_DIR) around the enqueues and the rejected store; none when it is unset. */
+function spoolOf(
+  { config, logger, connection }: ListenerProcessOptions,
+  queues: readonly EventQueue[],
+  rejected: RejectedStore,
+): ListenerSpool | undefined {
+  const { SPOOL_DIR } = config;
+  if (SPOOL_DIR === undefined) return undefined;
+  return openListenerSpool({
+    config: { ...config, SPOOL_DIR },
+    logger,
+    connection,
+    queues,
+    rejected,
+  });
 }
 
 /**

@@ -16,5 +16,6 @@ export function listenerReadyFields(
     queues: listener.queues.map((one) => one.queue.name),
     metrics: '/metrics',
     tracing: ready.tracing,
+    spool: config.SPOOL_DIR ?? null,
   };
 }

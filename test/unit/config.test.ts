@@ -63,7 +63,7 @@ describe('loadConfig: webhook secrets and listener bounds', () => {
     expect(config.WEBHOOK_SECRET_PREVIOUS).toBe(sixteen);
   });
 
-  it('has the bounds of the unauthenticated surface, the rejected store and the metrics token', () => {
+  it('has the bounds of the unauthenticated surface, the rejected store, the metrics token and the spool', () => {
     const config = loadConfig(WebConfig, { WEBHOOK_SECRET: 'a-secret-of-24-characters' });
     expect(config).toMatchObject({
       HEADERS_TIMEOUT_MS: 10000,
@@ -72,8 +72,11 @@ describe('loadConfig: webhook secrets and listener bounds', () => {
       MAX_CONNECTIONS: 1024,
       REJECTED_MAX_COUNT: 1000,
       REJECTED_MAX_AGE_HOURS: 336,
+      SPOOL_MAX_BYTES: 268435456,
     });
     expect(config.METRICS_TOKEN).toBeUndefined();
+    // No spool unless a directory is given: such a delivery is answered 503, as before.
+    expect(config.SPOOL_DIR).toBeUndefined();
   });
 
   it('reads no ADMIN_TOKEN: no process serves a queue dashboard any more', () => {

@@ -1,0 +1,106 @@
+import { open } from 'node:fs/promises';
+import type { Logger } from '../../logger';
+import { decodeSpoolFrames } from './spool-frame';
+import { SpoolEntry } from './spool-entry';
+import type { Segment } from './spool-segments';
+import { removeSegment, sealSegment } from './spool-segments';
+
+/** Hands one entry on (to the queue, or the rejected store); throws to stop the drain there. */
+export type DeliverSpooled = (entry: SpoolEntry) => Promise<void>;
+
+/** Entries handed on at once: one connection answers them in order (pipelined). */
+const DRAIN_CHUNK = 100;
+
+export interface DrainOptions {
+  dir: string;
+  segments: Segment[];
+  /** True while the writer has a batch waiting or under way. */
+  writerBusy: () => boolean;
+  deliver: DeliverSpooled;
+  beforeRemove: (() => Promise<void>) | undefined;
+  /** A file drained and removed: its bytes leave the spool's count. */
+  onRemoved: (segment: Segment) => void;
+  logger: Logger;
+}
+
+/**
+ * Delivers the files in order, each to its end, and removes each once delivered. The last file
+ * (the one appends go to) is sealed first, so appends go to a new one meanwhile; the drain ends
+ * when the only file left is empty and nothing is being written. Resolves with the count delivered.
+ */
+export async function drainSegments(options: DrainOptions): Promise<number> {
+  const { segments } = options;
+  let delivered = 0;
+  for (let segment = segments[0]; segment !== undefined; segment = segments[0]) {
+    if (!segment.sealed) {
+      if (segment.count === 0 && !options.writerBusy()) return delivered;
+      await sealSegment(segment);
+    }
+    await segment.inFlight?.catch(() => undefined);
+    delivered += await drainSegment(segment, options.deliver, options.logger);
+    await options.beforeRemove?.();
+    segments.shift();
+    options.onRemoved(segment);
+    await removeSegment(options.dir, segment);
+  }
+  return delivered;
+}
+
+/**
+ * Delivers what is left of one sealed file, DRAIN_CHUNK entries at a time in arrival order. A
+ * record whose checksum fails, or that is not an entry, is skipped with a log line: one bad
+ * record must not hold back the others.
+ */
+async function drainSegment(
+  segment: Segment,
+  deliver: DeliverSpooled,
+  logger: Logger,
+): Promise<number> {
+  const base = segment.drained;
+  const { frames, bad } = decodeSpoolFrames(await readRange(segment.path, base, segment.committed));
+  const entries = frames.map((frame) => ({ frame, entry: entryOf(frame.payload) }));
+  const unreadable = [
+    ...bad.map((one) => one.offset),
+    ...entries.filter(({ entry }) => entry === undefined).map(({ frame }) => frame.start),
+  ];
+  for (const offset of unreadable) {
+    logger.warn(
+      { segment: segment.path, offset: base + offset },
+      'spool: unreadable record skipped',
+    );
+  }
+  let delivered = 0;
+  for (let start = 0; start < entries.length; start += DRAIN_CHUNK) {
+    const chunk = entries.slice(start, start + DRAIN_CHUNK);
+    await Promise.all(
+      chunk.map(({ entry }) => (entry === undefined ? Promise.resolve() : deliver(entry))),
+    );
+    const last = chunk.at(-1);
+    if (last !== undefined) segment.drained = base + last.frame.end;
+    segment.count = Math.max(0, segment.count - chunk.length);
+    segment.oldestAt = entries[start + DRAIN_CHUNK]?.entry?.spooledAt;
+    delivered += chunk.filter(({ entry }) => entry !== undefined).length;
+  }
+  segment.count = 0;
+  return delivered;
+}
+
+async function readRange(path: string, from: number, to: number): Promise<Buffer> {
+  const handle = await open(path, 'r');
+  try {
+    const bytes = Buffer.alloc(to - from);
+    await handle.read(bytes, 0, bytes.length, from);
+    return bytes;
+  } finally {
+    await handle.close();
+  }
+}
+
+function entryOf(payload: Buffer): SpoolEntry | undefined {
+  try {
+    const parsed = SpoolEntry.safeParse(JSON.parse(payload.toString('utf8')));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}

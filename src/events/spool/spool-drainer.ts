@@ -1,0 +1,79 @@
+import type { Logger } from '../../logger';
+import { isQueueUnavailable } from '../queue-unavailable-error';
+import type { DeliverSpooled, Spool } from './create-spool';
+
+export interface SpoolDrainer {
+  /** Something was spooled: make sure a drain is coming (one at a time, every `retryMs` at most). */
+  wake: () => void;
+  /** Drains now (or joins the drain under way); resolves when it ends, whatever happened. */
+  drainNow: () => Promise<void>;
+  close: () => Promise<void>;
+}
+
+export interface SpoolDrainerOptions {
+  spool: Spool;
+  deliver: DeliverSpooled;
+  /** Resolves when the queue answers (a bounded PING); a drain waits for it, never for a hang. */
+  ready: () => Promise<void>;
+  beforeRemove?: () => Promise<void>;
+  logger: Logger;
+  /** While the spool is not empty, a drain is tried this often. */
+  retryMs?: number;
+}
+
+/**
+ * Moves spooled entries into the queue as soon as Redis answers: tried once `wake` is called and
+ * then every `retryMs` while anything is left. One drain at a time, so the entries go in the order
+ * they arrived.
+ */
+export function createSpoolDrainer(options: SpoolDrainerOptions): SpoolDrainer {
+  const { spool, logger, retryMs = 500 } = options;
+  let running: Promise<void> | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let closed = false;
+  let failing = false;
+
+  const run = async (): Promise<void> => {
+    try {
+      await options.ready();
+      const delivered = await spool.drain(options.deliver, options.beforeRemove);
+      if (delivered > 0 || failing) {
+        logger.info({ delivered, left: spool.stats().depth }, 'spool drained into the queue');
+      }
+      failing = false;
+    } catch (error) {
+      // One line when the queue goes away, not one per try.
+      if (!failing) {
+        const unavailable = isQueueUnavailable(error);
+        logger[unavailable ? 'warn' : 'error'](
+          { err: error, left: spool.stats().depth },
+          unavailable ? 'spool drain waits: the queue does not answer' : 'spool drain failed',
+        );
+      }
+      failing = true;
+    }
+  };
+  const schedule = (): void => {
+    if (closed || timer !== undefined || running !== undefined) return;
+    timer = setTimeout(() => {
+      timer = undefined;
+      void drainNow();
+    }, retryMs);
+  };
+  const drainNow = (): Promise<void> => {
+    running ??= run().finally(() => {
+      running = undefined;
+      if (!spool.isEmpty()) schedule();
+    });
+    return running;
+  };
+  return {
+    wake: schedule,
+    drainNow,
+    close: async () => {
+      closed = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}

@@ -1,0 +1,62 @@
+import type { Logger } from '../../logger';
+import { withTimeout } from '../../with-timeout';
+import type { EnqueueEvent, EventJob } from '../enqueue-event';
+import type { CanonicalEvent } from '../canonical-event';
+import { QueueUnavailableError, isQueueUnavailable } from '../queue-unavailable-error';
+import { ReplicasNotConfirmedError } from '../replicas-not-confirmed-error';
+import type { Spool } from './create-spool';
+
+export interface SpoolOnFailureOptions {
+  enqueue: EnqueueEvent;
+  jobOf: (event: CanonicalEvent) => EventJob;
+  queueName: string;
+  spool: Spool;
+  /** The enqueue bound (src/processes/enqueue-bound-ms.ts): past it, the event is spooled. */
+  boundMs: number;
+  /** False while the connection is not ready: the event is spooled without waiting for the bound. */
+  connected: () => boolean;
+  /** Called after each entry spooled: the drainer's wake. */
+  onSpooled: () => void;
+  logger: Logger;
+}
+
+/**
+ * The enqueue, or the spool when the queue does not answer within its bound (or WAIT does not
+ * confirm the replicas): the event's job is written to disk as it would have been added, and the
+ * delivery is answered 200 `spooled`. While anything is spooled, new events go behind it rather
+ * than to the queue, so the queue gets them in the order they arrived.
+ */
+export function spoolOnFailure(options: SpoolOnFailureOptions): EnqueueEvent {
+  const { enqueue, spool, boundMs, logger } = options;
+  const timedOut = () =>
+    new QueueUnavailableError(`enqueue did not answer within ${String(boundMs)} ms`);
+  return async (event) => {
+    // Behind what is spooled (arrival order), and never a wait on a connection that is away.
+    if (!spool.isEmpty() || !options.connected()) return spoolEvent(options, event);
+    try {
+      return await withTimeout(enqueue(event), boundMs, timedOut);
+    } catch (error) {
+      if (!isQueueUnavailable(error) && !(error instanceof ReplicasNotConfirmedError)) throw error;
+      logger.warn({ err: error, eventId: event.id }, 'queue unavailable: spooling events to disk');
+      return spoolEvent(options, event);
+    }
+  };
+}
+
+async function spoolEvent(
+  { jobOf, queueName, spool, onSpooled }: SpoolOnFailureOptions,
+  event: CanonicalEvent,
+): Promise<{ jobId: string; duplicate: boolean; spooled: boolean }> {
+  const { name, data, opts } = jobOf(event);
+  await spool.append({
+    kind: 'job',
+    spooledAt: Date.now(),
+    queue: queueName,
+    name,
+    jobId: opts.jobId,
+    data,
+    opts,
+  });
+  onSpooled();
+  return { jobId: opts.jobId, duplicate: false, spooled: true };
+}
