@@ -337,7 +337,13 @@ describe('history search, journey, retention, forget and replay', () => {
           signal: AbortSignal.abort(),
         },
       );
-      expect(stopped).toEqual({ replayId: 'halted1', queued: 0, skipped: 0, stopped: true });
+      expect(stopped).toEqual({
+        replayId: 'halted1',
+        queued: 0,
+        skipped: 0,
+        stopped: true,
+        capped: false,
+      });
       const halted = await history.db.query<{ details: { stopped?: boolean } }>(
         "SELECT details FROM audit WHERE action = 'replay' AND details->>'replayId' = 'halted1'",
       );

@@ -97,6 +97,8 @@ describe('the Grafana dashboard and the alert rules against the real listener an
       WEBHOOK_SECRET: SECRET,
       REDIS_URL: TEST_REDIS_URL,
       QUEUE_NAME: queueName,
+      // With a spool, as compose runs it: its gauges are exported (and the spool alert reads them).
+      SPOOL_DIR: join(dir, 'spool'),
     });
     children.push(web);
     const worker = spawnWorker('src/bin/worker.ts', {
