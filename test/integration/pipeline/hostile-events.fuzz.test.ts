@@ -151,19 +151,7 @@ describe('the whole pipeline under hostile events', () => {
           cases.set(id, hostile);
         } else refused.push(`fuzz-${unique}`);
 
-        const sentinel = sentinelDelivery(`${token}-s${String(count)}`);
-        expect((await post(sentinel, `fuzz-${token}-s${String(count)}`)).status).toBe(200);
-        sentinels.push(sentinel.id);
-        await eventually(
-          () => inHistory(sentinel.id),
-          'the ordinary event in the history',
-          NEXT_EVENT_WITHIN_MS,
-        );
-        await eventually(
-          async () => (await deliveredRoutes(sentinel.id)).length === ROUTE_NAMES.length,
-          'the ordinary event delivered on every route',
-          15_000,
-        );
+        sentinels.push(await ordinaryEventFlows(`${token}-s${String(count)}`));
       }),
       { seed: SEED, numRuns: RUNS, endOnFailure: true },
     );
@@ -172,6 +160,30 @@ describe('the whole pipeline under hostile events', () => {
     await expectEveryAcceptedAccountedFor(accepted, cases);
     const rejected = new Set((await listener.rejected.list()).map((entry) => entry.requestId));
     expect(refused.filter((requestId) => !rejected.has(requestId))).toEqual([]);
+    await expectAtEveryDestinationAndOutboxDrained(sentinels);
+    expect(worker.child.exitCode).toBeNull();
+    await reportFigures(count, accepted, refused);
+  });
+
+  /** Posts an ordinary LOAN: in the history within 5 s, delivered on every route; its id. */
+  async function ordinaryEventFlows(id: string): Promise<string> {
+    const sentinel = sentinelDelivery(id);
+    expect((await post(sentinel, `fuzz-${id}`)).status).toBe(200);
+    await eventually(
+      () => inHistory(id),
+      'the ordinary event in the history',
+      NEXT_EVENT_WITHIN_MS,
+    );
+    await eventually(
+      async () => (await deliveredRoutes(id)).length === ROUTE_NAMES.length,
+      'the ordinary event delivered on every route',
+      15_000,
+    );
+    return id;
+  }
+
+  /** Every ordinary event at every destination (read there), and no history record left waiting. */
+  async function expectAtEveryDestinationAndOutboxDrained(sentinels: string[]): Promise<void> {
     const received = await destinations.receivedIds();
     for (const route of ROUTE_NAMES) {
       expect({ route, missing: sentinels.filter((id) => !received[route].has(id)) }).toEqual({
@@ -189,9 +201,7 @@ describe('the whole pipeline under hostile events', () => {
     } finally {
       redis.disconnect();
     }
-    expect(worker.child.exitCode).toBeNull();
-    await reportFigures(count, accepted, refused);
-  });
+  }
 
   /** Each accepted event is in the history or set aside, and each route ended it: delivered or failed. */
   async function expectEveryAcceptedAccountedFor(
@@ -239,9 +249,11 @@ describe('the whole pipeline under hostile events', () => {
   /** The figures of the run, on stdout: how many were refused, set aside, failed, and why refused. */
   async function reportFigures(generated: number, accepted: string[], refused: string[]) {
     const aside = await db.query<{ n: string }>('SELECT count(*) AS n FROM set_aside');
-    const failed = await db.query<{ n: string }>(
-      "SELECT count(DISTINCT (event_id, route)) AS n FROM attempts WHERE outcome = 'failed'",
+    const failed = await db.query<{ route: string; error: string | null; n: string }>(
+      `SELECT route, right(error, 70) AS error, count(DISTINCT event_id) AS n FROM attempts
+        WHERE outcome = 'failed' GROUP BY 1, 2 ORDER BY 3 DESC`,
     );
+    const failures = failed.rows.reduce((sum, row) => sum + Number(row.n), 0);
     const reasons = new Map<string, number>();
     for (const entry of await listener.rejected.list()) {
       // The reason's kind, without the position: "invalid_event: id: longer than 255 bytes".
@@ -251,8 +263,11 @@ describe('the whole pipeline under hostile events', () => {
     process.stdout.write(
       `fuzz (seed ${String(SEED)}): ${String(generated)} hostile events, ${String(accepted.length)} accepted, ` +
         `${String(refused.length)} refused at the door, ${aside.rows[0]?.n ?? '?'} records set aside, ` +
-        `${failed.rows[0]?.n ?? '?'} deliveries failed (event × route)\n` +
-        [...reasons].map(([reason, n]) => `  refused ${String(n)}×: ${reason}\n`).join(''),
+        `${String(failures)} deliveries failed (event × route)\n` +
+        [...reasons].map(([reason, n]) => `  refused ${String(n)}×: ${reason}\n`).join('') +
+        failed.rows
+          .map((row) => `  failed ${row.n}× on ${row.route}: ${row.error ?? ''}\n`)
+          .join(''),
     );
   }
 });

@@ -28,6 +28,25 @@ export interface EveryDestination {
   close(): Promise<void>;
 }
 
+/** Each destination's client and names. */
+interface Brokers {
+  readonly receiver: HttpReceiver;
+  readonly rabbit: Connection;
+  readonly exchange: string;
+  readonly nc: NatsConnection;
+  readonly stream: string;
+  readonly pg: Awaited<ReturnType<typeof createTestSchema>>;
+  readonly topic: string;
+  readonly subscriber: mqtt.MqttClient;
+  /** Event ids of the MQTT messages seen so far. */
+  readonly displayed: Set<string>;
+  readonly redisStream: string;
+  readonly archive: string;
+  readonly redis: Redis;
+  /** Event ids taken off the AMQP queue so far. */
+  readonly queued: Set<string>;
+}
+
 /**
  * A real destination of each kind on the machine's brokers, each under names of its own: an HTTP
  * receiver on port 0, a RabbitMQ exchange with a queue bound to it, a JetStream stream, a Redis
@@ -35,7 +54,6 @@ export interface EveryDestination {
  */
 export async function startEveryDestination(dir: string): Promise<EveryDestination> {
   const token = randomUUID().replaceAll('-', '').slice(0, 10);
-  const receiver: HttpReceiver = await startHttpReceiver();
   const rabbit = new Connection(AMQP_URL);
   const exchange = `fuzz-${token}`;
   await rabbit.exchangeDeclare({ exchange, type: 'topic', durable: false, autoDelete: false });
@@ -44,7 +62,6 @@ export async function startEveryDestination(dir: string): Promise<EveryDestinati
   const nc: NatsConnection = await connect({ servers: NATS_URL });
   const stream = `FUZZ_${token}`;
   await (await nc.jetstreamManager()).streams.add({ name: stream, subjects: [`${stream}.>`] });
-  const pg = await createTestSchema('fuzz_report');
   const topic = `svcws/fuzz/${token}`;
   const displayed = new Set<string>();
   const subscriber = await mqtt.connectAsync(MQTT_URL, { protocolVersion: 5 });
@@ -53,58 +70,75 @@ export async function startEveryDestination(dir: string): Promise<EveryDestinati
     if (typeof id === 'string') displayed.add(id);
   });
   await subscriber.subscribeAsync(topic, { qos: 1 });
-  const redisStream = `fuzz:${token}`;
-  const archive = join(dir, 'archive');
-  const redis = new Redis(TEST_REDIS_URL);
-  const queued = new Set<string>();
-
-  return {
-    writeRoutes: async (into) => {
-      const file = join(into, 'routes.yaml');
-      const retry = 'retry: { attempts: 2, backoffMs: 100 }';
-      await writeFile(
-        file,
-        'routes:\n' +
-          `  - name: hook\n    to: { http: { url: "${receiver.url}", timeoutMs: 5000 } }\n    ${retry}\n` +
-          `  - name: mq\n    to: { amqp: { url: "${AMQP_URL}", exchange: "${exchange}", timeoutMs: 5000 } }\n    ${retry}\n` +
-          `  - name: js\n    to: { nats: { servers: "${NATS_URL}", subject: "${stream}.events", timeoutMs: 5000 } }\n    ${retry}\n` +
-          `  - name: stream\n    to: { redisStream: { stream: "${redisStream}", url: "${TEST_REDIS_URL}" } }\n    ${retry}\n` +
-          `  - name: archive\n    to: { file: { dir: "${archive}" } }\n    ${retry}\n` +
-          `  - name: report\n    to: { postgres: { url: "${TEST_POSTGRES_URL}", table: ${pg.schema}.events } }\n    ${retry}\n` +
-          `  - name: display\n    to: { mqtt: { url: "${MQTT_URL}", topic: "${topic}", qos: 1 } }\n    ${retry}\n`,
-      );
-      return file;
-    },
-    receivedIds: async () => ({
-      hook: new Set(receiver.accepted),
-      mq: await amqpIds(rabbit, exchange, queued),
-      js: await natsIds(nc, stream),
-      stream: new Set(
-        (await redis.xrange(redisStream, '-', '+')).map(([, fields]) => fields[1] ?? ''),
-      ),
-      archive: await archivedIds(archive),
-      report: new Set(
-        (
-          await pg.client
-            .query<{ event_id: string }>(`SELECT event_id FROM ${pg.schema}.events`)
-            .catch(() => ({ rows: [] }))
-        ).rows.map((row) => row.event_id),
-      ),
-      display: new Set(displayed),
-    }),
-    close: async () => {
-      await receiver.close();
-      await rabbit.queueDelete({ queue: exchange }).catch(() => undefined);
-      await rabbit.exchangeDelete({ exchange }).catch(() => undefined);
-      await rabbit.close();
-      await (await nc.jetstreamManager()).streams.delete(stream).catch(() => undefined);
-      await nc.close();
-      await subscriber.endAsync();
-      await redis.del(redisStream);
-      redis.disconnect();
-      await pg.drop();
-    },
+  const brokers: Brokers = {
+    receiver: await startHttpReceiver(),
+    rabbit,
+    exchange,
+    nc,
+    stream,
+    pg: await createTestSchema('fuzz_report'),
+    topic,
+    subscriber,
+    displayed,
+    redisStream: `fuzz:${token}`,
+    archive: join(dir, 'archive'),
+    redis: new Redis(TEST_REDIS_URL),
+    queued: new Set(),
   };
+  return {
+    writeRoutes: (into) => writeRoutes(brokers, into),
+    receivedIds: () => receivedIds(brokers),
+    close: () => closeBrokers(brokers),
+  };
+}
+
+async function writeRoutes(b: Brokers, into: string): Promise<string> {
+  const file = join(into, 'routes.yaml');
+  const retry = 'retry: { attempts: 2, backoffMs: 100 }';
+  const to: Record<(typeof ROUTE_NAMES)[number], string> = {
+    hook: `http: { url: "${b.receiver.url}", timeoutMs: 5000 }`,
+    mq: `amqp: { url: "${AMQP_URL}", exchange: "${b.exchange}", timeoutMs: 5000 }`,
+    js: `nats: { servers: "${NATS_URL}", subject: "${b.stream}.events", timeoutMs: 5000 }`,
+    stream: `redisStream: { stream: "${b.redisStream}", url: "${TEST_REDIS_URL}" }`,
+    archive: `file: { dir: "${b.archive}" }`,
+    report: `postgres: { url: "${TEST_POSTGRES_URL}", table: ${b.pg.schema}.events }`,
+    display: `mqtt: { url: "${MQTT_URL}", topic: "${b.topic}", qos: 1 }`,
+  };
+  const routes = ROUTE_NAMES.map(
+    (name) => `  - name: ${name}\n    to: { ${to[name]} }\n    ${retry}\n`,
+  );
+  await writeFile(file, `routes:\n${routes.join('')}`);
+  return file;
+}
+
+async function receivedIds(b: Brokers): ReturnType<EveryDestination['receivedIds']> {
+  const reported = await b.pg.client
+    .query<{ event_id: string }>(`SELECT event_id FROM ${b.pg.schema}.events`)
+    .catch(() => ({ rows: [] }));
+  return {
+    hook: new Set(b.receiver.accepted),
+    mq: await amqpIds(b.rabbit, b.exchange, b.queued),
+    js: await natsIds(b.nc, b.stream),
+    stream: new Set(
+      (await b.redis.xrange(b.redisStream, '-', '+')).map(([, fields]) => fields[1] ?? ''),
+    ),
+    archive: await archivedIds(b.archive),
+    report: new Set(reported.rows.map((row) => row.event_id)),
+    display: new Set(b.displayed),
+  };
+}
+
+async function closeBrokers(b: Brokers): Promise<void> {
+  await b.receiver.close();
+  await b.rabbit.queueDelete({ queue: b.exchange }).catch(() => undefined);
+  await b.rabbit.exchangeDelete({ exchange: b.exchange }).catch(() => undefined);
+  await b.rabbit.close();
+  await (await b.nc.jetstreamManager()).streams.delete(b.stream).catch(() => undefined);
+  await b.nc.close();
+  await b.subscriber.endAsync();
+  await b.redis.del(b.redisStream);
+  b.redis.disconnect();
+  await b.pg.drop();
 }
 
 /** Takes the queue's new messages and adds their ids to `seen` (every id read so far). */
