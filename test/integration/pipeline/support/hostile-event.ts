@@ -157,7 +157,7 @@ function padTo(base: string, pad: string, bytes: number): string {
 }
 
 /** The id an id mutation gives; `unique` keeps each delivery apart from the others. */
-export function shapedId(shape: IdShape, unique: string): string {
+function shapedId(shape: IdShape, unique: string): string {
   switch (shape) {
     case 'at-bound':
       return padTo(unique, '7', 255);
