@@ -155,13 +155,11 @@ export function personalDataOf(
     collectPersonal(parent[key], values, key);
     collectIds(parent[key], path, ids);
   });
-  // The masking pattern without its global flag: a test, not a replacement.
-  const pattern = maskPattern([...values]);
-  const test = pattern === undefined ? undefined : new RegExp(pattern.source, 'iu');
+  const matcher = valueMatcher([...values]);
   return {
     ids: [...ids],
     isPersonalField: (parent, key) => fields.get(parent)?.has(key) ?? false,
-    embedsPersonalValue: (text) => text.includes(MASK) || (test?.test(text) ?? false),
+    embedsPersonalValue: (text) => text.includes(MASK) || (matcher?.test(text) ?? false),
   };
 }
 
@@ -184,31 +182,66 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** One pattern over every value, longest first so a value is masked before a part of it. */
-function maskPattern(values: readonly string[]): RegExp | undefined {
+/**
+ * Past this length a personal value is looked for as it is, not in the pattern: V8 cannot compile
+ * a case-insensitive pattern holding a literal of about 20,000 characters ("Invalid regular
+ * expression: Stack overflow"), which made every event with such a value fail where it is read
+ * (its history record, a masked route). A value that long is free text: its exact copy is what
+ * could leak.
+ */
+const PATTERN_VALUE_MAX = 1000;
+
+/** Finds and masks an event's personal values in a text. */
+interface ValueMatcher {
+  test(text: string): boolean;
+  mask(text: string): string;
+}
+
+/**
+ * One case-insensitive pattern over the values, longest first so a value is masked before a part
+ * of it; the values past PATTERN_VALUE_MAX (or all, if the pattern cannot be compiled) by exact
+ * search, before the pattern.
+ */
+function valueMatcher(values: readonly string[]): ValueMatcher | undefined {
   if (values.length === 0) return undefined;
-  const sorted = [...values].sort((a, b) => b.length - a.length).map(escapeRegExp);
-  return new RegExp(sorted.join('|'), 'giu');
+  const sorted = [...values].sort((a, b) => b.length - a.length);
+  let exact = sorted.filter((value) => value.length > PATTERN_VALUE_MAX);
+  const short = sorted.filter((value) => value.length <= PATTERN_VALUE_MAX);
+  let pattern: RegExp | undefined;
+  try {
+    if (short.length > 0) pattern = new RegExp(short.map(escapeRegExp).join('|'), 'giu');
+  } catch {
+    exact = sorted;
+  }
+  // The pattern without its global flag: a test, not a replacement (no lastIndex kept).
+  const test = pattern === undefined ? undefined : new RegExp(pattern.source, 'iu');
+  return {
+    test: (text) => exact.some((value) => text.includes(value)) || (test?.test(text) ?? false),
+    mask: (text) => {
+      let masked = text;
+      for (const value of exact) masked = masked.split(value).join(MASK);
+      return pattern === undefined ? masked : masked.replace(pattern, MASK);
+    },
+  };
 }
 
 /**
  * A copy of `value` without the keys `skip` names on each object, and every string with the
- * pattern's matches replaced by `[masked]`: one walk, copying only what it returns.
+ * personal values replaced by `[masked]`: one walk, copying only what it returns.
  */
 function maskedCopy(
   value: Json,
   skip: ReadonlyMap<object, ReadonlySet<string>>,
-  pattern: RegExp | undefined,
+  matcher: ValueMatcher | undefined,
 ): Json {
-  if (typeof value === 'string')
-    return pattern === undefined ? value : value.replace(pattern, MASK);
-  if (Array.isArray(value)) return value.map((element) => maskedCopy(element, skip, pattern));
+  if (typeof value === 'string') return matcher === undefined ? value : matcher.mask(value);
+  if (Array.isArray(value)) return value.map((element) => maskedCopy(element, skip, matcher));
   if (!isJsonObject(value)) return value;
   const dropped = skip.get(value);
   const copy: Record<string, Json> = {};
   for (const key of Object.keys(value)) {
     if (dropped?.has(key) === true) continue;
-    const child = maskedCopy(value[key], skip, pattern);
+    const child = maskedCopy(value[key], skip, matcher);
     // An own `__proto__` key (JSON.parse makes one) stays a key, as in the event.
     if (key === '__proto__')
       Object.defineProperty(copy, key, {
@@ -240,7 +273,7 @@ export function withoutPersonalData(
     if (keys === undefined) skip.set(parent, new Set([key]));
     else keys.add(key);
   });
-  return maskedCopy(event, skip, maskPattern([...values])) as CanonicalEvent;
+  return maskedCopy(event, skip, valueMatcher([...values])) as CanonicalEvent;
 }
 
 /** `text` with the event's personal values replaced by `[masked]` (a destination's answer, say). */
@@ -254,6 +287,6 @@ export function maskPersonalValues(
 
 /** `text` with each of `values` replaced by `[masked]`, longest first, regardless of case. */
 export function maskValuesIn(text: string, values: readonly string[]): string {
-  const pattern = maskPattern(values);
-  return pattern === undefined ? text : text.replace(pattern, MASK);
+  const matcher = valueMatcher(values);
+  return matcher === undefined ? text : matcher.mask(text);
 }

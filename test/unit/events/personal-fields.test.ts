@@ -12,6 +12,7 @@ import {
   personalValuesOf,
   withoutPersonalData,
 } from '../../../src/events/personal-fields';
+import { identifiersOf } from '../../../src/history/identifiers-of';
 
 const fixture = (name: string): string =>
   readFileSync(path.join(__dirname, '../../fixtures/events', name), 'utf8');
@@ -201,5 +202,18 @@ describe('personal fields of each kind', () => {
         eventOf('loan-returned.json'),
       ),
     ).toBe('POST https://circ.example.org/users/[masked]/loans: 404');
+  });
+
+  it('finds and masks a personal value of 64 KB, which no case-insensitive pattern can hold', () => {
+    const event = eventOf('request-created.json') as CanonicalEvent & {
+      user_request: Record<string, unknown>;
+    };
+    const long = `x${'y'.repeat(64 * 1024)}`;
+    event.user_request.comment = long;
+    expect(personalValuesOf(event)).toContain(long);
+    const answer = `refused: ${long} for S1004217`;
+    expect(maskPersonalValues(answer, event)).toBe('refused: [masked] for [masked]');
+    expect(JSON.stringify(withoutPersonalData(event))).not.toContain('yyyy');
+    expect(identifiersOf(event).requestIds).toEqual(['81234560000561']);
   });
 });
