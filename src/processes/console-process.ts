@@ -17,10 +17,8 @@ import type { ConsoleAuth, ConsoleHistory, ConsoleQueues, OverviewSources } from
 import { createRejectedStore } from '../events/rejected-store';
 import type { RejectedStore } from '../events/rejected-store';
 import type { ReplayTargets } from '../operations/replay-targets';
-import { deriveHistoryKeys } from '../history/history-keys';
-import { historyStreamKey } from '../history/history-stream-key';
-import { openPgExecutor } from '../history/pg-executor';
-import type { SqlExecutor } from '../history/sql-executor';
+import { deriveHistoryKeys, historyStreamKey, openPgExecutor } from '../history';
+import type { SqlExecutor } from '../history';
 import { loadInstitutionsFile } from '../institutions/load-institutions-file';
 import type { Logger } from '../logger';
 import { routeJobOptions } from '../routes/create-fan-out';
