@@ -1,11 +1,10 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import net from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
+import { freePort } from '../../../helpers/free-port';
 import { startReplicationProxy } from './replication-proxy';
 import type { ReplicationProxy } from './replication-proxy';
 
@@ -109,17 +108,6 @@ async function startServer(
   const address = { host: '127.0.0.1', port };
   await waitFor(() => answers(address), `${name} to answer`);
   return address;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 function killed(child: ChildProcess): Promise<void> {
