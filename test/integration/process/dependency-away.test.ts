@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../helpers/free-port';
@@ -64,7 +65,7 @@ describe('a process whose dependency is away', () => {
     for (const schema of schemas) await dropSchema(schema);
   });
 
-  it('says once that Redis is away, naming REDIS_URL and the cadence, then that it is connected', async () => {
+  it('listener, worker and console say once that Redis is away, naming REDIS_URL and the cadence, then that it is connected', async () => {
     const port = await freePort();
     const schema = uniqueSchema('away');
     schemas.push(schema);
@@ -86,9 +87,19 @@ describe('a process whose dependency is away', () => {
       HISTORY_SCHEMA: schema,
       HISTORY_KEY: `${SECRET}-history`,
     });
-    children.push(web.child, worker.child);
+    const tokens = path.join(env.RECORDS_DIR, 'tokens.yaml');
+    const sha256 = createHash('sha256').update('operator-token').digest('hex');
+    writeFileSync(tokens, `tokens:\n  - { name: ops, sha256: ${sha256}, role: operator }\n`);
+    const operatorConsole = startBin('console.ts', {
+      REDIS_URL: env.REDIS_URL,
+      QUEUE_NAME: env.QUEUE_NAME,
+      CONSOLE_TOKENS_FILE: tokens,
+      CONSOLE_PORT: '0',
+    });
+    const all = [web, worker, operatorConsole];
+    children.push(...all.map((run) => run.child));
     const warned = (run: Running) => linesWith(run.output(), 'cannot reach Redis at');
-    await until(() => warned(web).length > 0 && warned(worker).length > 0, 'the warnings');
+    await until(() => all.every((run) => warned(run).length > 0), 'the warnings');
     // Several retries go by (every 2 s at most) before Redis comes.
     await new Promise((resolve) => setTimeout(resolve, 7000));
     const redis = spawn(
@@ -97,10 +108,14 @@ describe('a process whose dependency is away', () => {
       { stdio: 'ignore' },
     );
     children.push(redis);
-    await until(() => web.output().includes('"msg":"redis connected"'), 'the listener connected');
+    const connected = (run: Running) => run.output().includes('"msg":"redis connected"');
+    await until(
+      () => connected(web) && connected(operatorConsole),
+      'listener and console connected',
+    );
     await until(() => worker.output().includes('"msg":"worker ready"'), 'the worker ready');
 
-    for (const run of [web, worker]) {
+    for (const run of all) {
       const [warning, ...more] = warned(run);
       expect(more).toEqual([]);
       expect(JSON.parse(warning ?? '{}')).toMatchObject({
