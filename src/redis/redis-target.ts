@@ -8,7 +8,7 @@ export interface RedisWhere {
 }
 
 /** `host:port/db` of a Redis URL for messages: never its user or password. */
-export function redisTarget(redisUrl: string): string {
+function redisTarget(redisUrl: string): string {
   try {
     const url = new URL(redisUrl);
     return `${url.hostname}:${url.port === '' ? '6379' : url.port}${url.pathname === '/' ? '' : url.pathname}`;
