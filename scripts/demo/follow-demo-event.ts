@@ -62,7 +62,12 @@ async function showJourney(
     return 1;
   }
   out.print();
-  out.print(`History of event ${outcome.eventId} (npm run events -- history show):`);
+  // Only a command that works after the demo: the CLI reads the history at DATABASE_URL.
+  out.print(
+    parts.historyKept
+      ? `History of event ${outcome.eventId} (npm run events -- history show ${outcome.eventId}):`
+      : `History of event ${outcome.eventId} (kept in this process only; with DATABASE_URL and HISTORY_KEY set, the demo keeps it for npm run events -- history show):`,
+  );
   for (const step of journey) out.print(`  ${step}`);
   out.print();
   out.print(

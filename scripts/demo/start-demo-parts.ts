@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { createSandbox } from '@svcws/sandbox';
 import type { Sandbox } from '@svcws/sandbox';
-import { loadConfig, WebConfig, WorkerConfig } from '../../src/config';
+import { HistoryConfig, loadConfig, WebConfig, WorkerConfig } from '../../src/config';
 import { openHistoryDatabase } from '../../src/history';
 import type { SqlExecutor } from '../../src/history';
 import { createLogger } from '../../src/logger';
@@ -55,6 +55,8 @@ export interface DemoParts {
   readonly routesFile: string;
   readonly historyDb: SqlExecutor;
   readonly historyKey: string;
+  /** Whether the history is in the PostgreSQL at DATABASE_URL, kept for the CLI after the demo. */
+  readonly historyKept: boolean;
   readonly workerMetricsPort: number;
 }
 
@@ -85,7 +87,7 @@ export async function startDemoParts(
   const base = { redis, queueName, dir, logFile, logger, narrator };
   const platform = await startPlatform(settings, base, out, cleanups);
   const listener = await startListener(settings, { ...base, ...platform }, out, cleanups);
-  const history = await openHistory(out, cleanups);
+  const history = await openHistory(settings, out, cleanups);
   const worker = await startWorker(settings, { ...base, ...platform, ...history }, out, cleanups);
   return { ...base, ...platform, ...listener, ...history, ...worker };
 }
@@ -147,17 +149,32 @@ async function startListener(
   return { secret, listenerBase, listenerUrl };
 }
 
-/** The event history (docs/history.md) in PGlite, in this process: nothing to install. */
+/**
+ * The event history (docs/history.md): in the PostgreSQL at DATABASE_URL when the environment
+ * (or .env) names one with its HISTORY_KEY, so `npm run events -- history show` reads it after the
+ * demo; else in PGlite, in this process: nothing to install, gone when the demo ends.
+ */
 async function openHistory(
+  settings: DemoSettings,
   out: DemoOutput,
   cleanups: DemoCleanups,
-): Promise<Started<'historyDb' | 'historyKey'>> {
+): Promise<Started<'historyDb' | 'historyKey' | 'historyKept'>> {
+  const config = loadConfig(HistoryConfig, settings.env);
+  if (config.DATABASE_URL !== undefined && config.HISTORY_KEY !== undefined) {
+    out.say('…', 'opening the event history at DATABASE_URL');
+    const url = config.DATABASE_URL;
+    const historyDb = await openHistoryDatabase({ url, schema: config.HISTORY_SCHEMA });
+    if (historyDb === undefined) throw new Error('no history database');
+    cleanups.push(() => historyDb.close());
+    out.part('History', `PostgreSQL at DATABASE_URL, schema ${config.HISTORY_SCHEMA} (kept)`);
+    return { historyDb, historyKey: config.HISTORY_KEY, historyKept: true };
+  }
   out.say('…', 'opening the event history: PGlite, PostgreSQL in WebAssembly (a few seconds)');
   const historyDb = await openHistoryDatabase({ embedded: true });
   if (historyDb === undefined) throw new Error('no embedded history database');
   cleanups.push(() => historyDb.close());
   out.part('History', 'PGlite in this process (PostgreSQL in WebAssembly)');
-  return { historyDb, historyKey: randomBytes(32).toString('base64url') };
+  return { historyDb, historyKey: randomBytes(32).toString('base64url'), historyKept: false };
 }
 
 /** The worker as src/bin/worker.ts composes it, with its metrics and the demo's routes file. */

@@ -15,7 +15,7 @@ import { openProducerConnection } from '../redis/open-producer-connection';
 async function main(): Promise<void> {
   const config = loadConfig(ConsoleConfig, process.env);
   const logger = createLogger({ level: config.LOG_LEVEL, name: 'console' });
-  const connection = openProducerConnection(config, { commandTimeoutMs: 5000 });
+  const connection = openProducerConnection(config, { commandTimeoutMs: 5000, logger });
   const consoleProcess = createConsoleProcess({ config, logger, connection, env: process.env });
   const server = await new Promise<Server>((resolve, reject) => {
     const listening = consoleProcess.app.listen(

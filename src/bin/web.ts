@@ -31,10 +31,10 @@ async function main(): Promise<void> {
   });
   // With REDIS_ACK_REPLICAS a delivery also waits for WAIT: the connection's commands are bounded
   // as the whole enqueue is.
-  const connection = openProducerConnection(config, { commandTimeoutMs: enqueueBoundMs(config) });
-  connection.on('error', (error: Error) =>
-    logger.warn({ err: error.message }, 'redis connection error'),
-  );
+  const connection = openProducerConnection(config, {
+    commandTimeoutMs: enqueueBoundMs(config),
+    logger,
+  });
   const listener = createListenerProcess({
     config,
     logger,

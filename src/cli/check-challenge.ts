@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { requestFailureOf } from './request-failure';
 
 /**
  * spec §6.1: `GET {listener_url}?challenge=<value>`; the listener must answer 200 with JSON
@@ -12,7 +13,7 @@ export async function checkChallenge(url: string, timeoutMs: number): Promise<st
   try {
     response = await fetch(target, { signal: AbortSignal.timeout(timeoutMs) });
   } catch (error) {
-    return `challenge request failed: ${error instanceof Error ? error.message : String(error)}`;
+    return `challenge request failed: ${requestFailureOf(error, timeoutMs)}`;
   }
   const text = await response.text();
   if (response.status !== 200) return `challenge answered with status ${String(response.status)}`;

@@ -1,6 +1,7 @@
 import { HistoryConfig, loadConfig } from '../config';
 import { deriveHistoryKeys, openHistoryDatabase } from '../history';
 import type { HistoryContext, SqlExecutor } from '../history';
+import { messageOf } from '../operations/message-of';
 import type { CliIo } from './cli-io';
 
 export interface CliHistory extends HistoryContext {
@@ -15,7 +16,7 @@ export const HISTORY_OFF =
 /**
  * The history's database for one command (DATABASE_URL, HISTORY_SCHEMA), not migrated (that is
  * `history migrate`'s, and every process's at start-up). Undefined, with the message said, when
- * history is off.
+ * history is off; a database that does not answer fails the command naming DATABASE_URL.
  */
 export async function openCliHistory(io: CliIo): Promise<CliHistory | undefined> {
   const config = loadConfig(HistoryConfig, io.env);
@@ -29,5 +30,23 @@ export async function openCliHistory(io: CliIo): Promise<CliHistory | undefined>
     migrate: false,
   });
   if (db === undefined) return undefined;
+  try {
+    await db.query('SELECT 1');
+  } catch (error) {
+    await db.close();
+    throw new Error(
+      `cannot reach the history database at ${databaseTarget(config.DATABASE_URL)} (DATABASE_URL): ${messageOf(error)}`,
+    );
+  }
   return { db, config, keys: deriveHistoryKeys(config.HISTORY_KEY) };
+}
+
+/** `host:port/database` of DATABASE_URL for messages: never its user or password. */
+function databaseTarget(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.hostname}:${parsed.port === '' ? '5432' : parsed.port}${parsed.pathname}`;
+  } catch {
+    return '(unparsable DATABASE_URL)';
+  }
 }

@@ -4,7 +4,7 @@ import { openRedis } from '../redis/open-redis';
 import type { CliIo } from './cli-io';
 import { CliQueueConfig } from './cli-config';
 import { messageOf } from '../operations/message-of';
-import { redisTarget } from './redis-target';
+import { redisWhere } from '../redis/redis-target';
 
 export interface CliRedis {
   readonly connection: Redis;
@@ -21,12 +21,7 @@ export interface CliRedis {
  */
 export async function openCliRedis(env: CliIo['env']): Promise<CliRedis> {
   const config = loadConfig(CliQueueConfig, env);
-  const sentinels = config.REDIS_SENTINELS;
-  const target =
-    sentinels === undefined
-      ? redisTarget(config.REDIS_URL)
-      : `sentinels ${sentinels.map(({ host, port }) => `${host}:${port}`).join(',')}`;
-  const key = sentinels === undefined ? 'REDIS_URL' : 'REDIS_SENTINELS';
+  const { target, key } = redisWhere(config);
   const connection = openRedis(config, {
     lazyConnect: true,
     connectTimeout: 3000,

@@ -3,6 +3,7 @@ import { extname } from 'node:path';
 import type { CliIo } from './cli-io';
 import { CliUsageError } from './cli-usage-error';
 import { messageOf } from '../operations/message-of';
+import { requestFailureOf } from './request-failure';
 import { parseCommandArgs, positiveIntOption } from './parse-command-args';
 import { listenerUrl, printableUrl } from './printable-url';
 import { SAMPLE_KINDS, sampleEvent } from './sample-events';
@@ -53,7 +54,7 @@ export async function sendTestEventCommand(args: string[], io: CliIo): Promise<n
       timeoutMs,
     });
   } catch (error) {
-    io.err(`✗ no answer from ${printableUrl(url)}: ${messageOf(error)}`);
+    io.err(`✗ no answer from ${printableUrl(url)}: ${requestFailureOf(error, timeoutMs)}`);
     return 1;
   }
   io.out(`← ${String(answer.status)} ${answer.statusText} in ${String(answer.durationMs)} ms`);

@@ -167,6 +167,8 @@ async function writeUntilDone(state: WriterState, batch: Batch): Promise<void> {
 /** The loop: entries claimed now and then, else read as they come, unless the worker is busy. */
 async function runLoop(state: WriterState): Promise<void> {
   const blocking = state.settings.redis.duplicate();
+  // A copy has no listener of its own: Redis away is said once by the first connection's watch.
+  blocking.on('error', () => undefined);
   state.blocking = blocking;
   let lastClaim = 0;
   while (state.running) {

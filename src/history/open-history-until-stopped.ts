@@ -16,20 +16,33 @@ export async function openHistoryUntilStopped(options: {
 }): Promise<SqlExecutor | undefined> {
   const { logger, signal } = options;
   let waitMs = options.firstWaitMs;
+  let warned = false;
   while (!signal.aborted) {
     try {
       const db = await openHistoryDatabase({ url: options.url, schema: options.schema });
+      if (warned && db !== undefined)
+        logger.info({ key: 'DATABASE_URL' }, 'history database connected');
       if (db === undefined || !signal.aborted) return db;
       await db.close();
       return undefined;
     } catch (error) {
-      logger.warn(
-        { err: error instanceof Error ? error.message : String(error), retryInMs: waitMs },
-        'history database not reachable: records wait in Redis',
-      );
+      // Said once, naming the key; the retries after it are quiet until the database answers.
+      if (!warned) warnAway(logger, error, waitMs);
+      warned = true;
     }
     await sleep(waitMs, undefined, { signal }).catch(() => undefined);
-    waitMs = Math.min(waitMs * 2, 60_000);
+    waitMs = Math.min(waitMs * 2, MAX_WAIT_MS);
   }
   return undefined;
+}
+
+const MAX_WAIT_MS = 60_000;
+
+function warnAway(logger: Logger, error: unknown, firstWaitMs: number): void {
+  const reason = error instanceof Error ? error.message : String(error);
+  const retry = { retryFirstSeconds: firstWaitMs / 1000, retryMaxSeconds: MAX_WAIT_MS / 1000 };
+  logger.warn(
+    { key: 'DATABASE_URL', err: reason, ...retry },
+    `history database not reachable (DATABASE_URL): ${reason}; records wait in Redis; retrying from every ${String(retry.retryFirstSeconds)} s up to every ${String(retry.retryMaxSeconds)} s`,
+  );
 }

@@ -1,10 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { HistoryFilters } from '../history/history-filters';
-import { auditFilters, replayHistory } from '../history/replay-history';
-import type { ReplayOptions } from '../history/replay-history';
-import { countHistory } from '../history/search-history';
-import type { HistoryContext } from '../history/search-history';
-import { writeAudit } from '../history/write-audit';
+import { auditFilters, countHistory, replayHistory, writeAudit } from '../history';
+import type { HistoryContext, HistoryFilters, ReplayOptions } from '../history';
 import type { Logger } from '../logger';
 
 /** A replay by query (or a recovery) started from the console, as its progress page shows it. */

@@ -20,11 +20,9 @@ import type { EventStep } from '../worker/event-step';
 import { withEventSteps } from '../worker/event-step';
 import { dispatchInSpan } from '../worker/dispatch-in-span';
 import { handlerEntries } from '../worker/handler-entries';
-import type { HandlerEntry } from '../worker/handler-entry';
+import type { BackgroundDeps, Closeable, EventQueue, HandlerEntry } from '../worker/handler-entry';
 import { createHandlerRegistry } from '../worker/handler-registry';
 import type { Dispatch } from '../worker/handler-registry';
-import { withJobEndOnce } from '../worker/job-end/job-end-once';
-import { jobEndSeenOf, startReconciliation } from '../worker/job-end/start-reconciliation';
 import { watchExpectedEvents } from '../expected/watch-expected-events';
 import { startHistory } from '../history';
 import type { HistoryRuntime, HistoryTuning, OutcomesOf } from '../history';
@@ -102,9 +100,9 @@ export function createWorkerProcess(options: WorkerProcessOptions): WorkerProces
   const watch = watchExpectedEvents({ ...options, file, registry, queues: named });
   const running = named.map((queue) => {
     const watched = { ...queue, dispatch: watch(queue.queueName, queue.dispatch) };
-    return startEventWorker(options, watched, routing?.fanOut, history);
+    return startEventWorker(options, { entries, parts: watched }, routing?.fanOut, history);
   });
-  const reconciliation = startReconciliation({ ...options, registry, queues: named });
+  const background = backgroundWork(entries, { ...options, registry, queues: named });
   const [first] = running;
   if (first === undefined) throw new Error('no event worker');
   if (options.metrics !== undefined) {
@@ -115,7 +113,7 @@ export function createWorkerProcess(options: WorkerProcessOptions): WorkerProces
     workers: running.map((one) => one.worker),
     startedUp,
     close: async () => {
-      await reconciliation?.close();
+      await Promise.all(background.map((work) => work.close()));
       await Promise.all(running.map((one) => one.close()));
       await routing?.close();
       await history?.close();
@@ -196,7 +194,7 @@ function queueOf(
  */
 function startEventWorker(
   options: WorkerProcessOptions,
-  parts: EventQueueParts,
+  { entries, parts }: { entries: readonly HandlerEntry[]; parts: NamedQueue },
   fanOut: FanOut | undefined,
   history: HistoryRuntime | undefined,
 ): RunningWorker {
@@ -207,14 +205,17 @@ function startEventWorker(
   const eventSteps: EventStep[] = step === undefined ? [] : [step];
   const dispatch = history === undefined ? parts.dispatch : history.withOutcomes(parts.dispatch);
   const { telemetry } = options;
-  // A job_end of an instance already taken up stops before the steps (job-end-once.ts).
-  const seen = jobEndSeenOf(options.connection, { queueName: queueNameOf(config, member), config });
-  const once = withJobEndOnce(withEventSteps(dispatch, eventSteps), seen, logger);
+  // The entries' guards run before the steps: a job a guard answers is neither routed nor recorded.
+  const guarded = entries.reduce(
+    (inner, entry) =>
+      entry.guard?.(inner, { connection: options.connection, queue: parts }) ?? inner,
+    withEventSteps(dispatch, eventSteps),
+  );
   // With tracing on, the steps and the handler run inside the event's span (dispatch-in-span.ts).
   const run =
     telemetry === undefined
-      ? { dispatch: once }
-      : { dispatch: dispatchInSpan(once, member?.code), telemetry };
+      ? { dispatch: guarded }
+      : { dispatch: dispatchInSpan(guarded, member?.code), telemetry };
   return createWorker({
     connection: options.connection,
     queueName: queueNameOf(config, member),
@@ -228,10 +229,17 @@ function startEventWorker(
   });
 }
 
-/** A queue's parts with its institution and name: for the reconciliation and expected events. */
-function namedQueue(config: WorkerConfig, queue: EventQueueParts) {
+/** A queue's parts with its institution and name: for the entries' guards and background work. */
+type NamedQueue = EventQueueParts & EventQueue;
+
+function namedQueue(config: WorkerConfig, queue: EventQueueParts): NamedQueue {
   const institution = queue.member?.code ?? config.INSTITUTION_CODE;
   return { ...queue, institution, queueName: queueNameOf(config, queue.member) };
+}
+
+/** The entries' background work over every queue (a kind room's schedule), started. */
+function backgroundWork(entries: readonly HandlerEntry[], deps: BackgroundDeps): Closeable[] {
+  return entries.flatMap((entry) => entry.background?.(deps) ?? []);
 }
 
 /** Each entry's start-up work, side by side; none of them throws (handler-entry.ts). */

@@ -1,10 +1,14 @@
 import type { Redis } from 'ioredis';
+import type { Logger } from '../logger';
 import { openRedis } from './open-redis';
 import type { RedisConnectionConfig } from './open-redis';
+import { watchRedis } from './watch-redis';
 
 export interface ProducerConnectionOptions {
   /** A command that gets no answer this long fails (→ 503 to the sender); 1 s unless given. */
   readonly commandTimeoutMs?: number;
+  /** Told once when Redis is away and once when it is back (watch-redis.ts); silent without. */
+  readonly logger?: Logger;
 }
 
 /**
@@ -21,7 +25,7 @@ export interface ProducerConnectionOptions {
  */
 export function openProducerConnection(
   redis: string | RedisConnectionConfig,
-  { commandTimeoutMs = 1000 }: ProducerConnectionOptions = {},
+  { commandTimeoutMs = 1000, logger }: ProducerConnectionOptions = {},
 ): Redis {
   const connection = openRedis(redis, {
     enableOfflineQueue: false,
@@ -29,10 +33,9 @@ export function openProducerConnection(
     maxRetriesPerRequest: 1,
     commandTimeout: commandTimeoutMs,
     connectTimeout: 2000,
-    // closeRedis() disconnects for good (ioredis stops retrying a connection closed by hand).
-    retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
   });
   // Connection errors surface as 503s and in /readyz; ioredis would otherwise print them unhandled.
-  connection.on('error', () => undefined);
+  if (logger === undefined) connection.on('error', () => undefined);
+  else watchRedis(connection, redis, logger);
   return connection;
 }

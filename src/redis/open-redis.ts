@@ -1,6 +1,9 @@
 import { Redis } from 'ioredis';
 import type { RedisOptions } from 'ioredis';
 
+/** The longest wait between two connection attempts, unless a role sets its own strategy. */
+export const REDIS_RETRY_MAX_MS = 2000;
+
 /** Where a process finds its Redis: the config's Redis keys (src/config.ts `redisKeys`). */
 export interface RedisConnectionConfig {
   readonly REDIS_URL: string;
@@ -17,8 +20,13 @@ export interface RedisConnectionConfig {
  * `roleOptions` are what the caller's role needs (producer, worker, CLI); a plain URL string
  * (tests, bench) is the single-server case.
  */
-export function openRedis(redis: string | RedisConnectionConfig, roleOptions: RedisOptions): Redis {
+export function openRedis(redis: string | RedisConnectionConfig, options: RedisOptions): Redis {
   const config: RedisConnectionConfig = typeof redis === 'string' ? { REDIS_URL: redis } : redis;
+  const roleOptions: RedisOptions = {
+    // Quick at first, then every REDIS_RETRY_MAX_MS: the cadence watch-redis.ts announces.
+    retryStrategy: (attempt) => Math.min(attempt * 200, REDIS_RETRY_MAX_MS),
+    ...options,
+  };
   // With REDIS_URL a password in the URL wins (ioredis takes the URL's fields first).
   const password = config.REDIS_PASSWORD === undefined ? {} : { password: config.REDIS_PASSWORD };
   if (config.REDIS_SENTINELS === undefined || config.REDIS_SENTINEL_NAME === undefined) {

@@ -70,71 +70,116 @@ return 'reset'
  * success costs no command unless it follows a failure.
  */
 export function createCircuitBreaker(options: CircuitBreakerOptions): CircuitBreaker {
-  const { settings, queue, connection } = options;
-  const key = circuitKeyOf(queue);
-  const probeKey = `${key}:probe`;
-  const cacheMs = options.cacheMs ?? 250;
-  const probeMs = Math.round(settings.probeSeconds * 1000);
-  const maxProbeMs = Math.max(probeMs, Math.round(settings.maxProbeSeconds * 1000));
-  const sample = windowOf(settings.failureRate);
-  let cached = { readAt: 0, open: false, probeAt: 0, failures: 0 };
-
-  const read = async (): Promise<typeof cached> => {
-    const now = Date.now();
-    if (now - cached.readAt < cacheMs) return cached;
-    const [state, probeAt, failures] = await connection.hmget(key, 'state', 'probeAt', 'failures');
-    // Closed since last read (by a probe anywhere): the sample before it says nothing now.
-    if (cached.open && state !== 'open') sample?.clear();
-    cached = {
-      readAt: now,
-      open: state === 'open',
-      probeAt: Number(probeAt ?? 0),
-      failures: Number(failures ?? 0),
-    };
-    return cached;
+  const probeMs = Math.round(options.settings.probeSeconds * 1000);
+  const circuit: Circuit = {
+    options,
+    key: circuitKeyOf(options.queue),
+    cacheMs: options.cacheMs ?? 250,
+    probeMs,
+    maxProbeMs: Math.max(probeMs, Math.round(options.settings.maxProbeSeconds * 1000)),
+    sample: windowOf(options.settings.failureRate),
+    cached: { readAt: 0, open: false, probeAt: 0, failures: 0 },
   };
-  const hold = async (ms: number): Promise<Admission> => {
-    await queue.rateLimit(ms);
-    return { kind: 'wait', ms };
-  };
-
   return {
     closedNow: () => {
-      if (Date.now() - cached.readAt >= cacheMs) void read().catch(() => undefined);
-      return !cached.open;
+      if (Date.now() - circuit.cached.readAt >= circuit.cacheMs) {
+        void readCircuit(circuit).catch(() => undefined);
+      }
+      return !circuit.cached.open;
     },
-    admit: async () => {
-      const state = await read();
-      if (!state.open) return { kind: 'pass' };
-      const now = Date.now();
-      if (now < state.probeAt) return hold(state.probeAt - now);
-      const claimed = await connection.set(probeKey, '1', 'PX', maxProbeMs, 'NX');
-      return claimed === 'OK' ? { kind: 'probe' } : hold(Math.min(1000, probeMs));
-    },
-    succeeded: async (admission) => {
-      if (admission.kind === 'pass') sample?.record(false);
-      if (admission.kind !== 'probe' && !cached.open && cached.failures === 0) return;
-      const outcome = await connection.eval(SUCCEEDED, 2, key, probeKey);
-      cached = { readAt: Date.now(), open: false, probeAt: 0, failures: 0 };
-      if (outcome !== 'closed') return;
-      sample?.clear();
-      options.logger.info({ route: options.route }, 'route circuit closed');
-    },
-    failed: async (admission) => {
-      if (admission.kind === 'pass') sample?.record(true);
-      const rate = rateOver(settings.failureRate, sample);
-      const [outcome, value, failures] = await countFailure(connection, key, {
-        probeMs,
-        maxProbeMs,
-        probe: admission.kind === 'probe',
-        failures: settings.failures,
-        rateOver: rate !== undefined,
-      });
-      cached.readAt = 0;
-      if (outcome === 'opened') sample?.clear();
-      logTransition(options, outcome, value, failures >= settings.failures ? undefined : rate);
-    },
+    admit: async () => admit(circuit),
+    succeeded: async (admission) => succeeded(circuit, admission),
+    failed: async (admission) => failed(circuit, admission),
   };
+}
+
+/** The last read of a circuit's shared state. */
+interface CachedState {
+  readAt: number;
+  open: boolean;
+  probeAt: number;
+  failures: number;
+}
+
+/** What one breaker's steps share: its settings, keys, this process's sample and its last read. */
+interface Circuit {
+  readonly options: CircuitBreakerOptions;
+  readonly key: string;
+  readonly cacheMs: number;
+  readonly probeMs: number;
+  readonly maxProbeMs: number;
+  readonly sample: FailureWindow | undefined;
+  cached: CachedState;
+}
+
+/** The shared state, read again once the last read is older than `cacheMs`. */
+async function readCircuit(circuit: Circuit): Promise<CachedState> {
+  const now = Date.now();
+  if (now - circuit.cached.readAt < circuit.cacheMs) return circuit.cached;
+  const [state, probeAt, failures] = await circuit.options.connection.hmget(
+    circuit.key,
+    'state',
+    'probeAt',
+    'failures',
+  );
+  // Closed since last read (by a probe anywhere): the sample before it says nothing now.
+  if (circuit.cached.open && state !== 'open') circuit.sample?.clear();
+  circuit.cached = {
+    readAt: now,
+    open: state === 'open',
+    probeAt: Number(probeAt ?? 0),
+    failures: Number(failures ?? 0),
+  };
+  return circuit.cached;
+}
+
+async function admit(circuit: Circuit): Promise<Admission> {
+  const state = await readCircuit(circuit);
+  if (!state.open) return { kind: 'pass' };
+  const now = Date.now();
+  if (now < state.probeAt) return hold(circuit, state.probeAt - now);
+  const probeKey = `${circuit.key}:probe`;
+  const claimed = await circuit.options.connection.set(
+    probeKey,
+    '1',
+    'PX',
+    circuit.maxProbeMs,
+    'NX',
+  );
+  return claimed === 'OK' ? { kind: 'probe' } : hold(circuit, Math.min(1000, circuit.probeMs));
+}
+
+async function hold(circuit: Circuit, ms: number): Promise<Admission> {
+  await circuit.options.queue.rateLimit(ms);
+  return { kind: 'wait', ms };
+}
+
+async function succeeded(circuit: Circuit, admission: Admission): Promise<void> {
+  const { cached, sample, options } = circuit;
+  if (admission.kind === 'pass') sample?.record(false);
+  if (admission.kind !== 'probe' && !cached.open && cached.failures === 0) return;
+  const outcome = await options.connection.eval(SUCCEEDED, 2, circuit.key, `${circuit.key}:probe`);
+  circuit.cached = { readAt: Date.now(), open: false, probeAt: 0, failures: 0 };
+  if (outcome !== 'closed') return;
+  sample?.clear();
+  options.logger.info({ route: options.route }, 'route circuit closed');
+}
+
+async function failed(circuit: Circuit, admission: Admission): Promise<void> {
+  const { options, sample } = circuit;
+  const { settings } = options;
+  if (admission.kind === 'pass') sample?.record(true);
+  const rate = rateOver(settings.failureRate, sample);
+  const [outcome, value, failures] = await countFailure(options.connection, circuit.key, {
+    probeMs: circuit.probeMs,
+    maxProbeMs: circuit.maxProbeMs,
+    probe: admission.kind === 'probe',
+    failures: settings.failures,
+    rateOver: rate !== undefined,
+  });
+  circuit.cached.readAt = 0;
+  if (outcome === 'opened') sample?.clear();
+  logTransition(options, outcome, value, failures >= settings.failures ? undefined : rate);
 }
 
 /** The FAILED script: its outcome, the wait it set, and the failures in a row so far. */

@@ -11,6 +11,7 @@ import { attemptOffsetOf, inlineFailureOf } from './route-job-options';
 import type { AnyRoute } from './routes-file';
 import type { PausedState } from './paused-state';
 import type { TokenBucket } from './token-bucket';
+import { isConnectionError } from '../redis/is-connection-error';
 
 export interface RouteWorkerOptions {
   readonly route: AnyRoute;
@@ -92,6 +93,8 @@ export function createRouteWorker(options: RouteWorkerOptions): Worker {
     ...(options.telemetry === undefined ? {} : { telemetry: options.telemetry }),
   });
   worker.on('error', (error) => {
+    // Redis away is said once by the connection's watch (src/redis/watch-redis.ts), not per retry.
+    if (isConnectionError(error)) return;
     delivery.logger.warn({ route: route.name, err: error.message }, 'route worker error');
   });
   return worker;

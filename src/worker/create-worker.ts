@@ -9,6 +9,7 @@ import type { Dispatch } from './handler-registry';
 import { eventIdOf } from './handler-registry';
 import { withEventSteps } from './event-step';
 import type { EventStep } from './event-step';
+import { isConnectionError } from '../redis/is-connection-error';
 
 export interface CreateWorkerOptions {
   /** Opened by the composition root (openWorkerConnection) and closed there, after `close()`. */
@@ -114,6 +115,8 @@ export function createWorker(options: CreateWorkerOptions): RunningWorker {
     }
   });
   worker.on('error', (error) => {
+    // Redis away is said once by the connection's watch (src/redis/watch-redis.ts), not per retry.
+    if (isConnectionError(error)) return;
     logger.warn({ err: error.message }, 'worker error');
   });
   worker.on('completed', (job) => {

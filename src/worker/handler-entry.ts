@@ -1,7 +1,9 @@
+import type { Redis } from 'ioredis';
+import type { Registry } from 'prom-client';
 import type { WorkerConfig } from '../config';
 import type { Logger } from '../logger';
 import type { SvcClient } from '@svcws/client';
-import type { RegisteredHandler } from './handler-registry';
+import type { Dispatch, RegisteredHandler } from './handler-registry';
 
 /** What a kind room's handler is built from: the configuration and client of one event queue. */
 export interface HandlerDeps {
@@ -15,6 +17,40 @@ export interface HandlerDeps {
 export interface StartUpDeps {
   readonly config: WorkerConfig;
   readonly logger: Logger;
+}
+
+/** One event queue of the worker: its institution, name, configuration, client and logger. */
+export interface EventQueue {
+  /** Its code: the member's, or INSTITUTION_CODE for the single institution. */
+  readonly institution: string | undefined;
+  /** QUEUE_NAME, or QUEUE_NAME-inst-<code> for a member of INSTITUTIONS_FILE. */
+  readonly queueName: string;
+  /** The queue's configuration; with INSTITUTIONS_FILE, the member's own settings applied. */
+  readonly config: WorkerConfig;
+  readonly client: SvcClient;
+  readonly logger: Logger;
+}
+
+/** What a guard is given: the worker's Redis connection and the queue it guards. */
+export interface GuardDeps {
+  readonly connection: Redis;
+  readonly queue: EventQueue;
+}
+
+/** What a kind room's background work is given: every event queue of the worker. */
+export interface BackgroundDeps {
+  /** The worker's own configuration. */
+  readonly config: WorkerConfig;
+  readonly connection: Redis;
+  readonly queues: readonly EventQueue[];
+  readonly logger: Logger;
+  /** The worker's metrics registry, when it has one. */
+  readonly registry?: Registry | undefined;
+}
+
+/** Background work that runs until the worker closes. */
+export interface Closeable {
+  close(): Promise<void>;
 }
 
 /** What one run of a handler came to, as the history keeps it (its job outcome). */
@@ -42,4 +78,14 @@ export interface HandlerEntry {
    * throw; a failure is its own to log.
    */
   readonly startUp?: (deps: StartUpDeps) => Promise<void>;
+  /**
+   * Wraps one queue's dispatch, before the event steps (routing, history): a job it answers
+   * itself is neither routed nor recorded. It must pass every other action on as it is.
+   */
+  readonly guard?: (dispatch: Dispatch, deps: GuardDeps) => Dispatch;
+  /**
+   * Work that runs beside the event workers for as long as they do (a timer, a schedule), over
+   * every queue; undefined when its configuration turns it off. Closed before the workers.
+   */
+  readonly background?: (deps: BackgroundDeps) => Closeable | undefined;
 }

@@ -4,6 +4,10 @@ import { access, mkdtemp, readdir, readFile, rm, stat, symlink } from 'node:fs/p
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
+import { runCli } from '../../src/cli/run-cli';
+import { captureIo } from '../component/cli/cli-io-capture';
+import { dropSchema, TEST_DATABASE_URL, uniqueSchema } from '../helpers/history-database';
+import { TEST_HISTORY_KEY } from '../helpers/history-events';
 import { TEST_REDIS_URL } from '../helpers/redis';
 
 const root = path.join(__dirname, '../..');
@@ -140,6 +144,37 @@ describe('npm run demo', () => {
     const log = /Logs\s+(\S+)/.exec(run.stdout)?.[1] ?? '';
     expect((await stat(log)).size).toBeGreaterThan(0);
     expect(await readFile(log, 'utf8')).toContain('"msg":"job_end: records stored"');
+  });
+
+  it('suggests no history command that cannot work: its PGlite history is its own process alone', () => {
+    expect(run.stdout).toMatch(
+      /History of event \d+ \(kept in this process only; with DATABASE_URL and HISTORY_KEY set/,
+    );
+    expect(run.stdout).not.toMatch(/history show \d+/);
+  });
+
+  it('keeps the history at DATABASE_URL when given: its suggested history show answers after it', async () => {
+    const schema = uniqueSchema('demo');
+    const env = {
+      DATABASE_URL: TEST_DATABASE_URL,
+      HISTORY_KEY: TEST_HISTORY_KEY,
+      HISTORY_SCHEMA: schema,
+    };
+    try {
+      const kept = await runDemo({ ...quick, REDIS_URL: TEST_REDIS_URL, ...env });
+      expect(kept.code).toBe(0);
+      const suggested = /History of event (\d+) \(npm run events -- history show (\d+)\):/.exec(
+        kept.stdout,
+      );
+      const eventId = suggested?.[2] ?? '';
+      expect(eventId).toBe(suggested?.[1]);
+      const io = captureIo({ ...env, REDIS_URL: TEST_REDIS_URL });
+      expect(await runCli(['history', 'show', eventId], io)).toBe(0);
+      expect(io.stderr()).toBe('');
+      expect(io.stdout()).toContain(eventId);
+    } finally {
+      await dropSchema(schema);
+    }
   });
 
   it('says what it is doing from its first second', () => {

@@ -47,45 +47,13 @@ const loopbackOnly: RequestHandler = (req, _res, next) => {
 export function createAdminRouter(deps: AdminDeps): Router {
   const router = Router();
   router.use(loopbackOnly, express.json({ limit: '100kb' }));
-  const parse = <T>(schema: z.ZodType<T>, body: unknown): T => {
-    const parsed = schema.safeParse(body ?? {});
-    if (!parsed.success)
-      throw new SandboxError(422, 'INVALID_INPUT', z.prettifyError(parsed.error));
-    return parsed.data;
-  };
-
-  router.post('/webhooks', async (req, res) => {
-    const result = await deps.webhooks.register(parse(WebhookProfileInput, req.body));
-    if (!result.ok) {
-      res.status(422).json({ error: result.reason });
-      return;
-    }
-    res.status(201).json(publicProfile(result.profile));
-  });
-  router.get('/webhooks', (_req, res) => {
-    res.json({ profiles: deps.webhooks.profiles().map(publicProfile) });
-  });
-  router.delete('/webhooks/:id', (req, res) => {
-    res.status(deps.webhooks.unregister(req.params.id) ? 204 : 404).end();
-  });
-  router.post('/webhooks/loss', (req, res) => {
-    deps.webhooks.loseOneIn(parse(LossInput, req.body).one_in);
-    res.status(204).end();
-  });
-  router.get('/deliveries', (req, res) => {
-    const eventId = typeof req.query.event_id === 'string' ? req.query.event_id : undefined;
-    res.json({
-      deliveries: deps.webhooks
-        .deliveries()
-        .filter((delivery) => eventId === undefined || delivery.event_id === eventId),
-    });
-  });
+  addWebhookRoutes(router, deps.webhooks);
   router.post('/events', async (req, res) => {
-    const input = parse(FireInput, req.body);
+    const input = parseInput(FireInput, req.body);
     res.status(202).json({ event: await deps.fire(input.kind, input.instance_id) });
   });
   router.post('/jobs/:job_id/run', (req, res) => {
-    const input = parse(RunInput, { ...req.query, ...(req.body as object | undefined) });
+    const input = parseInput(RunInput, { ...req.query, ...(req.body as object | undefined) });
     res
       .status(201)
       .json({ job_instance: deps.run(req.params.job_id, input.records, input.duration_ms) });
@@ -104,4 +72,41 @@ export function createAdminRouter(deps: AdminDeps): Router {
     },
   );
   return router;
+}
+
+/** A body read by its schema, or a 422 naming what is wrong. */
+function parseInput<T>(schema: z.ZodType<T>, body: unknown): T {
+  const parsed = schema.safeParse(body ?? {});
+  if (!parsed.success) throw new SandboxError(422, 'INVALID_INPUT', z.prettifyError(parsed.error));
+  return parsed.data;
+}
+
+/** The webhook profiles, their simulated loss and the deliveries made. */
+function addWebhookRoutes(router: Router, webhooks: WebhookSender): void {
+  router.post('/webhooks', async (req, res) => {
+    const result = await webhooks.register(parseInput(WebhookProfileInput, req.body));
+    if (!result.ok) {
+      res.status(422).json({ error: result.reason });
+      return;
+    }
+    res.status(201).json(publicProfile(result.profile));
+  });
+  router.get('/webhooks', (_req, res) => {
+    res.json({ profiles: webhooks.profiles().map(publicProfile) });
+  });
+  router.delete('/webhooks/:id', (req, res) => {
+    res.status(webhooks.unregister(req.params.id) ? 204 : 404).end();
+  });
+  router.post('/webhooks/loss', (req, res) => {
+    webhooks.loseOneIn(parseInput(LossInput, req.body).one_in);
+    res.status(204).end();
+  });
+  router.get('/deliveries', (req, res) => {
+    const eventId = typeof req.query.event_id === 'string' ? req.query.event_id : undefined;
+    res.json({
+      deliveries: webhooks
+        .deliveries()
+        .filter((delivery) => eventId === undefined || delivery.event_id === eventId),
+    });
+  });
 }

@@ -1,19 +1,24 @@
 import type { JobsOptions, Queue } from 'bullmq';
 import { z } from 'zod';
 import type { CanonicalEvent } from '../../events/canonical-event';
-import type { ForgetOptions } from '../../history/forget-person';
-import { forgetPerson } from '../../history/forget-person';
-import { historyBody } from '../../history/history-body';
-import type { HistoryFilters } from '../../history/history-filters';
-import { historyJourney } from '../../history/history-journey';
-import type { JourneyStep } from '../../history/history-journey';
-import type { HistoryKeys } from '../../history/history-keys';
-import { listAudit } from '../../history/list-audit';
-import { previewReplay } from '../../history/replay-history';
-import { auditPersonSearch, searchHistory } from '../../history/search-history';
-import type { HistoryPage } from '../../history/search-history';
-import type { SqlExecutor } from '../../history/sql-executor';
-import { writeAudit } from '../../history/write-audit';
+import {
+  auditPersonSearch,
+  forgetPerson,
+  historyBody,
+  historyJourney,
+  listAudit,
+  previewReplay,
+  searchHistory,
+  writeAudit,
+} from '../../history';
+import type {
+  ForgetOptions,
+  HistoryFilters,
+  HistoryKeys,
+  HistoryPage,
+  JourneyStep,
+  SqlExecutor,
+} from '../../history';
 import { HttpError } from '../../http/http-error';
 import type { Logger } from '../../logger';
 import { createBackgroundReplays } from '../../operations/background-replays';

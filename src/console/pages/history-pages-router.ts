@@ -1,6 +1,5 @@
 import type { Request, Response, Router } from 'express';
-import type { HistoryPage } from '../../history/search-history';
-import type { AuditPage } from '../../history/list-audit';
+import type { AuditPage, HistoryPage } from '../../history';
 import type { ConsoleAuth } from '../auth/console-auth';
 import { consoleError } from '../data/console-error';
 import { formPrincipal } from './form-principal';

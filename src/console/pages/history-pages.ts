@@ -1,7 +1,5 @@
 import { isRecord } from '../../is-record';
-import type { JourneyStep } from '../../history/history-journey';
-import type { AuditPage } from '../../history/list-audit';
-import type { HistoryEventSummary, HistoryPage } from '../../history/search-history';
+import type { AuditPage, HistoryEventSummary, HistoryPage, JourneyStep } from '../../history';
 import { html } from './html';
 import type { Html } from './html';
 import { columnsTable } from './layout';

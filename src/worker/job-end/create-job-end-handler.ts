@@ -54,6 +54,9 @@ export interface JobEndResult {
   readonly counters: Record<string, string>;
 }
 
+/** The handler's options with the idle timeout settled. */
+type StoreOptions = JobEndHandlerOptions & { readonly idleTimeoutMs: number };
+
 /** What one run of the handler knows and counts while it goes. */
 interface Run {
   readonly event: JobEndEvent;
@@ -72,74 +75,78 @@ interface Run {
  * "nothing to download": a completed job would make the listener drop every redelivery.
  */
 export function createJobEndHandler(options: JobEndHandlerOptions): EventHandler<JobEndEvent> {
-  const idleTimeoutMs = options.idleTimeoutMs ?? 60_000;
+  const withIdle = { ...options, idleTimeoutMs: options.idleTimeoutMs ?? 60_000 };
   return {
     action: 'job_end',
     payload: JobEndEvent,
     async handle(event, { job, signal, logger }): Promise<JobEndResult> {
-      const instanceId = event.job_instance.id;
-      const run: Run = {
-        event,
-        job,
-        signal,
-        log: logger.child({ eventId: event.id, action: event.action, instanceId }),
-        started: performance.now(),
-        apiCalls: 0,
-      };
-      const instance = await fetchInstance(options, run);
-      const jobId = jobIdOfInstance(instance) ?? jobIdOfInstance(event.job_instance);
-      const status = instance.status.value;
-      const counters = countersOf(instance);
-      const summary = summaryOf(run, { jobId, jobName: instance.job_info?.name, status });
-
-      const decision = recordsToDownload(instance, options);
-      if (decision.download === 'later') {
-        run.log.info(summary([], { reason: decision.reason }), 'job_end: instance not finished');
-        throw new InstanceNotFinishedError(instanceId, status);
-      }
-      if (!decision.download || jobId === undefined) {
-        const reason = decision.download ? 'the instance names no job id' : decision.reason;
-        run.log.info(summary([], { reason }), 'job_end: nothing to download');
-        return {
-          outcome: 'skipped',
-          reason,
-          jobId,
-          instanceId,
-          status,
-          files: [],
-          apiCalls: run.apiCalls,
-          counters,
-        };
-      }
-
-      const files: StoredFile[] = [];
-      for (const wanted of decision.lineTypes) {
-        const attributes = {
-          ...eventAttributes({ eventId: run.event.id, action: run.event.action }),
-          'svcws.line_type': wanted.lineType,
-        };
-        files.push(
-          await inSpan('download records', { attributes }, () =>
-            storeLineType({ ...options, idleTimeoutMs }, run, jobId, wanted),
-          ),
-        );
-      }
-      const stored = files.some((file) => file.stored);
-      run.log.info(
-        summary(files, stored ? {} : { reason: 'already stored' }),
-        stored ? 'job_end: records stored' : 'job_end: records already stored',
-      );
-      return {
-        outcome: 'stored',
-        jobId,
-        instanceId,
-        status,
-        files,
-        apiCalls: run.apiCalls,
-        counters,
-      };
+      const log = logger.child({
+        eventId: event.id,
+        action: event.action,
+        instanceId: event.job_instance.id,
+      });
+      const run: Run = { event, job, signal, log, started: performance.now(), apiCalls: 0 };
+      return runJobEnd(withIdle, run);
     },
   };
+}
+
+/** One run: the instance read, the decision, then nothing or the downloads (one summary line). */
+async function runJobEnd(options: StoreOptions, run: Run): Promise<JobEndResult> {
+  const instanceId = run.event.job_instance.id;
+  const instance = await fetchInstance(options, run);
+  const jobId = jobIdOfInstance(instance) ?? jobIdOfInstance(run.event.job_instance);
+  const status = instance.status.value;
+  const summary = summaryOf(run, { jobId, jobName: instance.job_info?.name, status });
+  const resultOf = (outcome: JobEndResult['outcome'], files: readonly StoredFile[]) => ({
+    outcome,
+    jobId,
+    instanceId,
+    status,
+    files,
+    apiCalls: run.apiCalls,
+    counters: countersOf(instance),
+  });
+
+  const decision = recordsToDownload(instance, options);
+  if (decision.download === 'later') {
+    run.log.info(summary([], { reason: decision.reason }), 'job_end: instance not finished');
+    throw new InstanceNotFinishedError(instanceId, status);
+  }
+  if (!decision.download || jobId === undefined) {
+    const reason = decision.download ? 'the instance names no job id' : decision.reason;
+    run.log.info(summary([], { reason }), 'job_end: nothing to download');
+    return { ...resultOf('skipped', []), reason };
+  }
+  const files = await downloadLineTypes(options, run, jobId, decision.lineTypes);
+  const stored = files.some((file) => file.stored);
+  run.log.info(
+    summary(files, stored ? {} : { reason: 'already stored' }),
+    stored ? 'job_end: records stored' : 'job_end: records already stored',
+  );
+  return resultOf('stored', files);
+}
+
+/** Each wanted line type stored in turn, each download in its own span. */
+async function downloadLineTypes(
+  options: StoreOptions,
+  run: Run,
+  jobId: string,
+  lineTypes: readonly LineTypeToDownload[],
+): Promise<StoredFile[]> {
+  const files: StoredFile[] = [];
+  for (const wanted of lineTypes) {
+    const attributes = {
+      ...eventAttributes({ eventId: run.event.id, action: run.event.action }),
+      'svcws.line_type': wanted.lineType,
+    };
+    files.push(
+      await inSpan('download records', { attributes }, () =>
+        storeLineType(options, run, jobId, wanted),
+      ),
+    );
+  }
+  return files;
 }
 
 async function fetchInstance(options: JobEndHandlerOptions, run: Run): Promise<JobInstance> {
@@ -189,7 +196,7 @@ function summaryOf(
 }
 
 async function storeLineType(
-  options: JobEndHandlerOptions & { idleTimeoutMs: number },
+  options: StoreOptions,
   run: Run,
   jobId: string,
   { lineType, expected }: LineTypeToDownload,

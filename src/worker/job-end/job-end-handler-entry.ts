@@ -2,12 +2,16 @@ import { defineHandler } from '../handler-registry';
 import type { HandlerEntry } from '../handler-entry';
 import { createJobEndHandler } from './create-job-end-handler';
 import { createImportJobMatcher } from './import-job-matcher';
+import { withJobEndOnce } from './job-end-once';
 import { jobEndOutcomeOf } from './job-end-outcome-of';
+import { jobEndSeenOf, startReconciliation } from './start-reconciliation';
 import { sweepRecordsDir } from './sweep-records-dir';
 
 /**
  * The job_end room's entry in the handler list: downloads the records an import job loaded, keeps
- * what each run came to in the history, and sweeps a killed run's leftovers from RECORDS_DIR at start.
+ * what each run came to in the history, sweeps a killed run's leftovers from RECORDS_DIR at start,
+ * takes up each instance's job_end once (job-end-once.ts) and reconciles the job_ends the
+ * webhooks missed (start-reconciliation.ts).
  */
 export const jobEndHandlerEntry: HandlerEntry = {
   action: 'job_end',
@@ -30,4 +34,7 @@ export const jobEndHandlerEntry: HandlerEntry = {
       logger,
     });
   },
+  guard: (dispatch, { connection, queue }) =>
+    withJobEndOnce(dispatch, jobEndSeenOf(connection, queue), queue.logger),
+  background: (deps) => startReconciliation(deps),
 };

@@ -4,6 +4,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from '../../logger';
 import { reconcileJobEnds } from './reconcile-job-ends';
 import type { ReconcileReport, ReconcileTarget } from './reconcile-job-ends';
+import { isConnectionError } from '../../redis/is-connection-error';
 
 /** One institution and the event queue its recovered job_ends go to. */
 export interface ScheduledTarget extends ReconcileTarget {
@@ -88,6 +89,8 @@ export function startReconcileSchedule(options: ReconcileScheduleOptions): Recon
   });
   const worker = new Worker(name, () => runScheduled(options), { connection, concurrency: 1 });
   worker.on('error', (error) => {
+    // Redis away is said once by the connection's watch (src/redis/watch-redis.ts), not per retry.
+    if (isConnectionError(error)) return;
     logger.warn({ err: error.message }, 'reconciliation worker error');
   });
   return {

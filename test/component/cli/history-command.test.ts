@@ -9,6 +9,7 @@ import { TEST_DATABASE_URL, dropSchema, uniqueSchema } from '../../helpers/histo
 import { TEST_HISTORY_KEY, deliveredAttempt, fixtureEvent } from '../../helpers/history-events';
 import { TEST_REDIS_URL, obliterateQueue, uniqueQueueName } from '../../helpers/redis';
 import { openHistoryDatabase } from '../../../src/history/open-history-database';
+import { freePort } from '../../helpers/free-port';
 import { captureIo } from './cli-io-capture';
 
 describe('npm run events -- history', () => {
@@ -35,6 +36,20 @@ describe('npm run events -- history', () => {
     expect(await runCli(['history', 'search'], io)).toBe(1);
     expect(io.stderr()).toContain('History is off');
     expect(io.stderr().trim()).toBe(HISTORY_OFF);
+    expect(HISTORY_OFF).toContain('DATABASE_URL');
+  });
+
+  it('fails naming DATABASE_URL and where it points when the database does not answer', async () => {
+    const port = await freePort();
+    const unreachable = `postgres://postgres:not-shown@127.0.0.1:${String(port)}/test`;
+    for (const command of [['search'], ['show', '7710340060000561'], ['set-aside']]) {
+      const io = captureIo({ ...env, DATABASE_URL: unreachable });
+      expect(await runCli(['history', ...command], io)).toBe(1);
+      expect(io.stderr()).toContain(
+        `cannot reach the history database at 127.0.0.1:${String(port)}/test (DATABASE_URL): connect ECONNREFUSED`,
+      );
+      expect(io.stderr()).not.toContain('not-shown');
+    }
   });
 
   it('migrates, then searches, shows and forgets', async () => {

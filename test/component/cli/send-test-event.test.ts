@@ -285,7 +285,7 @@ describe('send-test-event and challenge against the real listener', () => {
 
     expect(status).toBe(1);
     expect(io.stderr()).toMatch(
-      /✗ no answer from http:\/\/127\.0\.0\.1:\d+\/webhooks: fetch failed: .*ECONNREFUSED/,
+      /✗ no answer from http:\/\/127\.0\.0\.1:\d+\/webhooks: connection refused \(ECONNREFUSED\)/,
     );
   });
 

@@ -142,7 +142,9 @@ describe('a platform that loses webhooks: the reconciliation makes up for them',
     }).then((answer) => answer.json())) as { event: { id: string } };
     const lateJob = await until(async () => {
       const one = await listener.events.queue.getJob(jobIdForEvent(late.event.id));
-      return one !== undefined && (await one.isCompleted()) ? one : undefined;
+      if (one === undefined || !(await one.isCompleted())) return undefined;
+      // Read again: the job may have completed after the read above, which has no return value.
+      return listener.events.queue.getJob(jobIdForEvent(late.event.id));
     });
     expect(lateJob.returnvalue).toEqual({ outcome: 'duplicate', instanceId: lostId });
     const counted = await metrics.registry.getSingleMetricAsString('svcws_recovered_events_total');

@@ -53,50 +53,22 @@ export interface WebhookSender {
 }
 
 export function createWebhookSender(options: WebhookSenderOptions): WebhookSender {
-  const { logger, now, timeoutMs } = options;
-  const profiles = new Map<string, WebhookProfile>();
-  const deliveries: Delivery[] = [];
-  let nextProfile = 1;
-  const attempt = createAttempt(options, deliveries);
-  let loseOneIn = options.loseOneIn ?? 0;
-  let published = 0;
-  const lost = (): boolean => {
-    published += 1;
-    return loseOneIn > 0 && published % loseOneIn === 0;
-  };
-
+  const { logger, now } = options;
+  const state: SenderState = { profiles: new Map(), deliveries: [], nextProfile: 1 };
+  const attempt = createAttempt(options, state.deliveries);
+  const loss = createLossCount(options.loseOneIn ?? 0);
   return {
-    async register(input) {
-      const reason = await checkChallenge(input.url, timeoutMs);
-      if (reason !== undefined) {
-        logger.warn({ url: input.url, reason }, 'webhook profile refused');
-        return { ok: false, reason };
-      }
-      const profile: WebhookProfile = {
-        id: `webhook-${String(nextProfile++)}`,
-        url: input.url,
-        secret: input.secret,
-        format: input.format,
-        ...(input.events ? { events: input.events } : {}),
-        createdAt: now().toISOString(),
-      };
-      profiles.set(profile.id, profile);
-      logger.info(
-        { profileId: profile.id, url: profile.url, format: profile.format },
-        'webhook profile registered',
-      );
-      return { ok: true, profile };
-    },
-    unregister: (id) => profiles.delete(id),
-    profiles: () => [...profiles.values()],
-    deliveries: () => [...deliveries],
+    register: async (input) => registerProfile(options, state, input),
+    unregister: (id) => state.profiles.delete(id),
+    profiles: () => [...state.profiles.values()],
+    deliveries: () => [...state.deliveries],
     async publish(kind, event) {
-      const targets = [...profiles.values()].filter(
+      const targets = [...state.profiles.values()].filter(
         (profile) => !profile.events || profile.events.includes(kind),
       );
-      if (lost()) {
+      if (loss.lost()) {
         const time = now().toISOString();
-        for (const profile of targets) deliveries.push(lostDelivery(event, profile, time));
+        for (const profile of targets) state.deliveries.push(lostDelivery(event, profile, time));
         logger.info({ eventId: event.id, action: event.action }, 'webhook lost on purpose');
         return;
       }
@@ -104,13 +76,60 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
         targets.map((profile) => attempt(profile, event, encode(event, profile.format), 1)),
       );
     },
-    loseOneIn(n) {
+    loseOneIn: (n) => loss.reset(n),
+    reset() {
+      state.profiles.clear();
+      state.deliveries.length = 0;
+    },
+  };
+}
+
+/** What the sender's methods share: the registered profiles and every delivery made. */
+interface SenderState {
+  readonly profiles: Map<string, WebhookProfile>;
+  readonly deliveries: Delivery[];
+  nextProfile: number;
+}
+
+/** A profile registered once its URL answers the challenge (the platform's own check). */
+async function registerProfile(
+  { logger, now, timeoutMs }: WebhookSenderOptions,
+  state: SenderState,
+  input: WebhookProfileInput,
+): Promise<RegisterResult> {
+  const reason = await checkChallenge(input.url, timeoutMs);
+  if (reason !== undefined) {
+    logger.warn({ url: input.url, reason }, 'webhook profile refused');
+    return { ok: false, reason };
+  }
+  const profile: WebhookProfile = {
+    id: `webhook-${String(state.nextProfile++)}`,
+    url: input.url,
+    secret: input.secret,
+    format: input.format,
+    ...(input.events ? { events: input.events } : {}),
+    createdAt: now().toISOString(),
+  };
+  state.profiles.set(profile.id, profile);
+  logger.info(
+    { profileId: profile.id, url: profile.url, format: profile.format },
+    'webhook profile registered',
+  );
+  return { ok: true, profile };
+}
+
+/** SANDBOX_WEBHOOK_LOSE_ONE_IN over the events published since it was last set. */
+function createLossCount(initial: number): { lost(): boolean; reset(n: number): void } {
+  let loseOneIn = initial;
+  let published = 0;
+  return {
+    lost: () => {
+      published += 1;
+      return loseOneIn > 0 && published % loseOneIn === 0;
+    },
+    reset: (n) => {
       loseOneIn = n;
       published = 0;
-    },
-    reset() {
-      profiles.clear();
-      deliveries.length = 0;
     },
   };
 }

@@ -4,7 +4,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
-import { freePort } from '../../../helpers/private-redis';
+import { freePort } from '../../../helpers/free-port';
 import { startReplicationProxy } from './replication-proxy';
 import type { ReplicationProxy } from './replication-proxy';
 
