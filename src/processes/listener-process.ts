@@ -86,29 +86,14 @@ export function createListenerProcess(options: ListenerProcessOptions): Listener
     token: config.METRICS_TOKEN,
     spool: spooling?.spool,
   });
-  const enqueueOf = (eventQueue: EventQueue, institution?: string): EnqueueEvent => {
-    const timed = metrics.timeEnqueue(
-      createEventEnqueuer({
-        queue: eventQueue.queue,
-        dedupWindowHours: config.DEDUP_WINDOW_HOURS,
-        attempts: config.JOB_ATTEMPTS,
-        ackReplicas: {
-          replicas: config.REDIS_ACK_REPLICAS,
-          timeoutMs: config.REDIS_ACK_TIMEOUT_MS,
-        },
-      }),
-    );
-    const enqueue = spooling === undefined ? timed : spooling.enqueueOf(timed, eventQueue);
-    // Off, nothing is wrapped: the ingress path is exactly as without tracing.
-    return options.telemetry === undefined ? enqueue : enqueueInSpan(enqueue, institution);
-  };
+  const enqueueOf = enqueuerOf(options, metrics, spooling);
   const institutions: AppInstitution[] | undefined = members?.map((member, index) => ({
     code: member.code,
     webhookSecret: member.webhookSecret,
     webhookSecretPrevious: member.webhookSecretPrevious,
     enqueue: enqueueOf(queues[index] ?? events, member.code),
   }));
-  let metricsServer: MetricsServer | undefined;
+  const metricsServer = metricsServerOf(config, metrics);
   const rejected = spooling?.rejected ?? rejectedStore;
   const app = createApp({
     config,
@@ -128,17 +113,58 @@ export function createListenerProcess(options: ListenerProcessOptions): Listener
     queues,
     rejected,
     metrics,
-    listenMetrics: async () => {
-      if (config.METRICS_PORT === undefined) return undefined;
-      metricsServer = await metrics.listen(config.METRICS_PORT, config.METRICS_HOST);
-      return metricsServer.port;
-    },
+    listenMetrics: metricsServer.listen,
     spool: spooling?.spool,
     drainSpool: () => spooling?.drainer.drainNow() ?? Promise.resolve(),
     close: async () => {
-      await metricsServer?.close();
+      await metricsServer.close();
       await spooling?.close();
       await Promise.all(queues.map((one) => one.close()));
+    },
+  };
+}
+
+/**
+ * The enqueue of one event queue: timed for the metrics, bounded (with REDIS_ACK_REPLICAS,
+ * confirmed by replicas), through the spool when there is one, in a span when tracing is on.
+ */
+function enqueuerOf(
+  { config, telemetry }: ListenerProcessOptions,
+  metrics: WebMetrics,
+  spooling: ListenerSpool | undefined,
+): (eventQueue: EventQueue, institution?: string) => EnqueueEvent {
+  return (eventQueue, institution) => {
+    const timed = metrics.timeEnqueue(
+      createEventEnqueuer({
+        queue: eventQueue.queue,
+        dedupWindowHours: config.DEDUP_WINDOW_HOURS,
+        attempts: config.JOB_ATTEMPTS,
+        ackReplicas: {
+          replicas: config.REDIS_ACK_REPLICAS,
+          timeoutMs: config.REDIS_ACK_TIMEOUT_MS,
+        },
+      }),
+    );
+    const enqueue = spooling === undefined ? timed : spooling.enqueueOf(timed, eventQueue);
+    // Off, nothing is wrapped: the ingress path is exactly as without tracing.
+    return telemetry === undefined ? enqueue : enqueueInSpan(enqueue, institution);
+  };
+}
+
+/** With METRICS_PORT, the metrics' own server (on METRICS_HOST): started by bin/web.ts. */
+function metricsServerOf(
+  config: WebConfig,
+  metrics: WebMetrics,
+): { listen(): Promise<number | undefined>; close(): Promise<void> } {
+  let server: MetricsServer | undefined;
+  return {
+    listen: async () => {
+      if (config.METRICS_PORT === undefined) return undefined;
+      server = await metrics.listen(config.METRICS_PORT, config.METRICS_HOST);
+      return server.port;
+    },
+    close: async () => {
+      await server?.close();
     },
   };
 }

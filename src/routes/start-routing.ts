@@ -191,6 +191,21 @@ function circuitOf(
   });
 }
 
+/** A route's destination, its texts masked for the routes file's secrets. */
+function routeDestination(options: StartRoutingOptions, route: AnyRoute): Destination {
+  return createDestination(
+    route.to,
+    {
+      route: route.name,
+      logger: options.logger,
+      redisUrl: options.redisUrl,
+      ...(options.redactSecrets === undefined ? {} : { redactSecrets: options.redactSecrets }),
+    },
+    options.adapters,
+    options.userAgent,
+  );
+}
+
 /** A route this process delivers: its destination, its worker, and its inline attempts. */
 function deliveringRoute(
   options: StartRoutingOptions,
@@ -202,17 +217,7 @@ function deliveringRoute(
   }: { metrics?: RouteMetrics | undefined; figures?: RouteFiguresWriter | undefined },
 ): { destination: Destination; worker: Worker; fanOut: FanOutRoute; paused: PausedState } {
   const { logger, inline } = options;
-  const destination = createDestination(
-    route.to,
-    {
-      route: route.name,
-      logger,
-      redisUrl: options.redisUrl,
-      ...(options.redactSecrets === undefined ? {} : { redactSecrets: options.redactSecrets }),
-    },
-    options.adapters,
-    options.userAgent,
-  );
+  const destination = routeDestination(options, route);
   const bucket =
     route.ratePerSecond === undefined ? undefined : createTokenBucket(route.ratePerSecond);
   const circuit = circuitOf(options, route, queue);
