@@ -16,7 +16,11 @@ export function buildBaseline(ref: string, harness: readonly string[] = []): str
   const dir = baselineDir(ref);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  const archive = execFileSync('git', ['archive', '--format=tar', ref, 'src'], { cwd: ROOT });
+  // src/ as a tar is past execFileSync's 1 MiB default buffer (ENOBUFS) since src/ grew.
+  const archive = execFileSync('git', ['archive', '--format=tar', ref, 'src'], {
+    cwd: ROOT,
+    maxBuffer: 64 * 1024 * 1024,
+  });
   execFileSync('tar', ['-x', '-C', dir], { input: archive });
   for (const file of harness) {
     mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
