@@ -6,9 +6,9 @@ import path from 'node:path';
  * (packages/client/test/fixtures/spec-operations.json), so the endpoint-table test checks the client's table
  * against the spec without reading anything outside the repository.
  *
- *   npx tsx packages/client/scripts/extract-spec-operations.ts [path/to/service-interface.md] [path/to/out.json]
+ *   npx tsx packages/client/scripts/extract-spec-operations.ts <path/to/service-interface.md> [path/to/out.json]
  *
- * The spec defaults to ../shared/spec/service-interface.md beside the repository.
+ * The spec's path is required: the description is not part of the repository.
  *
  * Run it again when the spec changes, and commit the fixture with the change it causes.
  */
@@ -151,10 +151,9 @@ function codesOf(row: RawRow, tables: readonly RawTable[]): string[] {
 
 async function main(argv: readonly string[]): Promise<void> {
   const packageRoot = path.resolve(__dirname, '..');
-  const repositoryRoot = path.resolve(packageRoot, '../..');
-  const specPath = path.resolve(
-    argv[0] ?? path.join(repositoryRoot, '../shared/spec/service-interface.md'),
-  );
+  const [spec] = argv;
+  if (spec === undefined) throw new Error('usage: extract-spec-operations <spec.md> [out.json]');
+  const specPath = path.resolve(spec);
   const outPath = path.resolve(
     argv[1] ?? path.join(packageRoot, 'test/fixtures/spec-operations.json'),
   );
