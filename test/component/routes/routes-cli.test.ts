@@ -80,7 +80,7 @@ describe('npm run events -- routes …', () => {
 
     let result = await run('routes');
     expect(result.status).toBe(0);
-    // The URL is all `${HOOK}`: a value from the environment is shown as ***, as any secret.
+    // The URL is all `${HOOK}`: a value from the environment is shown as ***, like every secret.
     expect(result.out).toContain('indexer  http  POST ***  ');
     expect(result.out).not.toContain(receiver.url);
     expect(result.out).toContain('waiting 0  active 0  delayed 0  failed 1\n');
