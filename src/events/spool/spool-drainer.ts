@@ -1,5 +1,6 @@
 import type { Logger } from '../../logger';
 import { isQueueUnavailable } from '../queue-unavailable-error';
+import { ReplicasNotConfirmedError } from '../replicas-not-confirmed-error';
 import type { DeliverSpooled, Spool } from './create-spool';
 
 export interface SpoolDrainer {
@@ -43,13 +44,7 @@ export function createSpoolDrainer(options: SpoolDrainerOptions): SpoolDrainer {
       failing = false;
     } catch (error) {
       // One line when the queue goes away, not one per try.
-      if (!failing) {
-        const unavailable = isQueueUnavailable(error);
-        logger[unavailable ? 'warn' : 'error'](
-          { err: error, left: spool.stats().depth },
-          unavailable ? 'spool drain waits: the queue does not answer' : 'spool drain failed',
-        );
-      }
+      if (!failing) logDrainFailure(logger, error, spool.stats().depth);
       failing = true;
     }
   };
@@ -76,4 +71,18 @@ export function createSpoolDrainer(options: SpoolDrainerOptions): SpoolDrainer {
       await running;
     },
   };
+}
+
+/**
+ * Why a drain stopped: a queue that does not answer, or replicas that do not confirm
+ * (REDIS_ACK_REPLICAS), is waited out — the drain is tried again — and anything else is a defect.
+ */
+function logDrainFailure(logger: Logger, error: unknown, left: number): void {
+  if (isQueueUnavailable(error)) {
+    logger.warn({ err: error, left }, 'spool drain waits: the queue does not answer');
+  } else if (error instanceof ReplicasNotConfirmedError) {
+    logger.warn({ err: error, left }, 'spool drain waits: the replicas do not confirm');
+  } else {
+    logger.error({ err: error, left }, 'spool drain failed');
+  }
 }
