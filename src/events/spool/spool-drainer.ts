@@ -8,6 +8,7 @@ export interface SpoolDrainer {
   wake: () => void;
   /** Drains now (or joins the drain under way); resolves when it ends, whatever happened. */
   drainNow: () => Promise<void>;
+  /** No more tries, after the one under way and one last drain if anything is left. */
   close: () => Promise<void>;
 }
 
@@ -69,6 +70,13 @@ export function createSpoolDrainer(options: SpoolDrainerOptions): SpoolDrainer {
       closed = true;
       clearTimeout(timer);
       await running;
+      if (spool.isEmpty()) return;
+      // A last drain before the process goes (new deliveries have stopped): what is spooled
+      // reaches the queue now if it answers, rather than wait on this disk for the next process
+      // on the directory, which for a listener scaled away may be long.
+      await drainNow();
+      const left = spool.stats().depth;
+      if (left > 0) logger.warn({ left }, 'spool left on disk: the next listener on it drains it');
     },
   };
 }

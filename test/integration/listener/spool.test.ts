@@ -159,6 +159,12 @@ describe('the listener spool', () => {
       expect((await postSigned(first.port, loanEventJson(`930${String(i)}`))).status).toBe(200);
     }
     await first.close();
+    // Closed with Redis still away: the last drain cannot run, and the log says what stays.
+    expect(
+      first.listener.log
+        .lines()
+        .find((line) => line.msg === 'spool left on disk: the next listener on it drains it'),
+    ).toMatchObject({ level: 40, left: 5 });
     const [segment] = (await readdir(dir)).filter((name) => name.endsWith('.spool'));
     const path = join(dir, segment ?? '');
     // Cut the last record in the middle, as a process killed mid-write would leave it.
