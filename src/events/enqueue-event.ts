@@ -33,7 +33,8 @@ export interface EventEnqueuerOptions extends EventJobOptions {
   queue: Queue;
   /**
    * REDIS_ACK_REPLICAS / REDIS_ACK_TIMEOUT_MS: resolve only once WAIT confirms the job reached
-   * this many replicas, else throw ReplicasNotConfirmedError (→ 503). Off (0) unless given.
+   * this many replicas, else throw ReplicasNotConfirmedError (→ 503, or with SPOOL_DIR the
+   * spool). Off (0) unless given.
    */
   ackReplicas?: { replicas: number; timeoutMs: number };
 }

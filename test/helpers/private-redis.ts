@@ -17,11 +17,16 @@ export interface PrivateRedis {
   close: () => Promise<void>;
 }
 
+export interface PrivateRedisOptions {
+  /** More `redis-server` arguments, e.g. `['--repl-diskless-sync-delay', '0']`. */
+  args?: readonly string[];
+}
+
 /**
  * A `redis-server` of the test's own on a free loopback port, never the shared one: a test may
  * stop it and start it again.
  */
-export async function startPrivateRedis(): Promise<PrivateRedis> {
+export async function startPrivateRedis(options: PrivateRedisOptions = {}): Promise<PrivateRedis> {
   const dir = await mkdtemp(join(tmpdir(), 'private-redis-'));
   const port = await freePort();
   let child: ChildProcess | undefined;
@@ -29,7 +34,14 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
     if (child !== undefined) return;
     // Every write in the AOF before its answer: what Redis acknowledged survives stop and start.
     const persistence = ['--save', '', '--appendonly', 'yes', '--appendfsync', 'always'];
-    const args = ['--port', String(port), '--bind', '127.0.0.1', ...persistence];
+    const args = [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      ...persistence,
+      ...(options.args ?? []),
+    ];
     child = spawn('redis-server', [...args, '--dir', dir], { cwd: dir, stdio: 'ignore' });
     await waitUntil(() => answers(port));
   };

@@ -49,7 +49,9 @@ export async function drainSegments(options: DrainOptions): Promise<number> {
 /**
  * Delivers what is left of one sealed file, DRAIN_CHUNK entries at a time in arrival order. A
  * record whose checksum fails, or that is not an entry, is skipped with a log line: one bad
- * record must not hold back the others.
+ * record must not hold back the others. `drained` moves on, so a drain started again does not
+ * add a chunk twice; the file's count and age stay until it is removed: until `beforeRemove`
+ * (REDIS_ACK_REPLICAS' WAIT) holds, its entries are still only safe on this disk.
  */
 async function drainSegment(
   segment: Segment,
@@ -77,11 +79,8 @@ async function drainSegment(
     );
     const last = chunk.at(-1);
     if (last !== undefined) segment.drained = base + last.frame.end;
-    segment.count = Math.max(0, segment.count - chunk.length);
-    segment.oldestAt = entries[start + DRAIN_CHUNK]?.entry?.spooledAt;
     delivered += chunk.filter(({ entry }) => entry !== undefined).length;
   }
-  segment.count = 0;
   return delivered;
 }
 

@@ -1,5 +1,6 @@
 import type { Logger } from '../../logger';
 import { isQueueUnavailable } from '../queue-unavailable-error';
+import { ReplicasNotConfirmedError } from '../replicas-not-confirmed-error';
 import type { DeliverSpooled, Spool } from './create-spool';
 
 export interface SpoolDrainer {
@@ -7,6 +8,7 @@ export interface SpoolDrainer {
   wake: () => void;
   /** Drains now (or joins the drain under way); resolves when it ends, whatever happened. */
   drainNow: () => Promise<void>;
+  /** No more tries, after the one under way and one last drain if anything is left. */
   close: () => Promise<void>;
 }
 
@@ -43,13 +45,7 @@ export function createSpoolDrainer(options: SpoolDrainerOptions): SpoolDrainer {
       failing = false;
     } catch (error) {
       // One line when the queue goes away, not one per try.
-      if (!failing) {
-        const unavailable = isQueueUnavailable(error);
-        logger[unavailable ? 'warn' : 'error'](
-          { err: error, left: spool.stats().depth },
-          unavailable ? 'spool drain waits: the queue does not answer' : 'spool drain failed',
-        );
-      }
+      if (!failing) logDrainFailure(logger, error, spool.stats().depth);
       failing = true;
     }
   };
@@ -74,6 +70,27 @@ export function createSpoolDrainer(options: SpoolDrainerOptions): SpoolDrainer {
       closed = true;
       clearTimeout(timer);
       await running;
+      if (spool.isEmpty()) return;
+      // A last drain before the process goes (new deliveries have stopped): what is spooled
+      // reaches the queue now if it answers, rather than wait on this disk for the next process
+      // on the directory, which for a listener scaled away may be long.
+      await drainNow();
+      const left = spool.stats().depth;
+      if (left > 0) logger.warn({ left }, 'spool left on disk: the next listener on it drains it');
     },
   };
+}
+
+/**
+ * Why a drain stopped: a queue that does not answer, or replicas that do not confirm
+ * (REDIS_ACK_REPLICAS), is waited out — the drain is tried again — and anything else is a defect.
+ */
+function logDrainFailure(logger: Logger, error: unknown, left: number): void {
+  if (isQueueUnavailable(error)) {
+    logger.warn({ err: error, left }, 'spool drain waits: the queue does not answer');
+  } else if (error instanceof ReplicasNotConfirmedError) {
+    logger.warn({ err: error, left }, 'spool drain waits: the replicas do not confirm');
+  } else {
+    logger.error({ err: error, left }, 'spool drain failed');
+  }
 }

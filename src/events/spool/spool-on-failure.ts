@@ -36,8 +36,18 @@ export function spoolOnFailure(options: SpoolOnFailureOptions): EnqueueEvent {
     try {
       return await withTimeout(enqueue(event), boundMs, timedOut);
     } catch (error) {
-      if (!isQueueUnavailable(error) && !(error instanceof ReplicasNotConfirmedError)) throw error;
-      logger.warn({ err: error, eventId: event.id }, 'queue unavailable: spooling events to disk');
+      if (error instanceof ReplicasNotConfirmedError) {
+        // The job is on the primary already; the spool keeps it until a drain sees it replicated.
+        logger.warn(
+          { err: error, eventId: event.id, reason: 'replicas_not_confirmed' },
+          'replicas did not confirm the write: spooling events to disk',
+        );
+      } else if (isQueueUnavailable(error)) {
+        logger.warn(
+          { err: error, eventId: event.id, reason: 'queue_unavailable' },
+          'queue unavailable: spooling events to disk',
+        );
+      } else throw error;
       return spoolEvent(options, event);
     }
   };

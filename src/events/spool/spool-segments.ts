@@ -19,11 +19,11 @@ export interface Segment {
   path: string;
   /** Bytes written and fsync'd: the drain reads no further. */
   committed: number;
-  /** Where the drain has reached. */
+  /** Where the drain has reached (delivered, perhaps not yet confirmed by the replicas). */
   drained: number;
-  /** Records not yet drained. */
+  /** Records in the file: they leave the spool's depth when the drain removes it. */
   count: number;
-  /** spooledAt of the first record not yet drained. */
+  /** spooledAt of the file's first record. */
   oldestAt?: number | undefined;
   /** No more appends go here: the drain took it, or a previous process left it. */
   sealed: boolean;

@@ -43,9 +43,11 @@ interface Service {
   ports?: (string | { published: number | string; host_ip?: string })[];
   volumes?: (string | { target: string })[];
   healthcheck?: { test: string[] };
+  stop_grace_period?: string;
 }
 interface Compose {
   services: Record<string, Service>;
+  volumes?: Record<string, unknown>;
 }
 
 /** `docker-compose config` in a project directory of its own, with .env.example as .env. */
@@ -188,6 +190,48 @@ describe('docker-compose.yml', () => {
     ]);
     expect(base.services.worker?.pull_policy).toBe('never');
     expect(base.services.console?.pull_policy).toBe('never');
+  });
+});
+
+/** The named volume mounted at `target` (undefined for a bind mount or none). */
+function namedVolumeAt(service: Service, target: string): string | undefined {
+  for (const volume of service.volumes ?? []) {
+    const [source, at] =
+      typeof volume === 'string' ? volume.split(':') : [undefined, volume.target];
+    if (at === target && source !== undefined && /^[a-z0-9][\w.-]*$/i.test(source)) return source;
+  }
+  return undefined;
+}
+
+describe('docker-compose.yml: the listener spool', () => {
+  it.each([
+    ['alone', [BASE]],
+    ['with the Sentinel file', [BASE, SENTINEL]],
+  ])('keeps SPOOL_DIR on a named volume of the listener alone (%s)', (_name, files) => {
+    const compose = composeConfig(files, PROFILES);
+    const web = compose.services.web ?? {};
+    const dir = web.environment?.SPOOL_DIR ?? '';
+
+    expect(dir).toBe('/app/spool');
+    const volume = namedVolumeAt(web, dir);
+    expect(volume).toBe('spool');
+    expect(Object.keys(compose.volumes ?? {})).toContain(volume);
+    // One spool directory per listener process (its lock refuses a second).
+    const others = Object.entries(compose.services).filter(
+      ([name, service]) => name !== 'web' && namedVolumeAt(service, dir) !== undefined,
+    );
+    expect(others).toEqual([]);
+  });
+
+  it('gives the listener time to answer what is in flight and drain its spool before a SIGKILL', () => {
+    const web = composeConfig([BASE]).services.web ?? {};
+    const grace = /^(\d+)s$/.exec(web.stop_grace_period ?? '');
+    const shutdownMs = Number(
+      exampleEntries().get('SHUTDOWN_TIMEOUT_MS') ??
+        EnvSchema.shape.SHUTDOWN_TIMEOUT_MS.parse(undefined),
+    );
+
+    expect(Number(grace?.[1]) * 1000).toBeGreaterThan(shutdownMs);
   });
 });
 

@@ -1,16 +1,13 @@
 import { mkdtemp, readdir, rm, stat, truncate } from 'node:fs/promises';
-import http from 'node:http';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { openSpool } from '../../../src/events/spool/create-spool';
 import { SpoolLockedError } from '../../../src/events/spool/spool-lock';
 import { captureLogger } from '../../helpers/capture-logger';
-import { signWebhookBody } from '../../../src/signature/sign-webhook-body';
-import { listenerUnderTest, TEST_SECRET } from '../../helpers/listener-under-test';
-import type { ListenerUnderTest } from '../../helpers/listener-under-test';
+import { TEST_SECRET } from '../../helpers/listener-under-test';
+import { getText, listenerOnPort, postSigned, waitFor } from '../../helpers/listener-on-port';
+import type { Answer, ListenerOnPort } from '../../helpers/listener-on-port';
 import { loanEventJson } from '../../helpers/loan-event';
 import { startPrivateRedis } from '../../helpers/private-redis';
 import { startDeliveries } from '../redis-ha/support/send-deliveries';
@@ -18,86 +15,11 @@ import type { PrivateRedis } from '../../helpers/private-redis';
 
 jest.setTimeout(60_000);
 
-interface Answer {
-  status: number;
-  body: { status?: string; error?: string; message?: string };
-}
-
-/** POSTs one signed body to the listening app. */
-function postSigned(port: number, body: string): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      {
-        host: '127.0.0.1',
-        port,
-        path: '/webhooks',
-        method: 'POST',
-        headers: {
-          'Content-Type': 'application/json',
-          'Content-Length': Buffer.byteLength(body),
-          'X-Svc-Signature': signWebhookBody(TEST_SECRET, body),
-        },
-      },
-      (res) => {
-        let text = '';
-        res.on('data', (chunk: Buffer) => (text += chunk.toString()));
-        res.on('end', () =>
-          resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) as Answer['body'] }),
-        );
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
-function getText(port: number, path: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    http
-      .get({ host: '127.0.0.1', port, path }, (res) => {
-        let text = '';
-        res.on('data', (chunk: Buffer) => (text += chunk.toString()));
-        res.on('end', () => resolve(text));
-      })
-      .on('error', reject);
-  });
-}
-
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function waitFor(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-interface Running {
-  listener: ListenerUnderTest;
-  server: Server;
-  port: number;
-  close: () => Promise<void>;
-}
-
-async function startListener(redis: PrivateRedis, env: Record<string, string>): Promise<Running> {
-  const listener = listenerUnderTest({ redisUrl: redis.url, env });
-  await listener.process.drainSpool();
-  const server = listener.app.listen(0, '127.0.0.1');
-  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
-  const { port } = server.address() as AddressInfo;
-  return {
-    listener,
-    server,
-    port,
-    close: async () => {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await listener.close();
-    },
-  };
-}
-
-const depthOf = (running: Running): number => running.listener.process.spool?.stats().depth ?? -1;
+const depthOf = (running: ListenerOnPort): number => running.depth();
+const startListener = (redis: PrivateRedis, env: Record<string, string>) =>
+  listenerOnPort(redis.url, env);
 
 describe('the listener spool', () => {
   let redis: PrivateRedis;
@@ -237,6 +159,12 @@ describe('the listener spool', () => {
       expect((await postSigned(first.port, loanEventJson(`930${String(i)}`))).status).toBe(200);
     }
     await first.close();
+    // Closed with Redis still away: the last drain cannot run, and the log says what stays.
+    expect(
+      first.listener.log
+        .lines()
+        .find((line) => line.msg === 'spool left on disk: the next listener on it drains it'),
+    ).toMatchObject({ level: 40, left: 5 });
     const [segment] = (await readdir(dir)).filter((name) => name.endsWith('.spool'));
     const path = join(dir, segment ?? '');
     // Cut the last record in the middle, as a process killed mid-write would leave it.
