@@ -1,8 +1,10 @@
 import { spawn } from 'node:child_process';
-import http from 'node:http';
 import path from 'node:path';
+import { TALLY_PRELOAD, tallyOf } from '../../../bench/ingress/http-server-tally';
+import type { HttpServerTally } from '../../../bench/ingress/http-server-tally';
+import { pacedKeepAliveLoad } from '../../../bench/ingress/keep-alive-client';
+import type { ClientTally, PacedLoad } from '../../../bench/ingress/keep-alive-client';
 import { signWebhookBody } from '../../../src/signature/sign-webhook-body';
-import { TALLY_PRELOAD, tallyOf } from '../../helpers/http-server-tally';
 import { loanEventJson } from '../../helpers/loan-event';
 import { TEST_REDIS_URL, obliterateQueue, uniqueQueueName } from '../../helpers/redis';
 import { closeOf, startWeb } from '../../helpers/start-web';
@@ -10,89 +12,24 @@ import type { Started } from '../../helpers/start-web';
 
 const SECRET = 'keep-alive-test-secret';
 
-interface Load {
-  connections: number;
-  ratePerSecond: number;
-  durationMs: number;
-}
-
 /** The platform's side of issue #27's measurement: 50 keep-alive connections at 1,000/s. */
-const PLATFORM_LOAD: Load = { connections: 50, ratePerSecond: 1000, durationMs: 4000 };
+const PLATFORM_LOAD: PacedLoad = { connections: 50, ratePerSecond: 1000, durationMs: 4000 };
 
-interface Tally {
-  sent: number;
-  statuses: Record<string, number>;
-  /** Requests that ended without an answer: the connection closed, reset or timed out. */
-  unanswered: Record<string, number>;
-}
-
-/** One signed LOAN event on the agent's keep-alive connections; counted once it ends. */
-function post(agent: http.Agent, port: number, id: string, tally: Tally): Promise<void> {
-  const body = loanEventJson(id);
-  return new Promise((resolve) => {
-    const req = http.request(
-      {
-        host: '127.0.0.1',
-        port,
-        path: '/webhooks',
-        method: 'POST',
-        agent,
-        timeout: 10_000,
-        headers: {
-          'Content-Type': 'application/json',
-          'Content-Length': Buffer.byteLength(body),
-          'X-Svc-Signature': signWebhookBody(SECRET, body),
-        },
-      },
-      (res) => {
-        res.resume();
-        res.on('end', () => {
-          const status = String(res.statusCode);
-          tally.statuses[status] = (tally.statuses[status] ?? 0) + 1;
-          resolve();
-        });
-      },
-    );
-    req.on('timeout', () => req.destroy(new Error('no answer within 10 s')));
-    req.on('error', (error: NodeJS.ErrnoException) => {
-      const why = error.code ?? error.message;
-      tally.unanswered[why] = (tally.unanswered[why] ?? 0) + 1;
-      resolve();
-    });
-    req.end(body);
+/** Signed LOAN events with ids unique to the run, paced on keep-alive connections. */
+function pacedLoad(port: number, run: string, load: PacedLoad): Promise<ClientTally> {
+  return pacedKeepAliveLoad({
+    port,
+    path: '/webhooks',
+    load,
+    post: (n) => {
+      const body = loanEventJson(`${run}${String(n)}`);
+      return { body, signature: signWebhookBody(SECRET, body) };
+    },
   });
-}
-
-/**
- * Paced signed LOAN events over at most `load.connections` keep-alive connections (one request at
- * a time on each, as the platform's sender does); waits until every request has ended, so an
- * answer in flight at the end of the load is read, not counted as lost.
- */
-async function pacedLoad(port: number, run: string, load: Load): Promise<Tally> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: load.connections });
-  const tally: Tally = { sent: 0, statuses: {}, unanswered: {} };
-  const ended: Promise<void>[] = [];
-  const started = Date.now();
-  await new Promise<void>((resolve) => {
-    const pace = setInterval(() => {
-      const elapsed = Math.min(Date.now() - started, load.durationMs);
-      while (tally.sent < (load.ratePerSecond * elapsed) / 1000) {
-        ended.push(post(agent, port, `${run}${String(tally.sent)}`, tally));
-        tally.sent += 1;
-      }
-      if (elapsed >= load.durationMs) {
-        clearInterval(pace);
-        resolve();
-      }
-    }, 5);
-  });
-  await Promise.all(ended);
-  agent.destroy();
-  return tally;
 }
 
 /** SIGTERM, then the tally the process printed as it exited. */
-async function stopAndTally(server: Started): Promise<ReturnType<typeof tallyOf>> {
+async function stopAndTally(server: Started): Promise<HttpServerTally> {
   const closed = closeOf(server.child);
   server.child.kill('SIGTERM');
   await closed;
@@ -159,7 +96,7 @@ describe('the listener under a paced load from its start', () => {
   it('counts a request whose connection a server closes unanswered, on both sides', async () => {
     const server = await startDroppingServer();
     try {
-      const load: Load = { connections: 5, ratePerSecond: 200, durationMs: 500 };
+      const load: PacedLoad = { connections: 5, ratePerSecond: 200, durationMs: 500 };
       const client = await pacedLoad(server.port, 'dropped-', load);
       const lost = Object.values(client.unanswered).reduce((sum, n) => sum + n, 0);
       const tally = await stopAndTally(server);

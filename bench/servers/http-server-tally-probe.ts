@@ -2,14 +2,15 @@ import { writeSync } from 'node:fs';
 import http from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { TALLY_LINE_PREFIX } from './http-server-tally';
-import type { HttpServerTally } from './http-server-tally';
+import { TALLY_LINE_PREFIX } from '../ingress/http-server-tally';
+import type { HttpServerTally } from '../ingress/http-server-tally';
 
 /**
- * Loaded into a server's process (`node --import tsx --import <this file>`, see TALLY_PRELOAD):
- * counts what every HTTP server of the process does with its connections and requests, without
- * changing what they do, and prints the tally on stderr as the process exits. The process under
- * test is not changed to be measured: the events are read where Node emits them.
+ * Preloaded into a server (`--require` its compiled file, as the keep-alive bench does, or
+ * `--import tsx --import` its source, TALLY_PRELOAD, as the keep-alive test does): counts what
+ * every HTTP server of the process does with its connections and requests, without changing what
+ * they do. Answers `'tally'` over IPC, or prints the tally on stderr as the process exits. The
+ * server is not changed to be measured: the events are read where Node emits them.
  */
 const tally: HttpServerTally = {
   requests: 0,
@@ -93,9 +94,13 @@ http.Server.prototype.emit = function tallied(
   return emit.call(this, name, ...args);
 };
 
+process.on('message', (message: unknown) => {
+  if (message === 'tally') process.send?.({ question: 'tally', tally });
+});
 process.on('SIGTERM', () => {
   stopping = true;
 });
+// Without an IPC channel (a test's child), the tally is read from the process's output.
 process.on('exit', () => {
-  writeSync(2, `\n${TALLY_LINE_PREFIX}${JSON.stringify(tally)}\n`);
+  if (process.send === undefined) writeSync(2, `\n${TALLY_LINE_PREFIX}${JSON.stringify(tally)}\n`);
 });

@@ -2,8 +2,9 @@ import path from 'node:path';
 
 /**
  * What a process's HTTP servers did with every connection and request, counted from inside by
- * http-server-tally-preload.ts and printed once as it exits. "Before stop" is before the process
- * got SIGTERM: a graceful stop closes idle keep-alive connections by design.
+ * bench/servers/http-server-tally-probe.ts (preloaded): answered over IPC (`'tally'`), or printed
+ * once on stderr as a process without IPC exits. "Before stop" is before the process got SIGTERM: a
+ * graceful stop closes idle keep-alive connections by design.
  */
 export interface HttpServerTally {
   requests: number;
@@ -22,8 +23,11 @@ export interface HttpServerTally {
   clientErrors: Record<string, number>;
 }
 
-/** Node options that load the tally into a child process started with `--import tsx`. */
-export const TALLY_PRELOAD = ['--import', path.join(__dirname, 'http-server-tally-preload.ts')];
+/** Node options that load the probe from source into a child started with `--import tsx`. */
+export const TALLY_PRELOAD = [
+  '--import',
+  path.join(__dirname, '../servers/http-server-tally-probe.ts'),
+];
 
 export const TALLY_LINE_PREFIX = 'http-server-tally ';
 
