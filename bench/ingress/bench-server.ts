@@ -4,6 +4,7 @@ import path from 'node:path';
 import { builtScript } from './build-servers';
 import type { Cores } from './cores';
 import { freePort } from './free-port';
+import type { HttpServerTally } from './http-server-tally';
 
 export interface ServerSample {
   /** Server CPU time (user + system) since the last sample, µs. */
@@ -18,6 +19,8 @@ export interface BenchServer {
   /** CPU and requests since the last call (cpu-probe.ts), and the RSS now. */
   sample(): Promise<ServerSample>;
   rss(): Promise<number>;
+  /** What its HTTP server did so far (only with `tally` in its spec). */
+  tally(): Promise<HttpServerTally>;
   stop(): Promise<void>;
 }
 
@@ -29,6 +32,8 @@ export interface BenchServerSpec {
   env: Record<string, string>;
   /** The server is ready when this path answers 200 (default: any HTTP answer on /). */
   readyPath?: string;
+  /** Preload http-server-tally-probe.ts too, so `tally()` answers. */
+  tally?: boolean;
   webhookPath?: string;
 }
 
@@ -49,6 +54,9 @@ export async function startBenchServer(spec: BenchServerSpec, cores: Cores): Pro
       ...profiling(spec.name),
       '--require',
       builtScript('bench/servers/cpu-probe.ts'),
+      ...(spec.tally === true
+        ? ['--require', builtScript('bench/servers/http-server-tally-probe.ts')]
+        : []),
       path.isAbsolute(spec.script) ? spec.script : builtScript(spec.script),
       ...(spec.args ?? []),
     ],
@@ -65,6 +73,7 @@ export async function startBenchServer(spec: BenchServerSpec, cores: Cores): Pro
     url: `${base}${spec.webhookPath ?? '/webhooks'}`,
     sample: () => ask<ServerSample>(child, 'cpu'),
     rss: async () => (await ask<ServerSample>(child, 'rss')).rssBytes,
+    tally: async () => (await ask<{ tally: HttpServerTally }>(child, 'tally')).tally,
     stop: async () => {
       if (child.exitCode !== null) return;
       const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -103,7 +112,7 @@ async function untilReady(child: ChildProcess, url: string, need200: boolean): P
 }
 
 /** One question over IPC; the answer names its question, so RSS samples and CPU reads never mix. */
-function ask<T>(child: ChildProcess, question: 'cpu' | 'rss'): Promise<T> {
+function ask<T>(child: ChildProcess, question: 'cpu' | 'rss' | 'tally'): Promise<T> {
   return new Promise((resolve) => {
     const onMessage = (answer: unknown): void => {
       if ((answer as { question?: unknown }).question !== question) return;

@@ -10,9 +10,16 @@ export interface Started {
   output: () => string;
 }
 
-/** Starts src/bin/web.ts as the container would run it (through tsx), on a free port. */
-export async function startWeb(env: Record<string, string>): Promise<Started> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/bin/web.ts')], {
+/**
+ * Starts src/bin/web.ts as the container would run it (through tsx), on a free port; `nodeArgs`
+ * go to Node after tsx (a preload such as TALLY_PRELOAD).
+ */
+export async function startWeb(
+  env: Record<string, string>,
+  nodeArgs: readonly string[] = [],
+): Promise<Started> {
+  const script = path.join(root, 'src/bin/web.ts');
+  const child = spawn(process.execPath, ['--import', 'tsx', ...nodeArgs, script], {
     cwd: root,
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -38,4 +45,9 @@ export async function startWeb(env: Record<string, string>): Promise<Started> {
 
 export function exitOf(child: ChildProcess): Promise<number | null> {
   return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+}
+
+/** Resolves once the child has exited and its stdout and stderr are read to the end. */
+export function closeOf(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => child.once('close', (code) => resolve(code)));
 }
