@@ -130,8 +130,38 @@ CREATE TABLE set_aside (
 CREATE INDEX set_aside_by_time ON set_aside (set_aside_at);
 `;
 
+/**
+ * The journey's steps the worker adds (docs/history.md, "The journey"): each time an event's job
+ * was taken (with the time it was queued) and each time a run of it ended, written from the
+ * outbox batch the event's own records ride in (write-history-batch.ts): insert-only, so a step
+ * read before its event, a job taken twice or a writer that wrote a batch again cannot lose or
+ * double one. Partitioned as attempts are (a step lives with its event: retention is a partition
+ * drop); read by the primary key's leading columns, the event's partition and received time.
+ */
+const EVENT_STEPS = `
+CREATE TABLE event_steps (
+  patron boolean NOT NULL,
+  event_received_at timestamptz NOT NULL,
+  record_id text NOT NULL,
+  institution text NOT NULL,
+  event_id text NOT NULL,
+  step text NOT NULL CHECK (step IN ('taken', 'ended')),
+  job_id text,
+  run integer NOT NULL,
+  at timestamptz NOT NULL,
+  queued_at timestamptz,
+  outcome text CHECK (outcome IN ('completed', 'failed', 'retrying', 'rate-limited', 'aborted')),
+  PRIMARY KEY (patron, event_received_at, record_id)
+) PARTITION BY LIST (patron);
+CREATE TABLE event_steps_patron PARTITION OF event_steps FOR VALUES IN (true)
+  PARTITION BY RANGE (event_received_at);
+CREATE TABLE event_steps_other PARTITION OF event_steps FOR VALUES IN (false)
+  PARTITION BY RANGE (event_received_at);
+`;
+
 export const HISTORY_MIGRATIONS: readonly HistoryMigration[] = [
   { version: 1, name: 'events, attempts, job outcomes, audit', sql: INITIAL },
   { version: 2, name: 'events newest first', sql: NEWEST_FIRST },
   { version: 3, name: 'records set aside', sql: SET_ASIDE },
+  { version: 4, name: 'event steps (queued, taken, ended)', sql: EVENT_STEPS },
 ];

@@ -5,6 +5,7 @@ import type {
   EventRecord,
   HistoryRecord,
   JobEndRecord,
+  StepRecord,
 } from './history-record';
 import type { SqlExecutor, SqlQuery } from './sql-executor';
 import { storableJsonText, storableRecord } from './storable-record';
@@ -49,6 +50,16 @@ FROM jsonb_to_recordset($1::jsonb) AS r(id text, "eventReceivedAt" timestamptz, 
   error text, "recordedAt" timestamptz)
 ON CONFLICT DO NOTHING`;
 
+const INSERT_STEPS = `
+INSERT INTO event_steps (patron, event_received_at, record_id, institution, event_id, step, job_id,
+  run, at, queued_at, outcome)
+SELECT r.patron, r."eventReceivedAt", r.id, r.institution, r."eventId", r.step, r."jobId", r.run,
+  r.at, r."queuedAt", r.outcome
+FROM jsonb_to_recordset($1::jsonb) AS r(id text, patron boolean, "eventReceivedAt" timestamptz,
+  institution text, "eventId" text, step text, "jobId" text, run integer, at timestamptz,
+  "queuedAt" timestamptz, outcome text)
+ON CONFLICT DO NOTHING`;
+
 const INSERT_AUDIT = `
 INSERT INTO audit (record_id, at, actor, action, target, details, count)
 SELECT r.id, r.at, r.actor, r.action, r.target, coalesce(r.details, '{}'), r.count
@@ -57,10 +68,11 @@ FROM jsonb_to_recordset($1::jsonb) AS r(id text, at timestamptz, actor text, act
 ON CONFLICT DO NOTHING`;
 
 /**
- * Writes one batch in one transaction, its values made storable first (storable-record.ts): one multi-row INSERT per table, ON CONFLICT DO NOTHING, so
- * a batch written again (its writer killed after COMMIT, before XACK) adds no row twice — events
- * are keyed by (institution, id, received time), the rest by their outbox id. `knownDays` caches
- * the days whose partitions exist.
+ * Writes one batch in one transaction, its values made storable first (storable-record.ts): one
+ * multi-row INSERT per table (the journey's steps are one more per batch, none per event), ON
+ * CONFLICT DO NOTHING, so a batch written again (its writer killed after COMMIT, before XACK) adds
+ * no row twice — events are keyed by (institution, id, received time), the rest by their outbox
+ * id. `knownDays` caches the days whose partitions exist.
  */
 export async function writeHistoryBatch(
   db: SqlExecutor,
@@ -70,6 +82,7 @@ export async function writeHistoryBatch(
   const events: EventRecord[] = [];
   const attempts: (AttemptRecord & { id: string })[] = [];
   const outcomes: (JobEndRecord & { id: string })[] = [];
+  const steps: (StepRecord & { id: string })[] = [];
   const audits: (AuditRecord & { id: string })[] = [];
   for (const stored of batch) {
     const { id } = stored;
@@ -77,11 +90,13 @@ export async function writeHistoryBatch(
     if (record.type === 'event') events.push(record);
     else if (record.type === 'attempt') attempts.push({ ...record, id });
     else if (record.type === 'job_end') outcomes.push({ ...record, id });
+    else if (record.type === 'step') steps.push({ ...record, id });
     else audits.push({ ...record, id });
   }
   const days = [
     ...events.map((event) => dayOf(event.receivedAt)),
     ...attempts.map((attempt) => dayOf(attempt.eventReceivedAt)),
+    ...steps.map((step) => dayOf(step.eventReceivedAt)),
   ].filter((day) => !knownDays.has(day));
   if (days.length > 0) {
     await ensureDayPartitions(db, days);
@@ -91,6 +106,7 @@ export async function writeHistoryBatch(
     await insertRows(tx, INSERT_EVENTS, events);
     await insertRows(tx, INSERT_ATTEMPTS, attempts);
     await insertRows(tx, INSERT_JOB_OUTCOMES, outcomes);
+    await insertRows(tx, INSERT_STEPS, steps);
     await insertRows(tx, INSERT_AUDIT, audits);
   });
 }
