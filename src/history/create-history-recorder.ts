@@ -98,25 +98,31 @@ export function createHistoryRecorder(options: HistoryRecorderOptions): HistoryR
     },
   });
   const append = (record: HistoryRecord): Promise<boolean> => appendJson(JSON.stringify(record));
+  /**
+   * A record made from an event that may not make one (a value JSON cannot hold, a time that is
+   * no time): dropped, counted (svcws_history_dropped_total) and logged by its type and code only,
+   * as a message may quote the event's values (a person's id). Never thrown at the worker.
+   */
+  const appendMade = async (event: CanonicalEvent, make: () => HistoryRecord): Promise<boolean> => {
+    let text: string;
+    try {
+      text = JSON.stringify(make());
+    } catch (error) {
+      dropped += 1;
+      options.logger?.error(
+        { eventId: event.id, action: event.action, ...errorKindOf(error) },
+        'history record could not be made: dropped',
+      );
+      return false;
+    }
+    return appendJson(text);
+  };
   return {
-    event: async (event, receivedAt) => {
-      let record: HistoryRecord;
-      try {
-        record = eventRecordOf(event, receivedAtOf(event, receivedAt), keys, bodies);
-      } catch (error) {
-        dropped += 1;
-        // Its type and code only: a message may quote the event's values (a person's id).
-        options.logger?.error(
-          { eventId: event.id, action: event.action, ...errorKindOf(error) },
-          'history event record could not be made: dropped',
-        );
-        return false;
-      }
-      return append(record);
-    },
+    event: (event, receivedAt) =>
+      appendMade(event, () => eventRecordOf(event, receivedAtOf(event, receivedAt), keys, bodies)),
     attempt: (input) => append(attemptRecordOf(input)),
     jobEnd: (input) => append(jobEndRecordOf(input)),
-    step: (input) => append(stepRecordOf(input)),
+    step: (input) => appendMade(input.event, () => stepRecordOf(input)),
     audit: (input) => append(auditRecordOf(input)),
     dropped: () => dropped,
   };

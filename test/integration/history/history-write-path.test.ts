@@ -21,6 +21,9 @@ import {
 import { TEST_HISTORY_KEY, fixtureEvent } from '../../helpers/history-events';
 import { TEST_REDIS_URL, uniqueQueueName } from '../../helpers/redis';
 import { eventually } from '../../component/routes/support/route-events';
+import { captureLogger } from '../../helpers/capture-logger';
+import { Registry } from 'prom-client';
+import { registerHistoryMetrics } from '../../../src/history/history-metrics';
 
 const count = async (db: SqlExecutor, table: string): Promise<number> =>
   Number((await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`)).rows[0]?.n);
@@ -303,5 +306,43 @@ describe('the history write path', () => {
     expect(results).toEqual([true, true, true, false, false]);
     expect(small.dropped()).toBe(2);
     expect(await redis.xlen(streamKey)).toBe(3);
+  });
+
+  it('logs and counts an event whose record cannot be made, naming no value of it', async () => {
+    const log = captureLogger();
+    const registry = new Registry();
+    const careful = createHistoryRecorder({
+      redis,
+      streamKey,
+      historyKey: TEST_HISTORY_KEY,
+      bodies: 'all',
+      maxBacklog: 10,
+      logger: log.logger,
+    });
+    registerHistoryMetrics(registry, {
+      backlog: () => outboxBacklog(redis, streamKey),
+      dropped: careful.dropped,
+    });
+    const loan = fixtureEvent('loan-created');
+    // A value JSON cannot hold whose error quotes the patron: the sealed body cannot be made.
+    const hostile = {
+      ...loan,
+      note: {
+        toJSON: () => {
+          throw new RangeError('cannot hold u-42');
+        },
+      },
+    };
+
+    expect(await careful.event(hostile)).toBe(false);
+
+    expect(careful.dropped()).toBe(1);
+    expect(await registry.getSingleMetricAsString('svcws_history_dropped_total')).toMatch(
+      /svcws_history_dropped_total 1$/m,
+    );
+    expect(await redis.xlen(streamKey)).toBe(0);
+    const line = log.lines().find((one) => one.msg === 'history record could not be made: dropped');
+    expect(line).toMatchObject({ eventId: loan.id, action: 'loan', errorType: 'RangeError' });
+    expect(log.text()).not.toMatch(/u-42|cannot hold/);
   });
 });
