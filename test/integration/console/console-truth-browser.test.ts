@@ -32,6 +32,7 @@ import {
 } from '../../helpers/console-with-history';
 import type { ConsoleWithHistory } from '../../helpers/console-with-history';
 import { fixtureEvent } from '../../helpers/history-events';
+import { recordRun } from '../../helpers/record-run';
 import { recordTwoAttempts } from '../../helpers/record-two-attempts';
 import { TEST_REDIS_URL } from '../../helpers/redis';
 import { startStoppableProxy } from '../../helpers/stoppable-proxy';
@@ -97,6 +98,10 @@ describe('the console tells the truth, in a real browser', () => {
         jobId: 'route-job-1',
         second: 'retrying',
       });
+      // The loan's run ended after its inline attempt (the queued one comes later); the
+      // job_end's worker died mid-run: no end recorded.
+      await recordRun(recorder, loan, { jobId: loan.id, endedAt: new Date(Date.now() + 15) });
+      await recordRun(recorder, jobEnd, { jobId: jobEnd.id });
       await recorder.jobEnd({
         event: jobEnd,
         outcome: 'completed',
@@ -143,13 +148,28 @@ describe('the console tells the truth, in a real browser', () => {
     await page.goto(`${consoleUnderTest.url}/events/01SVC_INST/${loan.id}`);
     const steps = await page.locator('main table tbody tr td:nth-child(2)').allInnerTexts();
     expect(steps.map((text) => text.replace(/\s+/g, ' ').trim())).toEqual([
-      'received and queued by the listener',
+      'received by the listener',
+      `queued by the listener job ${loan.id}`,
+      `taken by a worker, run 1 job ${loan.id}`,
       'route loans, attempt 1 inline (by the worker that took the event)',
+      'finished',
       'route loans, attempt 2 queued (job route-job-1)',
     ]);
+    const times = await page.locator('main table tbody tr td:nth-child(1)').allInnerTexts();
+    expect(times).toEqual([...times].sort());
     await checked(page, 'journey-loan');
     await page.goto(
       `${consoleUnderTest.url}/events/${jobEnd.institution?.value ?? ''}/${jobEnd.id}`,
+    );
+    const jobEndSteps = await page.locator('main table tbody tr td:nth-child(2)').allInnerTexts();
+    expect(jobEndSteps.map((text) => text.replace(/\s+/g, ' ').trim().split(' ')[0])).toEqual([
+      'received',
+      'queued',
+      'taken',
+      'job_end',
+    ]);
+    expect(await page.textContent('main table')).toContain(
+      'no end recorded: still running, or its worker stopped',
     );
     expect(await page.locator('ul.files li').count()).toBe(2);
     expect(await page.innerText('ul.files')).toContain('1048576 bytes · 1000 records');
