@@ -98,10 +98,23 @@ describe('the console tells the truth, in a real browser', () => {
         jobId: 'route-job-1',
         second: 'retrying',
       });
-      // The loan's run ended after its inline attempt (the queued one comes later); the
-      // job_end's worker died mid-run: no end recorded.
-      await recordRun(recorder, loan, { jobId: loan.id, endedAt: new Date(Date.now() + 15) });
+      // As a worker would: the loan queued and taken, its run ended after its inline attempt
+      // (the queued one comes later); the job_end's first worker died mid-run (no end recorded),
+      // the next one took it again, stored its files and finished.
+      const received = Date.parse(loan.meta?.receivedAt ?? '');
+      await recordRun(recorder, loan, {
+        jobId: loan.id,
+        queuedAt: new Date(received + 2),
+        takenAt: new Date(received + 5),
+        endedAt: new Date(Date.now() + 15),
+      });
       await recordRun(recorder, jobEnd, { jobId: jobEnd.id });
+      await recordRun(recorder, jobEnd, {
+        jobId: jobEnd.id,
+        run: 2,
+        takenAt: new Date(),
+        endedAt: new Date(Date.now() + 40),
+      });
       await recorder.jobEnd({
         event: jobEnd,
         outcome: 'completed',
@@ -166,7 +179,9 @@ describe('the console tells the truth, in a real browser', () => {
       'received',
       'queued',
       'taken',
+      'taken',
       'job_end',
+      'finished',
     ]);
     expect(await page.textContent('main table')).toContain(
       'no end recorded: still running, or its worker stopped',
