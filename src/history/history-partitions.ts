@@ -72,7 +72,9 @@ export async function listDayPartitions(db: SqlQuery): Promise<DayPartition[]> {
   );
   const partitions: DayPartition[] = [];
   for (const { name } of result.rows) {
-    const match = /^(events|attempts|event_steps)_(patron|other)_p(\d{4})(\d{2})(\d{2})$/.exec(name);
+    const match = /^(events|attempts|event_steps)_(patron|other)_p(\d{4})(\d{2})(\d{2})$/.exec(
+      name,
+    );
     if (match === null) continue;
     partitions.push({
       name,

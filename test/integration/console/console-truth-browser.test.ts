@@ -32,6 +32,8 @@ import {
 } from '../../helpers/console-with-history';
 import type { ConsoleWithHistory } from '../../helpers/console-with-history';
 import { fixtureEvent } from '../../helpers/history-events';
+import type { CanonicalEvent } from '../../../src/events/canonical-event';
+import type { HistoryRecorder } from '../../../src/history/create-history-recorder';
 import { recordRun } from '../../helpers/record-run';
 import { recordTwoAttempts } from '../../helpers/record-two-attempts';
 import { TEST_REDIS_URL } from '../../helpers/redis';
@@ -92,47 +94,9 @@ describe('the console tells the truth, in a real browser', () => {
     });
     await new Promise((resolve) => setTimeout(resolve, 300));
     await routing.fanOut(loan, jobIdForEvent(loan.id));
-    await consoleUnderTest.record([loan, jobEnd], async (recorder) => {
-      await recordTwoAttempts(recorder, loan, {
-        route: 'loans',
-        jobId: 'route-job-1',
-        second: 'retrying',
-      });
-      // As a worker would: the loan queued and taken, its run ended after its inline attempt
-      // (the queued one comes later); the job_end's first worker died mid-run (no end recorded),
-      // the next one took it again, stored its files and finished.
-      const received = Date.parse(loan.meta?.receivedAt ?? '');
-      await recordRun(recorder, loan, {
-        jobId: loan.id,
-        queuedAt: new Date(received + 2),
-        takenAt: new Date(received + 5),
-        endedAt: new Date(Date.now() + 15),
-      });
-      await recordRun(recorder, jobEnd, { jobId: jobEnd.id });
-      await recordRun(recorder, jobEnd, {
-        jobId: jobEnd.id,
-        run: 2,
-        takenAt: new Date(),
-        endedAt: new Date(Date.now() + 40),
-      });
-      await recorder.jobEnd({
-        event: jobEnd,
-        outcome: 'completed',
-        counters: { records: 1200 },
-        files: [
-          {
-            path: '/var/lib/svcws/records/01SVC_INST/2026-11-26/export-of-a-rather-long-job-name-with-many-words-6123450000561-part-0001.mrc',
-            bytes: 1_048_576,
-            records: 1000,
-          },
-          {
-            path: '/var/lib/svcws/records/01SVC_INST/2026-11-26/part-0002.mrc',
-            bytes: 204_800,
-            records: 200,
-          },
-        ],
-      });
-    });
+    await consoleUnderTest.record([loan, jobEnd], (recorder) =>
+      recordJourneys(recorder, loan, jobEnd),
+    );
     browser = await launchTestBrowser();
   });
 
@@ -268,4 +232,52 @@ async function consoleBehindProxy(): Promise<{
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The loan's and the job_end's journeys as the worker would record them: the loan queued and
+ * taken, its inline attempt, its run ended, then its queued attempt; the job_end's first worker
+ * died mid-run (no end recorded), the next one took it again, stored its files and finished.
+ */
+async function recordJourneys(
+  recorder: HistoryRecorder,
+  loan: CanonicalEvent,
+  jobEnd: CanonicalEvent,
+): Promise<void> {
+  await recordTwoAttempts(recorder, loan, {
+    route: 'loans',
+    jobId: 'route-job-1',
+    second: 'retrying',
+  });
+  const received = Date.parse(loan.meta?.receivedAt ?? '');
+  await recordRun(recorder, loan, {
+    jobId: loan.id,
+    queuedAt: new Date(received + 2),
+    takenAt: new Date(received + 5),
+    endedAt: new Date(Date.now() + 15),
+  });
+  await recordRun(recorder, jobEnd, { jobId: jobEnd.id });
+  await recordRun(recorder, jobEnd, {
+    jobId: jobEnd.id,
+    run: 2,
+    takenAt: new Date(),
+    endedAt: new Date(Date.now() + 40),
+  });
+  await recorder.jobEnd({
+    event: jobEnd,
+    outcome: 'completed',
+    counters: { records: 1200 },
+    files: [
+      {
+        path: '/var/lib/svcws/records/01SVC_INST/2026-11-26/export-of-a-rather-long-job-name-with-many-words-6123450000561-part-0001.mrc',
+        bytes: 1_048_576,
+        records: 1000,
+      },
+      {
+        path: '/var/lib/svcws/records/01SVC_INST/2026-11-26/part-0002.mrc',
+        bytes: 204_800,
+        records: 200,
+      },
+    ],
+  });
 }

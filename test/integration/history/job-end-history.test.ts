@@ -109,18 +109,7 @@ describe('the history of a job_end handled by the worker process', () => {
       20_000,
     );
 
-    // Its outcome between the worker's take and the end of its processing.
-    expect(steps.map((step) => step.kind)).toEqual([
-      'received',
-      'queued',
-      'taken',
-      'job_end',
-      'finished',
-    ]);
-    const times = steps.map((step) => Date.parse(step.at));
-    expect(times).toEqual([...times].sort((x, y) => x - y));
-    expect(steps[1]).toMatchObject({ kind: 'queued', by: 'listener' });
-    expect(steps[4]).toMatchObject({ kind: 'finished', outcome: 'completed', run: 1 });
+    expectEveryStep(steps);
     expect(steps[3]).toMatchObject({
       kind: 'job_end',
       outcome: 'stored',
@@ -131,3 +120,18 @@ describe('the history of a job_end handled by the worker process', () => {
     expect(steps[3]?.kind === 'job_end' && steps[3].counters).toEqual(expect.any(Object));
   });
 });
+
+/** A job_end's outcome between the worker's take and the end of its processing, times in order. */
+function expectEveryStep(steps: JourneyStep[]): void {
+  expect(steps.map((step) => step.kind)).toEqual([
+    'received',
+    'queued',
+    'taken',
+    'job_end',
+    'finished',
+  ]);
+  const times = steps.map((step) => Date.parse(step.at));
+  expect(times).toEqual([...times].sort((x, y) => x - y));
+  expect(steps[1]).toMatchObject({ kind: 'queued', by: 'listener' });
+  expect(steps[4]).toMatchObject({ kind: 'finished', outcome: 'completed', run: 1 });
+}
