@@ -4,12 +4,22 @@ import type { HistoryEventSummary } from './search-history';
 import type { SqlQuery } from './sql-executor';
 
 interface StepRow {
-  step: 'taken' | 'ended';
   jobId: string | null;
   run: number;
-  at: Date | string;
   queuedAt: Date | string | null;
+  takenAt: Date | string | null;
+  endedAt: Date | string | null;
   outcome: StepOutcome | null;
+}
+
+/** A run of the job as its rows tell it (its take and its end may be in two rows). */
+interface Run {
+  jobId: string | null;
+  run: number;
+  queuedAt?: string;
+  takenAt?: string;
+  endedAt?: string;
+  outcome?: StepOutcome;
 }
 
 const iso = (time: Date | string): string => new Date(time).toISOString();
@@ -28,48 +38,48 @@ export async function journeyStepsOf(
   event: HistoryEventSummary,
 ): Promise<JourneyStep[]> {
   const result = await db.query<StepRow>(
-    `SELECT s.step, s.job_id AS "jobId", s.run, s.at, s.queued_at AS "queuedAt", s.outcome
+    `SELECT s.job_id AS "jobId", s.run, s.queued_at AS "queuedAt", s.taken_at AS "takenAt",
+            s.ended_at AS "endedAt", s.outcome
        FROM event_steps s
       WHERE s.patron = $1 AND s.event_received_at = $2::timestamptz
         AND s.event_id = $3 AND s.institution = $4`,
     [event.patron, event.receivedAt, event.eventId, event.institution],
   );
-  const ends = new Map<string, StepRow>();
-  for (const row of result.rows) if (row.step === 'ended') ends.set(runKey(row), row);
+  const by = event.recovered ? 'reconciliation' : 'listener';
   const queued = new Map<string, JourneyStep>();
   const steps: JourneyStep[] = [];
-  for (const row of result.rows) {
-    if (row.step === 'ended') {
-      steps.push(endStep(row));
-      continue;
+  for (const run of runsOf(result.rows)) {
+    const { jobId } = run;
+    if (run.queuedAt !== undefined) {
+      const at = run.queuedAt;
+      queued.set(`${jobId ?? ''}\u0000${at}`, { at, kind: 'queued', by, jobId });
     }
-    const ended = ends.get(runKey(row));
-    steps.push({
-      at: iso(row.at),
-      kind: 'taken',
-      jobId: row.jobId,
-      run: row.run,
-      endedAt: ended === undefined ? null : iso(ended.at),
-    });
-    if (row.queuedAt === null) continue;
-    const at = iso(row.queuedAt);
-    const by = event.recovered ? 'reconciliation' : 'listener';
-    queued.set(`${row.jobId ?? ''}\u0000${at}`, { at, kind: 'queued', by, jobId: row.jobId });
+    if (run.takenAt !== undefined) {
+      const endedAt = run.endedAt ?? null;
+      steps.push({ at: run.takenAt, kind: 'taken', jobId, run: run.run, endedAt });
+    }
+    if (run.endedAt !== undefined) {
+      const outcome = run.outcome ?? 'completed';
+      const kind = FINAL.has(outcome) ? 'finished' : 'released';
+      steps.push({ at: run.endedAt, kind, outcome, jobId, run: run.run });
+    }
   }
   return [...queued.values(), ...steps];
 }
 
-function runKey(row: StepRow): string {
-  return `${row.jobId ?? ''}\u0000${String(row.run)}`;
-}
-
-function endStep(row: StepRow): JourneyStep {
-  const outcome = row.outcome ?? 'completed';
-  return {
-    at: iso(row.at),
-    kind: FINAL.has(outcome) ? 'finished' : 'released',
-    outcome,
-    jobId: row.jobId,
-    run: row.run,
-  };
+/** The rows of each run (job id and run number) read together. */
+function runsOf(rows: readonly StepRow[]): Run[] {
+  const runs = new Map<string, Run>();
+  for (const row of rows) {
+    const key = `${row.jobId ?? ''}\u0000${String(row.run)}`;
+    const run = runs.get(key) ?? { jobId: row.jobId, run: row.run };
+    runs.set(key, run);
+    if (row.queuedAt !== null) run.queuedAt ??= iso(row.queuedAt);
+    if (row.takenAt !== null) run.takenAt ??= iso(row.takenAt);
+    if (row.endedAt !== null) {
+      run.endedAt ??= iso(row.endedAt);
+      if (row.outcome !== null) run.outcome ??= row.outcome;
+    }
+  }
+  return [...runs.values()];
 }

@@ -8,6 +8,7 @@ import type {
   StepRecord,
 } from './history-record';
 import type { SqlExecutor, SqlQuery } from './sql-executor';
+import { stepRowsOf } from './step-rows-of';
 import { storableJsonText, storableRecord } from './storable-record';
 
 /** A record with the id the outbox gave it (the row's key for attempts, outcomes and audit). */
@@ -51,13 +52,13 @@ FROM jsonb_to_recordset($1::jsonb) AS r(id text, "eventReceivedAt" timestamptz, 
 ON CONFLICT DO NOTHING`;
 
 const INSERT_STEPS = `
-INSERT INTO event_steps (patron, event_received_at, record_id, institution, event_id, step, job_id,
-  run, at, queued_at, outcome)
-SELECT r.patron, r."eventReceivedAt", r.id, r.institution, r."eventId", r.step, r."jobId", r.run,
-  r.at, r."queuedAt", r.outcome
+INSERT INTO event_steps (patron, event_received_at, record_id, institution, event_id, job_id, run,
+  queued_at, taken_at, ended_at, outcome)
+SELECT r.patron, r."eventReceivedAt", r.id, r.institution, r."eventId", r."jobId", r.run,
+  r."queuedAt", r."takenAt", r."endedAt", r.outcome
 FROM jsonb_to_recordset($1::jsonb) AS r(id text, patron boolean, "eventReceivedAt" timestamptz,
-  institution text, "eventId" text, step text, "jobId" text, run integer, at timestamptz,
-  "queuedAt" timestamptz, outcome text)
+  institution text, "eventId" text, "jobId" text, run integer, "queuedAt" timestamptz,
+  "takenAt" timestamptz, "endedAt" timestamptz, outcome text)
 ON CONFLICT DO NOTHING`;
 
 const INSERT_AUDIT = `
@@ -106,7 +107,7 @@ export async function writeHistoryBatch(
     await insertRows(tx, INSERT_EVENTS, events);
     await insertRows(tx, INSERT_ATTEMPTS, attempts);
     await insertRows(tx, INSERT_JOB_OUTCOMES, outcomes);
-    await insertRows(tx, INSERT_STEPS, steps);
+    await insertRows(tx, INSERT_STEPS, stepRowsOf(steps));
     await insertRows(tx, INSERT_AUDIT, audits);
   });
 }
