@@ -3,7 +3,8 @@ import type { HistoryContext, JourneyStep } from '../../src/history';
 
 /**
  * The event's journey as the history recorded it (docs/history.md): waits until the writer has
- * the event, its job_end outcome and a delivered attempt of every route, then one line per step.
+ * the event, its job_end outcome, the end of its processing and a delivered attempt of every
+ * route, then one line per step.
  */
 export async function demoJourney(
   context: HistoryContext,
@@ -29,6 +30,7 @@ function complete(steps: readonly JourneyStep[], routes: readonly string[]): boo
   return (
     steps.some((step) => step.kind === 'received') &&
     steps.some((step) => step.kind === 'job_end') &&
+    steps.some((step) => step.kind === 'finished') &&
     routes.every((route) => delivered.has(route))
   );
 }
@@ -37,7 +39,15 @@ function lineOf(step: JourneyStep): string {
   const at = step.at.slice(11, 23);
   switch (step.kind) {
     case 'received':
-      return `${at}  received and queued: ${[step.event.action, step.event.eventCode].filter(Boolean).join(' ')} from ${step.event.institution}`;
+      return `${at}  received: ${[step.event.action, step.event.eventCode].filter(Boolean).join(' ')} from ${step.event.institution}`;
+    case 'queued':
+      return `${at}  queued by the ${step.by}`;
+    case 'taken':
+      return `${at}  taken by a worker (run ${String(step.run)})${step.endedAt === null ? ': no end recorded' : ''}`;
+    case 'released':
+      return `${at}  run ${String(step.run)} ended: ${step.outcome}, to be taken again`;
+    case 'finished':
+      return `${at}  finished: ${step.outcome}`;
     case 'attempt':
       return `${at}  route ${step.route}: attempt ${String(step.attempt)} ${step.outcome} in ${String(step.durationMs)} ms${step.error === null ? '' : ` (${step.error})`}`;
     case 'job_end':

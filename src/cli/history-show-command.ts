@@ -11,6 +11,14 @@ function stepLine(step: JourneyStep): string {
   switch (step.kind) {
     case 'received':
       return `${step.at}  received  ${eventLine(step.event)}`;
+    case 'queued':
+      return `${step.at}  queued  by the ${step.by}${step.jobId === null ? '' : `  job ${step.jobId}`}`;
+    case 'taken':
+      return `${step.at}  taken  run ${String(step.run)}${step.endedAt === null ? '  (no end recorded: still running, or its worker stopped)' : ''}`;
+    case 'released':
+      return `${step.at}  released  run ${String(step.run)} ${step.outcome}: to be taken again`;
+    case 'finished':
+      return `${step.at}  finished  ${step.outcome}`;
     case 'attempt': {
       const answer = [step.status === null ? '' : `status ${String(step.status)}`, step.error ?? '']
         .filter((part) => part !== '')

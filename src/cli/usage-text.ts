@@ -60,7 +60,8 @@ DATABASE_URL: "history is off"):
                  [--after <cursor>] [--json]
                                    events newest first (a person by the keyed hash of the id)
   history show <event id> [--institution <code>] [--json]
-                                   the event's journey: received, each attempt, job_end files
+                                   the event's journey: received, queued, taken, each attempt,
+                                   job_end files, finished
   history replay --route <name> [search filters] [--dry-run] [--rate N] [--json]
                                    deliver the matching events to the route again (new job ids;
                                    also reads ROUTES_FILE, REDIS_URL, QUEUE_NAME)

@@ -6,7 +6,14 @@ import { eventRecordOf, institutionOf, patronOf, receivedAtOf } from './event-re
 import type { HistoryBodies } from './history-bodies';
 import { deriveHistoryKeys } from './history-keys';
 import { createOutboxAppender } from './outbox-appender';
-import type { AttemptOutcome, AuditRecord, HistoryRecord, JobEndRecord } from './history-record';
+import type {
+  AttemptOutcome,
+  AuditRecord,
+  HistoryRecord,
+  JobEndRecord,
+  StepOutcome,
+  StepRecord,
+} from './history-record';
 
 export interface HistoryRecorderOptions {
   /** The worker's own connection (commands are queued while it reconnects; never blocking). */
@@ -44,6 +51,19 @@ export interface JobEndInput {
   readonly error?: string;
 }
 
+/** One run of an event's job taken, or ended (with-journey-recorded.ts). */
+export interface StepInput {
+  readonly event: CanonicalEvent;
+  readonly step: 'taken' | 'ended';
+  readonly jobId?: string;
+  readonly run: number;
+  readonly at: Date;
+  /** taken: when the job was added to the queue (BullMQ's `timestamp`). */
+  readonly queuedAt?: Date;
+  /** ended: how the run ended. */
+  readonly outcome?: StepOutcome;
+}
+
 export interface AuditInput {
   readonly actor: string;
   readonly action: string;
@@ -61,6 +81,7 @@ export interface HistoryRecorder {
   event: (event: CanonicalEvent, receivedAt?: Date | string) => Promise<boolean>;
   attempt: (input: AttemptInput) => Promise<boolean>;
   jobEnd: (input: JobEndInput) => Promise<boolean>;
+  step: (input: StepInput) => Promise<boolean>;
   audit: (input: AuditInput) => Promise<boolean>;
   /** Records dropped by this recorder since it was made. */
   dropped: () => number;
@@ -77,18 +98,31 @@ export function createHistoryRecorder(options: HistoryRecorderOptions): HistoryR
     },
   });
   const append = (record: HistoryRecord): Promise<boolean> => appendJson(JSON.stringify(record));
+  /**
+   * A record made from an event that may not make one (a value JSON cannot hold, a time that is
+   * no time): dropped, counted (svcws_history_dropped_total) and logged by its type and code only,
+   * as a message may quote the event's values (a person's id). Never thrown at the worker.
+   */
+  const appendMade = async (event: CanonicalEvent, make: () => HistoryRecord): Promise<boolean> => {
+    let text: string;
+    try {
+      text = JSON.stringify(make());
+    } catch (error) {
+      dropped += 1;
+      options.logger?.error(
+        { eventId: event.id, action: event.action, ...errorKindOf(error) },
+        'history record could not be made: dropped',
+      );
+      return false;
+    }
+    return appendJson(text);
+  };
   return {
-    event: async (event, receivedAt) => {
-      try {
-        const record = eventRecordOf(event, receivedAtOf(event, receivedAt), keys, bodies);
-        return await append(record);
-      } catch {
-        dropped += 1;
-        return false;
-      }
-    },
+    event: (event, receivedAt) =>
+      appendMade(event, () => eventRecordOf(event, receivedAtOf(event, receivedAt), keys, bodies)),
     attempt: (input) => append(attemptRecordOf(input)),
     jobEnd: (input) => append(jobEndRecordOf(input)),
+    step: (input) => appendMade(input.event, () => stepRecordOf(input)),
     audit: (input) => append(auditRecordOf(input)),
     dropped: () => dropped,
   };
@@ -136,6 +170,30 @@ function jobEndRecordOf(input: JobEndInput): JobEndRecord {
     ...(input.error === undefined ? {} : { error: input.error.slice(0, 2000) }),
     recordedAt: new Date().toISOString(),
   };
+}
+
+function stepRecordOf(input: StepInput): StepRecord {
+  const { event } = input;
+  return {
+    type: 'step',
+    step: input.step,
+    patron: patronOf(event),
+    eventReceivedAt: receivedAtOf(event, input.queuedAt).toISOString(),
+    institution: institutionOf(event),
+    eventId: event.id,
+    ...(input.jobId === undefined ? {} : { jobId: input.jobId }),
+    run: input.run,
+    at: input.at.toISOString(),
+    ...(input.queuedAt === undefined ? {} : { queuedAt: input.queuedAt.toISOString() }),
+    ...(input.outcome === undefined ? {} : { outcome: input.outcome }),
+  };
+}
+
+/** What a log line may say of an error about an event: its class and machine code. */
+function errorKindOf(error: unknown): { errorType: string; code?: string } {
+  const errorType = error instanceof Error ? error.constructor.name : typeof error;
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? { errorType, code } : { errorType };
 }
 
 function auditRecordOf(input: AuditInput): AuditRecord {

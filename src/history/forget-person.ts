@@ -80,6 +80,14 @@ async function forgetInHistory(
           AND a.institution = e.institution`,
       [personHash],
     );
+    // Their steps hold no person's value, but are of events that no longer exist.
+    await tx.query(
+      `DELETE FROM event_steps s USING events e
+        WHERE e.user_keys @> ARRAY[$1::text] AND s.patron = e.patron
+          AND s.event_received_at = e.received_at AND s.event_id = e.event_id
+          AND s.institution = e.institution`,
+      [personHash],
+    );
     const events = await tx.query('DELETE FROM events WHERE user_keys @> ARRAY[$1::text]', [
       personHash,
     ]);

@@ -1,9 +1,39 @@
+import { journeyStepsOf } from './journey-steps-of';
+import type { StepOutcome } from './history-record';
 import type { HistoryContext, HistoryEventSummary } from './search-history';
+import type { SqlQuery } from './sql-executor';
 import { SUMMARY_COLUMNS, summaryOf } from './search-history';
 
 /** One thing that happened to an event, in the order it happened. */
 export type JourneyStep =
   | { readonly at: string; readonly kind: 'received'; readonly event: HistoryEventSummary }
+  | {
+      readonly at: string;
+      readonly kind: 'queued';
+      /** Who added the job: the listener (or its spool's drainer), or the reconciliation. */
+      readonly by: 'listener' | 'reconciliation';
+      readonly jobId: string | null;
+    }
+  | {
+      readonly at: string;
+      readonly kind: 'taken';
+      readonly jobId: string | null;
+      /** 1 for the first take; one more each time the job was taken again. */
+      readonly run: number;
+      /** When this run ended; null: no end recorded (still running, or its worker stopped). */
+      readonly endedAt: string | null;
+    }
+  | {
+      readonly at: string;
+      /**
+       * finished: the worker's processing ended (completed, or failed with no attempt left);
+       * released: this run ended and the job goes back to the queue to be taken again.
+       */
+      readonly kind: 'finished' | 'released';
+      readonly outcome: StepOutcome;
+      readonly jobId: string | null;
+      readonly run: number;
+    }
   | {
       readonly at: string;
       readonly kind: 'attempt';
@@ -52,9 +82,11 @@ interface OutcomeRow {
 const iso = (time: Date | string): string => new Date(time).toISOString();
 
 /**
- * Everything recorded for one event, oldest first: its arrival, each route's attempts, and what
- * its job_end came to (the records files). An id sent by two institutions is two events: give the
- * institution to see one. Attempts are read from the event's own day partition.
+ * Everything recorded for one event, oldest first (docs/history.md, "The journey"): its arrival
+ * (the listener's clock), when its job was queued and each time a worker took it, each route's
+ * attempts, what its job_end came to (the records files), and when its processing finished. An
+ * id sent by two institutions is two events: give the institution to see one. Attempts and steps
+ * are read from the event's own day partition.
  */
 export async function historyJourney(
   context: HistoryContext,
@@ -68,18 +100,14 @@ export async function historyJourney(
     `SELECT ${SUMMARY_COLUMNS} FROM events e WHERE e.event_id = $1${sameInstitution}`,
     params,
   );
-  // Each event's attempts are read from its own day partition only (pruned at plan time).
-  const attemptRows: AttemptRow[] = [];
-  for (const event of events.rows) {
-    const attempts = await context.db.query<AttemptRow>(
-      `SELECT a.route, a.attempt, a.outcome, a.status, a.error, a.duration_ms AS "durationMs",
-              a.started_at AS "startedAt", a.ended_at AS "endedAt", a.job_id AS "jobId"
-         FROM attempts a
-        WHERE a.patron = $1 AND a.event_received_at = $2::timestamptz
-          AND a.event_id = $3 AND a.institution = $4`,
-      [event.patron, new Date(event.receivedAt).toISOString(), eventId, event.institution],
+  // Each event's attempts and steps are read from its own day partition only (pruned at plan time).
+  const summaries = events.rows.map(summaryOf);
+  const partitionSteps: JourneyStep[] = [];
+  for (const event of summaries) {
+    partitionSteps.push(
+      ...(await attemptsOf(context.db, event)),
+      ...(await journeyStepsOf(context.db, event)),
     );
-    attemptRows.push(...attempts.rows);
   }
   const outcomes = await context.db.query<OutcomeRow>(
     `SELECT o.outcome, o.job_instance_id AS "jobInstanceId", o.counters, o.files, o.error,
@@ -88,11 +116,8 @@ export async function historyJourney(
     params,
   );
   const steps: JourneyStep[] = [
-    ...events.rows.map((row): JourneyStep => {
-      const event = summaryOf(row);
-      return { at: event.receivedAt, kind: 'received', event };
-    }),
-    ...attemptRows.map(attemptStep),
+    ...summaries.map((event): JourneyStep => ({ at: event.receivedAt, kind: 'received', event })),
+    ...partitionSteps,
     ...outcomes.rows.map((row): JourneyStep => ({
       at: iso(row.recordedAt),
       kind: 'job_end',
@@ -103,8 +128,34 @@ export async function historyJourney(
       error: row.error,
     })),
   ];
-  const order = { received: 0, job_end: 1, attempt: 2 };
-  return steps.sort((a, b) => a.at.localeCompare(b.at) || order[a.kind] - order[b.kind]);
+  return steps.sort((a, b) => a.at.localeCompare(b.at) || ORDER[a.kind] - ORDER[b.kind]);
+}
+
+/**
+ * Steps of the same millisecond in the order they happen: the listener's, then the worker's take,
+ * its outcome and deliveries, then the run's end.
+ */
+const ORDER: Readonly<Record<JourneyStep['kind'], number>> = {
+  received: 0,
+  queued: 1,
+  taken: 2,
+  job_end: 3,
+  attempt: 4,
+  released: 5,
+  finished: 6,
+};
+
+/** The event's delivery attempts, from its own day partition. */
+async function attemptsOf(db: SqlQuery, event: HistoryEventSummary): Promise<JourneyStep[]> {
+  const attempts = await db.query<AttemptRow>(
+    `SELECT a.route, a.attempt, a.outcome, a.status, a.error, a.duration_ms AS "durationMs",
+            a.started_at AS "startedAt", a.ended_at AS "endedAt", a.job_id AS "jobId"
+       FROM attempts a
+      WHERE a.patron = $1 AND a.event_received_at = $2::timestamptz
+        AND a.event_id = $3 AND a.institution = $4`,
+    [event.patron, event.receivedAt, event.eventId, event.institution],
+  );
+  return attempts.rows.map(attemptStep);
 }
 
 function attemptStep(row: AttemptRow): JourneyStep {

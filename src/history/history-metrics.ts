@@ -36,7 +36,8 @@ export function registerHistoryMetrics(registry: Registry, sources: HistoryMetri
     countFrom(
       registry,
       'svcws_history_dropped_total',
-      'History records dropped because the outbox was full (HISTORY_BACKLOG_MAX) or Redis failed',
+      'History records dropped: the outbox was full (HISTORY_BACKLOG_MAX), Redis failed, or the ' +
+        'record could not be made from its event (logged with the error type)',
       dropped,
     );
   }

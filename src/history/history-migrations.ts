@@ -130,8 +130,39 @@ CREATE TABLE set_aside (
 CREATE INDEX set_aside_by_time ON set_aside (set_aside_at);
 `;
 
+/**
+ * The journey's steps the worker adds (docs/history.md, "The journey"): one row per run of an
+ * event's job — when it was queued and taken, when the run ended and how — written from the
+ * outbox batch the event's own records ride in (write-history-batch.ts). A run's take and end
+ * that arrive in one batch make one row; in two batches, two rows of the same run (the journey
+ * reads them together). Insert-only: a step read before its event, a job taken twice or a batch
+ * written again cannot lose or double one. Partitioned as attempts are (a step lives with its
+ * event: retention is a partition drop); read by the primary key's leading columns.
+ */
+const EVENT_STEPS = `
+CREATE TABLE event_steps (
+  patron boolean NOT NULL,
+  event_received_at timestamptz NOT NULL,
+  record_id text NOT NULL,
+  institution text NOT NULL,
+  event_id text NOT NULL,
+  job_id text,
+  run integer NOT NULL,
+  queued_at timestamptz,
+  taken_at timestamptz,
+  ended_at timestamptz,
+  outcome text CHECK (outcome IN ('completed', 'failed', 'retrying', 'rate-limited', 'aborted')),
+  PRIMARY KEY (patron, event_received_at, record_id)
+) PARTITION BY LIST (patron);
+CREATE TABLE event_steps_patron PARTITION OF event_steps FOR VALUES IN (true)
+  PARTITION BY RANGE (event_received_at);
+CREATE TABLE event_steps_other PARTITION OF event_steps FOR VALUES IN (false)
+  PARTITION BY RANGE (event_received_at);
+`;
+
 export const HISTORY_MIGRATIONS: readonly HistoryMigration[] = [
   { version: 1, name: 'events, attempts, job outcomes, audit', sql: INITIAL },
   { version: 2, name: 'events newest first', sql: NEWEST_FIRST },
   { version: 3, name: 'records set aside', sql: SET_ASIDE },
+  { version: 4, name: 'event steps (a run queued, taken, ended)', sql: EVENT_STEPS },
 ];

@@ -1,10 +1,13 @@
 import type { SqlExecutor, SqlQuery } from './sql-executor';
 
-/** The two partitioned tables and the column their days are cut on. */
+/** The partitioned tables and the column their days are cut on. */
 const TABLES = [
   { table: 'events', column: 'received_at' },
   { table: 'attempts', column: 'event_received_at' },
+  { table: 'event_steps', column: 'event_received_at' },
 ] as const;
+
+type PartitionedTable = (typeof TABLES)[number]['table'];
 
 const DAY_MS = 86_400_000;
 
@@ -19,7 +22,7 @@ export function dayOf(time: Date | string): string {
 }
 
 /**
- * Creates the day's partitions of both tables, patron and other, where missing: each in its own
+ * Creates the day's partitions of every table, patron and other, where missing: each in its own
  * short transaction, so it holds one table's lock at a time and cannot deadlock with a search
  * reading every partition. An advisory lock keeps two writers (or a writer and the pruner) from
  * racing on the catalog; IF NOT EXISTS makes it cheap to call again.
@@ -51,7 +54,7 @@ async function lockDdl(tx: SqlQuery, schema: string): Promise<void> {
 /** One day partition: its table, whether it holds patron rows, and its day. */
 export interface DayPartition {
   readonly name: string;
-  readonly table: 'events' | 'attempts';
+  readonly table: PartitionedTable;
   readonly patron: boolean;
   readonly day: string;
 }
@@ -64,15 +67,18 @@ export async function listDayPartitions(db: SqlQuery): Promise<DayPartition[]> {
        JOIN pg_class p ON p.oid = i.inhparent
        JOIN pg_namespace n ON n.oid = c.relnamespace
       WHERE n.nspname = current_schema()
-        AND p.relname IN ('events_patron', 'events_other', 'attempts_patron', 'attempts_other')`,
+        AND p.relname = ANY($1::text[])`,
+    [TABLES.flatMap(({ table }) => [`${table}_patron`, `${table}_other`])],
   );
   const partitions: DayPartition[] = [];
   for (const { name } of result.rows) {
-    const match = /^(events|attempts)_(patron|other)_p(\d{4})(\d{2})(\d{2})$/.exec(name);
+    const match = /^(events|attempts|event_steps)_(patron|other)_p(\d{4})(\d{2})(\d{2})$/.exec(
+      name,
+    );
     if (match === null) continue;
     partitions.push({
       name,
-      table: match[1] as 'events' | 'attempts',
+      table: match[1] as PartitionedTable,
       patron: match[2] === 'patron',
       day: `${match[3] ?? ''}-${match[4] ?? ''}-${match[5] ?? ''}`,
     });

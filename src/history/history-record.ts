@@ -69,6 +69,35 @@ export const JobEndRecord = z.object({
 });
 export type JobEndRecord = z.infer<typeof JobEndRecord>;
 
+/** How one run of an event's job ended (the first two end the event's processing). */
+export const StepOutcome = z.enum(['completed', 'failed', 'retrying', 'rate-limited', 'aborted']);
+export type StepOutcome = z.infer<typeof StepOutcome>;
+
+/**
+ * What the worker did with an event's job, at its own clock (docs/history.md, "The journey"):
+ * `taken` when a run started — with the time the job was queued (BullMQ's `timestamp`, the add)
+ * and the time it was taken (`processedOn`) — and `ended` when that run ended: `completed` or
+ * `failed` (no attempt left) end the event's processing; `retrying`, `rate-limited` and
+ * `aborted` give the job back to be taken again. No free text: nothing a person could be in.
+ */
+export const StepRecord = z.object({
+  type: z.literal('step'),
+  step: z.enum(['taken', 'ended']),
+  patron: z.boolean(),
+  eventReceivedAt: time,
+  institution: z.string(),
+  eventId: z.string(),
+  jobId: z.string().optional(),
+  /** The run of the job (BullMQ's attemptsStarted): 1, then one more for each take. */
+  run: z.number().int(),
+  at: time,
+  /** taken: when the job was added to the event queue. */
+  queuedAt: time.optional(),
+  /** ended: how the run ended. */
+  outcome: StepOutcome.optional(),
+});
+export type StepRecord = z.infer<typeof StepRecord>;
+
 /** An operator's action: pause, resume, replay, forget — who, when, what, how many. */
 export const AuditRecord = z.object({
   type: z.literal('audit'),
@@ -86,6 +115,7 @@ export const HistoryRecord = z.discriminatedUnion('type', [
   EventRecord,
   AttemptRecord,
   JobEndRecord,
+  StepRecord,
   AuditRecord,
 ]);
 export type HistoryRecord = z.infer<typeof HistoryRecord>;

@@ -27,7 +27,7 @@ export async function setAsideRecord(
   await db.query(INSERT_SET_ASIDE, [
     id,
     record.type,
-    record.type === 'attempt' || record.type === 'event' ? record.patron : false,
+    'patron' in record ? record.patron : false,
     event?.institution ?? '',
     event?.eventId ?? '',
     record.type === 'event' ? record.userKeys : [],

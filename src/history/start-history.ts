@@ -14,6 +14,7 @@ import { historyStreamKey } from './history-stream-key';
 import { openHistoryUntilStopped } from './open-history-until-stopped';
 import { pruneOnSchedule } from './prune-on-schedule';
 import type { SqlExecutor } from './sql-executor';
+import { withJourneyRecorded } from './with-journey-recorded';
 import { withOutcomesRecorded } from './with-outcomes-recorded';
 import type { OutcomesOf } from './with-outcomes-recorded';
 
@@ -64,6 +65,11 @@ export interface HistoryRuntime {
   recordedWith(step: EventStep | undefined): EventStep;
   /** The dispatch with what each job of an action with an outcome came to recorded after it. */
   withOutcomes(dispatch: Dispatch): Dispatch;
+  /**
+   * The dispatch (the steps and the handler) with each run's take and end recorded around it
+   * (with-journey-recorded.ts): the journey's queued, taken and finished.
+   */
+  withJourney(dispatch: Dispatch): Dispatch;
   /** Stops the writer (the batch in hand is written or left pending), the timer, the database. */
   close(): Promise<void>;
 }
@@ -106,6 +112,7 @@ export function startHistory(options: StartHistoryOptions): HistoryRuntime | und
     recordedWith: (step) => recordedWith(recorder, step),
     withOutcomes: (dispatch) =>
       withOutcomesRecorded(dispatch, recorder, options.outcomes ?? new Map()),
+    withJourney: (dispatch) => withJourneyRecorded(dispatch, recorder),
     close: async () => {
       stopping.abort();
       await started;

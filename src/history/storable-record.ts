@@ -93,6 +93,8 @@ function keysOf(record: HistoryRecord): (string | undefined)[] {
       return [record.institution, record.eventId, record.route, record.jobId];
     case 'job_end':
       return [record.institution, record.eventId, record.jobInstanceId];
+    case 'step':
+      return [record.institution, record.eventId, record.jobId];
     case 'audit':
       return [];
   }
@@ -142,6 +144,13 @@ export function storableRecord(record: HistoryRecord): HistoryRecord {
         ...(record.jobInstanceId === undefined
           ? {}
           : { jobInstanceId: storableIdentifier(record.jobInstanceId) }),
+      };
+    case 'step':
+      return {
+        ...record,
+        institution: storableIdentifier(record.institution),
+        eventId: storableIdentifier(record.eventId),
+        ...(record.jobId === undefined ? {} : { jobId: storableIdentifier(record.jobId) }),
       };
     case 'audit':
       return record;

@@ -5,8 +5,10 @@ import type {
   EventRecord,
   HistoryRecord,
   JobEndRecord,
+  StepRecord,
 } from './history-record';
 import type { SqlExecutor, SqlQuery } from './sql-executor';
+import { stepRowsOf } from './step-rows-of';
 import { storableJsonText, storableRecord } from './storable-record';
 
 /** A record with the id the outbox gave it (the row's key for attempts, outcomes and audit). */
@@ -49,6 +51,16 @@ FROM jsonb_to_recordset($1::jsonb) AS r(id text, "eventReceivedAt" timestamptz, 
   error text, "recordedAt" timestamptz)
 ON CONFLICT DO NOTHING`;
 
+const INSERT_STEPS = `
+INSERT INTO event_steps (patron, event_received_at, record_id, institution, event_id, job_id, run,
+  queued_at, taken_at, ended_at, outcome)
+SELECT r.patron, r."eventReceivedAt", r.id, r.institution, r."eventId", r."jobId", r.run,
+  r."queuedAt", r."takenAt", r."endedAt", r.outcome
+FROM jsonb_to_recordset($1::jsonb) AS r(id text, patron boolean, "eventReceivedAt" timestamptz,
+  institution text, "eventId" text, "jobId" text, run integer, "queuedAt" timestamptz,
+  "takenAt" timestamptz, "endedAt" timestamptz, outcome text)
+ON CONFLICT DO NOTHING`;
+
 const INSERT_AUDIT = `
 INSERT INTO audit (record_id, at, actor, action, target, details, count)
 SELECT r.id, r.at, r.actor, r.action, r.target, coalesce(r.details, '{}'), r.count
@@ -57,10 +69,11 @@ FROM jsonb_to_recordset($1::jsonb) AS r(id text, at timestamptz, actor text, act
 ON CONFLICT DO NOTHING`;
 
 /**
- * Writes one batch in one transaction, its values made storable first (storable-record.ts): one multi-row INSERT per table, ON CONFLICT DO NOTHING, so
- * a batch written again (its writer killed after COMMIT, before XACK) adds no row twice — events
- * are keyed by (institution, id, received time), the rest by their outbox id. `knownDays` caches
- * the days whose partitions exist.
+ * Writes one batch in one transaction, its values made storable first (storable-record.ts): one
+ * multi-row INSERT per table (the journey's steps are one more per batch, none per event), ON
+ * CONFLICT DO NOTHING, so a batch written again (its writer killed after COMMIT, before XACK) adds
+ * no row twice — events are keyed by (institution, id, received time), the rest by their outbox
+ * id. `knownDays` caches the days whose partitions exist.
  */
 export async function writeHistoryBatch(
   db: SqlExecutor,
@@ -70,6 +83,7 @@ export async function writeHistoryBatch(
   const events: EventRecord[] = [];
   const attempts: (AttemptRecord & { id: string })[] = [];
   const outcomes: (JobEndRecord & { id: string })[] = [];
+  const steps: (StepRecord & { id: string })[] = [];
   const audits: (AuditRecord & { id: string })[] = [];
   for (const stored of batch) {
     const { id } = stored;
@@ -77,11 +91,13 @@ export async function writeHistoryBatch(
     if (record.type === 'event') events.push(record);
     else if (record.type === 'attempt') attempts.push({ ...record, id });
     else if (record.type === 'job_end') outcomes.push({ ...record, id });
+    else if (record.type === 'step') steps.push({ ...record, id });
     else audits.push({ ...record, id });
   }
   const days = [
     ...events.map((event) => dayOf(event.receivedAt)),
     ...attempts.map((attempt) => dayOf(attempt.eventReceivedAt)),
+    ...steps.map((step) => dayOf(step.eventReceivedAt)),
   ].filter((day) => !knownDays.has(day));
   if (days.length > 0) {
     await ensureDayPartitions(db, days);
@@ -91,6 +107,7 @@ export async function writeHistoryBatch(
     await insertRows(tx, INSERT_EVENTS, events);
     await insertRows(tx, INSERT_ATTEMPTS, attempts);
     await insertRows(tx, INSERT_JOB_OUTCOMES, outcomes);
+    await insertRows(tx, INSERT_STEPS, stepRowsOf(steps));
     await insertRows(tx, INSERT_AUDIT, audits);
   });
 }

@@ -205,11 +205,14 @@ function startEventWorker(
   const eventSteps: EventStep[] = step === undefined ? [] : [step];
   const dispatch = history === undefined ? parts.dispatch : history.withOutcomes(parts.dispatch);
   const { telemetry } = options;
+  // Each run's take and end are recorded around the steps and the handler (the journey).
+  const stepped = withEventSteps(dispatch, eventSteps);
+  const recorded = history === undefined ? stepped : history.withJourney(stepped);
   // The entries' guards run before the steps: a job a guard answers is neither routed nor recorded.
   const guarded = entries.reduce(
     (inner, entry) =>
       entry.guard?.(inner, { connection: options.connection, queue: parts }) ?? inner,
-    withEventSteps(dispatch, eventSteps),
+    recorded,
   );
   // With tracing on, the steps and the handler run inside the event's span (dispatch-in-span.ts).
   const run =

@@ -13,6 +13,7 @@ import { pruneHistory } from '../../src/history/prune-history';
 import { countHistory, searchHistory } from '../../src/history/search-history';
 import { dumpSchemaText } from './history-database';
 import { TEST_HISTORY_KEY, fixtureEvent, testHistoryRecorder } from './history-events';
+import { recordRun } from './record-run';
 import { TEST_REDIS_URL, uniqueQueueName } from './redis';
 
 async function main(): Promise<void> {
@@ -39,6 +40,7 @@ async function main(): Promise<void> {
       status: 200,
       durationMs: 4,
     });
+    await recordRun(recorder, loan, { jobId: 'job-1', endedAt: new Date(Date.now() + 50) });
     const written = await createHistoryWriter({ redis, db, streamKey }).drainOnce();
     const context = { db, keys: deriveHistoryKeys(TEST_HISTORY_KEY) };
     const found = await searchHistory(context, { user: 'S1004217' });

@@ -138,9 +138,10 @@ describe('npm run demo', () => {
     // The event's journey, read back from the embedded history.
     const journey = run.stdout.slice(run.stdout.indexOf(`History of event ${eventId}`));
     expect(journey).toMatch(
-      /received and queued: job_end from 01SVC_INST\n.*route archive: attempt 1 delivered in \d+ ms/,
+      /received: job_end from 01SVC_INST\n.* {2}queued by the listener\n.* {2}taken by a worker \(run 1\)\n[\s\S]*route archive: attempt 1 delivered in \d+ ms/,
     );
     expect(journey).toContain(`processed: job_end stored → ${file} (7 records, `);
+    expect(journey).toMatch(/processed: job_end stored[\s\S]*\n.* {2}finished: completed\n/);
     const log = /Logs\s+(\S+)/.exec(run.stdout)?.[1] ?? '';
     expect((await stat(log)).size).toBeGreaterThan(0);
     expect(await readFile(log, 'utf8')).toContain('"msg":"job_end: records stored"');

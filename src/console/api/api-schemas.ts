@@ -78,8 +78,18 @@ export const EventDetail = z.object({
     .unknown()
     .describe('the event as received, patron fields masked for viewers; null: not kept'),
   steps: z
-    .array(z.looseObject({ at: z.string(), kind: z.enum(['received', 'attempt', 'job_end']) }))
-    .describe('received, each route attempt (status, error, durationMs), job_end (files)'),
+    .array(
+      z.looseObject({
+        at: z.string(),
+        kind: z.enum(['received', 'queued', 'taken', 'attempt', 'job_end', 'released', 'finished']),
+      }),
+    )
+    .describe(
+      'oldest first: received (the listener), queued (by, jobId), taken (run, endedAt: null when ' +
+        'no end was recorded), each route attempt (path inline or queued, status, error, ' +
+        'durationMs), job_end (outcome, files), released (a run that gave the job back: ' +
+        'outcome) and finished (outcome completed or failed)',
+    ),
 });
 export const ReplayBody = z.object({
   route: z.string(),

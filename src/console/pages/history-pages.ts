@@ -85,14 +85,51 @@ export function eventsPage(
     ${found.next === undefined ? '' : html`<p><a href="/events?${next.toString()}">Next page</a></p>`}`;
 }
 
+/** The queue's and the worker's steps: queued, taken, a run given back, finished. */
+type WorkerStep = Extract<JourneyStep, { kind: 'queued' | 'taken' | 'released' | 'finished' }>;
+
+function workerStepRow(step: WorkerStep): Html {
+  const job = step.jobId === null ? '' : html`<br /><small>job ${step.jobId}</small>`;
+  switch (step.kind) {
+    case 'queued':
+      return html`<tr>
+        <td>${step.at}</td>
+        <td>queued by the ${step.by}${job}</td>
+        <td colspan="4"></td>
+      </tr>`;
+    case 'taken':
+      return html`<tr>
+        <td>${step.at}</td>
+        <td>taken by a worker, run ${step.run}${job}</td>
+        <td colspan="3">
+          ${step.endedAt === null ? 'no end recorded: still running, or its worker stopped' : ''}
+        </td>
+        <td>
+          ${step.endedAt === null ? '—' : `${String(Date.parse(step.endedAt) - Date.parse(step.at))} ms`}
+        </td>
+      </tr>`;
+    case 'released':
+    case 'finished':
+      return html`<tr>
+        <td>${step.at}</td>
+        <td>
+          ${step.kind === 'finished' ? 'finished' : `run ${String(step.run)} ended: taken again later`}
+        </td>
+        <td>${step.outcome}</td>
+        <td colspan="3"></td>
+      </tr>`;
+  }
+}
+
 function stepRow(step: JourneyStep): Html {
   if (step.kind === 'received') {
     return html`<tr>
       <td>${step.at}</td>
-      <td>received and queued by the listener</td>
+      <td>received by the listener</td>
       <td colspan="4"></td>
     </tr>`;
   }
+  if (step.kind !== 'attempt' && step.kind !== 'job_end') return workerStepRow(step);
   if (step.kind === 'attempt') {
     return html`<tr>
       <td>${step.at}</td>

@@ -6,6 +6,7 @@ import { historyStreamKey } from '../../../src/history/history-stream-key';
 import { openHistoryDatabase } from '../../../src/history/open-history-database';
 import { TEST_DATABASE_URL, dropSchema, uniqueSchema } from '../../helpers/history-database';
 import { TEST_HISTORY_KEY, fixtureEvent } from '../../helpers/history-events';
+import { recordRun } from '../../helpers/record-run';
 import { recordTwoAttempts } from '../../helpers/record-two-attempts';
 import { TEST_REDIS_URL, uniqueQueueName } from '../../helpers/redis';
 import { captureIo } from './cli-io-capture';
@@ -42,6 +43,9 @@ describe('npm run events -- history show', () => {
         jobId: 'route-job-7',
         second: 'delivered',
       });
+      await recordRun(recorder, loan, { jobId: loan.id, endedAt: new Date(Date.now() + 100) });
+      // The job_end's worker died before the end of its run: no end is recorded.
+      await recordRun(recorder, jobEnd, { jobId: jobEnd.id });
       await recorder.jobEnd({
         event: jobEnd,
         outcome: 'completed',
@@ -69,12 +73,37 @@ describe('npm run events -- history show', () => {
     const steps = JSON.parse(io.stdout()) as Record<string, unknown>[];
     expect(steps.map((step) => [step.kind, step.attempt, step.path, step.jobId])).toEqual([
       ['received', undefined, undefined, undefined],
+      ['queued', undefined, undefined, loan.id],
+      ['taken', undefined, undefined, loan.id],
       ['attempt', 1, 'inline', null],
       ['attempt', 2, 'queued', 'route-job-7'],
+      ['finished', undefined, undefined, loan.id],
     ]);
+    const times = steps.map((step) => Date.parse(String(step.at)));
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+    expect(steps[1]).toMatchObject({ by: 'listener' });
+    expect(steps[2]).toMatchObject({ run: 1, endedAt: steps[5]?.at });
+    expect(steps[5]).toMatchObject({ outcome: 'completed', run: 1 });
     const text = captureIo(env);
     expect(await runCli(['history', 'show', loan.id], text)).toBe(0);
     expect(text.stdout()).toMatch(/attempt 1 \(inline\) {2}retrying .*ECONNREFUSED/);
+    expect(text.stdout()).toMatch(
+      /received .*\n.* {2}queued {2}by the listener {2}job \S+\n.* {2}taken {2}run 1\n/,
+    );
+    expect(text.stdout()).toMatch(/ {2}finished {2}completed\n?$/);
+  });
+
+  it('says a run has no end when none was recorded, rather than giving a time', async () => {
+    const io = captureIo(env);
+    expect(await runCli(['history', 'show', jobEnd.id, '--json'], io)).toBe(0);
+    const steps = JSON.parse(io.stdout()) as Record<string, unknown>[];
+    expect(steps.map((step) => step.kind)).toEqual(['received', 'queued', 'taken', 'job_end']);
+    expect(steps[2]).toMatchObject({ endedAt: null });
+    const text = captureIo(env);
+    expect(await runCli(['history', 'show', jobEnd.id], text)).toBe(0);
+    expect(text.stdout()).toContain(
+      'taken  run 1  (no end recorded: still running, or its worker stopped)',
+    );
   });
 
   it('lists a job_end’s files one a line (path, bytes, records), not as JSON', async () => {

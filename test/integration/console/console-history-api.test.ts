@@ -12,6 +12,7 @@ import { createLogger } from '../../../src/logger';
 import { createConsoleProcess } from '../../../src/processes/console-process';
 import { routeQueueName } from '../../../src/routes/route-queue-name';
 import { TEST_HISTORY_KEY, fixtureEvent } from '../../helpers/history-events';
+import { recordRun } from '../../helpers/record-run';
 import { TEST_REDIS_URL, uniqueQueueName } from '../../helpers/redis';
 import {
   HISTORY_CONSOLE_TOKENS,
@@ -57,8 +58,9 @@ describe('the console’s history API over a real PostgreSQL', () => {
   beforeAll(async () => {
     running = await startConsoleWithHistory();
     ({ redis, queueName, url } = running);
-    await running.record([loan, other], (recorder) =>
-      recorder.attempt({
+    await running.record([loan, other], async (recorder) => {
+      await recordRun(recorder, loan, { jobId: 'job-9', endedAt: new Date(Date.now() + 100) });
+      await recorder.attempt({
         event: loan,
         route: 'loans',
         attempt: 1,
@@ -68,8 +70,8 @@ describe('the console’s history API over a real PostgreSQL', () => {
         status: 500,
         error: 'destination is down',
         durationMs: 12,
-      }),
-    );
+      });
+    });
   });
 
   afterAll(async () => {
@@ -92,12 +94,21 @@ describe('the console’s history API over a real PostgreSQL', () => {
     expect((await call(TOKENS.operator, '/events?after=not-a-cursor')).status).toBe(400);
   });
 
-  it('shows an event’s journey: its arrival and each attempt with status and error', async () => {
+  it('shows an event’s journey: arrival, queued, taken, each attempt with status and error, finished', async () => {
     const answer = await call(TOKENS.operator, `/events/01SVC_INST/${loan.id}`);
     expect(answer.status).toBe(200);
     const steps = answer.body.steps as { kind: string; status?: number; error?: string }[];
-    expect(steps.map((step) => step.kind)).toEqual(['received', 'attempt']);
-    expect(steps[1]).toMatchObject({ status: 500, error: 'destination is down' });
+    expect(steps.map((step) => step.kind)).toEqual([
+      'received',
+      'queued',
+      'taken',
+      'attempt',
+      'finished',
+    ]);
+    expect(steps[1]).toMatchObject({ by: 'listener', jobId: 'job-9' });
+    expect(steps[2]).toMatchObject({ run: 1, jobId: 'job-9', endedAt: expect.any(String) });
+    expect(steps[3]).toMatchObject({ status: 500, error: 'destination is down' });
+    expect(steps[4]).toMatchObject({ outcome: 'completed', run: 1 });
     expect(JSON.stringify(answer.body.body)).toContain('S1004217');
     expect((await call(TOKENS.operator, '/events/01SVC_INST/nope')).status).toBe(404);
   });

@@ -32,6 +32,9 @@ import {
 } from '../../helpers/console-with-history';
 import type { ConsoleWithHistory } from '../../helpers/console-with-history';
 import { fixtureEvent } from '../../helpers/history-events';
+import type { CanonicalEvent } from '../../../src/events/canonical-event';
+import type { HistoryRecorder } from '../../../src/history/create-history-recorder';
+import { recordRun } from '../../helpers/record-run';
 import { recordTwoAttempts } from '../../helpers/record-two-attempts';
 import { TEST_REDIS_URL } from '../../helpers/redis';
 import { startStoppableProxy } from '../../helpers/stoppable-proxy';
@@ -91,30 +94,9 @@ describe('the console tells the truth, in a real browser', () => {
     });
     await new Promise((resolve) => setTimeout(resolve, 300));
     await routing.fanOut(loan, jobIdForEvent(loan.id));
-    await consoleUnderTest.record([loan, jobEnd], async (recorder) => {
-      await recordTwoAttempts(recorder, loan, {
-        route: 'loans',
-        jobId: 'route-job-1',
-        second: 'retrying',
-      });
-      await recorder.jobEnd({
-        event: jobEnd,
-        outcome: 'completed',
-        counters: { records: 1200 },
-        files: [
-          {
-            path: '/var/lib/svcws/records/01SVC_INST/2026-11-26/export-of-a-rather-long-job-name-with-many-words-6123450000561-part-0001.mrc',
-            bytes: 1_048_576,
-            records: 1000,
-          },
-          {
-            path: '/var/lib/svcws/records/01SVC_INST/2026-11-26/part-0002.mrc',
-            bytes: 204_800,
-            records: 200,
-          },
-        ],
-      });
-    });
+    await consoleUnderTest.record([loan, jobEnd], (recorder) =>
+      recordJourneys(recorder, loan, jobEnd),
+    );
     browser = await launchTestBrowser();
   });
 
@@ -143,13 +125,30 @@ describe('the console tells the truth, in a real browser', () => {
     await page.goto(`${consoleUnderTest.url}/events/01SVC_INST/${loan.id}`);
     const steps = await page.locator('main table tbody tr td:nth-child(2)').allInnerTexts();
     expect(steps.map((text) => text.replace(/\s+/g, ' ').trim())).toEqual([
-      'received and queued by the listener',
+      'received by the listener',
+      `queued by the listener job ${loan.id}`,
+      `taken by a worker, run 1 job ${loan.id}`,
       'route loans, attempt 1 inline (by the worker that took the event)',
+      'finished',
       'route loans, attempt 2 queued (job route-job-1)',
     ]);
+    const times = await page.locator('main table tbody tr td:nth-child(1)').allInnerTexts();
+    expect(times).toEqual([...times].sort());
     await checked(page, 'journey-loan');
     await page.goto(
       `${consoleUnderTest.url}/events/${jobEnd.institution?.value ?? ''}/${jobEnd.id}`,
+    );
+    const jobEndSteps = await page.locator('main table tbody tr td:nth-child(2)').allInnerTexts();
+    expect(jobEndSteps.map((text) => text.replace(/\s+/g, ' ').trim().split(' ')[0])).toEqual([
+      'received',
+      'queued',
+      'taken',
+      'taken',
+      'job_end',
+      'finished',
+    ]);
+    expect(await page.textContent('main table')).toContain(
+      'no end recorded: still running, or its worker stopped',
     );
     expect(await page.locator('ul.files li').count()).toBe(2);
     expect(await page.innerText('ul.files')).toContain('1048576 bytes · 1000 records');
@@ -233,4 +232,52 @@ async function consoleBehindProxy(): Promise<{
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The loan's and the job_end's journeys as the worker would record them: the loan queued and
+ * taken, its inline attempt, its run ended, then its queued attempt; the job_end's first worker
+ * died mid-run (no end recorded), the next one took it again, stored its files and finished.
+ */
+async function recordJourneys(
+  recorder: HistoryRecorder,
+  loan: CanonicalEvent,
+  jobEnd: CanonicalEvent,
+): Promise<void> {
+  await recordTwoAttempts(recorder, loan, {
+    route: 'loans',
+    jobId: 'route-job-1',
+    second: 'retrying',
+  });
+  const received = Date.parse(loan.meta?.receivedAt ?? '');
+  await recordRun(recorder, loan, {
+    jobId: loan.id,
+    queuedAt: new Date(received + 2),
+    takenAt: new Date(received + 5),
+    endedAt: new Date(Date.now() + 15),
+  });
+  await recordRun(recorder, jobEnd, { jobId: jobEnd.id });
+  await recordRun(recorder, jobEnd, {
+    jobId: jobEnd.id,
+    run: 2,
+    takenAt: new Date(),
+    endedAt: new Date(Date.now() + 40),
+  });
+  await recorder.jobEnd({
+    event: jobEnd,
+    outcome: 'completed',
+    counters: { records: 1200 },
+    files: [
+      {
+        path: '/var/lib/svcws/records/01SVC_INST/2026-11-26/export-of-a-rather-long-job-name-with-many-words-6123450000561-part-0001.mrc',
+        bytes: 1_048_576,
+        records: 1000,
+      },
+      {
+        path: '/var/lib/svcws/records/01SVC_INST/2026-11-26/part-0002.mrc',
+        bytes: 204_800,
+        records: 200,
+      },
+    ],
+  });
 }

@@ -18,8 +18,8 @@ describe('the embedded history (PGlite)', () => {
     expect(seen).toMatchObject({
       embedded: true,
       appliedAgain: [],
-      written: 3,
-      steps: ['received', 'attempt'],
+      written: 5,
+      steps: ['received', 'queued', 'taken', 'attempt', 'finished'],
       idInClear: false,
     });
     expect(seen.found).toEqual([seen.loanId]);

@@ -156,8 +156,32 @@ describe('the history when the worker is killed mid-burst', () => {
           GROUP BY event_id, route, attempt, started_at, outcome HAVING count(*) > 1`,
       );
       expect(doubled).toEqual([]);
+      await expectEveryRunAccounted(rows, wanted);
     } finally {
       await receiver.close();
     }
   });
 });
+
+/**
+ * The journey's steps after the kill: each event finished once (one completed run), and a run
+ * with no end recorded — the killed worker's — only where a later run of the job finished.
+ */
+async function expectEveryRunAccounted(
+  rows: (sql: string) => Promise<Record<string, unknown>[]>,
+  wanted: readonly string[],
+): Promise<void> {
+  const runs = `SELECT event_id, job_id, run, bool_or(taken_at IS NOT NULL) AS taken,
+      bool_or(ended_at IS NOT NULL) AS ended, max(outcome) AS outcome
+    FROM $schema.event_steps GROUP BY event_id, job_id, run`;
+  const finished = await rows(
+    `SELECT event_id, count(*)::int AS n FROM (${runs}) r WHERE outcome = 'completed' GROUP BY event_id`,
+  );
+  expect(finished.filter((row) => row.n !== 1)).toEqual([]);
+  expect(new Set(finished.map((row) => row.event_id))).toEqual(new Set(wanted));
+  const unended = await rows(
+    `SELECT u.event_id FROM (${runs}) u WHERE u.taken AND NOT u.ended AND NOT EXISTS (
+       SELECT 1 FROM (${runs}) l WHERE l.event_id = u.event_id AND l.run > u.run AND l.ended)`,
+  );
+  expect(unended).toEqual([]);
+}

@@ -152,6 +152,48 @@ describe('history search, journey, retention, forget and replay', () => {
     });
   });
 
+  it('shows a recovered job_end queued once by the reconciliation, each take, and its steps in its day', async () => {
+    const receivedAt = new Date(Date.now() - 3 * DAY);
+    const base = fixtureEvent('job-end', { receivedAt: receivedAt.toISOString() });
+    const meta = { format: 'json' as const, receivedAt: receivedAt.toISOString(), requestId: 'r' };
+    const event: CanonicalEvent = { ...base, meta: { ...meta, recovered: true } };
+    const at = (ms: number) => new Date(receivedAt.getTime() + ms);
+    const run = (n: number, takenMs: number, endedMs: number, outcome: 'retrying' | 'failed') => [
+      { event, step: 'taken' as const, jobId: 'job-1', run: n, at: at(takenMs), queuedAt: at(5) },
+      { event, step: 'ended' as const, jobId: 'job-1', run: n, at: at(endedMs), outcome },
+    ];
+    await recorder.event(event);
+    for (const step of [...run(1, 10, 20, 'retrying'), ...run(2, 30, 40, 'failed')]) {
+      await recorder.step(step);
+    }
+    await drain();
+
+    const steps = await historyJourney(context, event.id, '01SVC_INST');
+    expect(steps.map((step) => step.kind)).toEqual([
+      'received',
+      'queued',
+      'taken',
+      'released',
+      'taken',
+      'finished',
+    ]);
+    expect(steps[1]).toEqual({
+      at: at(5).toISOString(),
+      kind: 'queued',
+      by: 'reconciliation',
+      jobId: 'job-1',
+    });
+    expect(steps[2]).toMatchObject({ run: 1, endedAt: at(20).toISOString() });
+    expect(steps[3]).toMatchObject({ kind: 'released', run: 1, outcome: 'retrying' });
+    expect(steps[5]).toMatchObject({ kind: 'finished', run: 2, outcome: 'failed' });
+    // Written to the partition of the day the event was received, as its attempts are.
+    const day = receivedAt.toISOString().slice(0, 10).replaceAll('-', '');
+    const tables = await history.db.query<{ name: string }>(
+      'SELECT DISTINCT tableoid::regclass::text AS name FROM event_steps',
+    );
+    expect(tables.rows.map((row) => row.name)).toEqual([`event_steps_other_p${day}`]);
+  });
+
   it('drops exactly the partitions past their retention, patron ones sooner', async () => {
     const now = new Date();
     const at = (days: number) => new Date(now.getTime() - days * DAY).toISOString();

@@ -8,7 +8,9 @@ import { HISTORY_MIGRATIONS } from '../../../src/history/history-migrations';
 import { migrateHistory } from '../../../src/history/migrate-history';
 import { openPgExecutor } from '../../../src/history/pg-executor';
 import type { SqlExecutor } from '../../../src/history/sql-executor';
+import { historyJourney } from '../../../src/history/history-journey';
 import { writeHistoryBatch } from '../../../src/history/write-history-batch';
+import type { StoredRecord } from '../../../src/history/write-history-batch';
 import { HistoryRecord } from '../../../src/history/history-record';
 import {
   TEST_DATABASE_URL,
@@ -21,6 +23,9 @@ import {
 import { TEST_HISTORY_KEY, fixtureEvent } from '../../helpers/history-events';
 import { TEST_REDIS_URL, uniqueQueueName } from '../../helpers/redis';
 import { eventually } from '../../component/routes/support/route-events';
+import { captureLogger } from '../../helpers/capture-logger';
+import { Registry } from 'prom-client';
+import { registerHistoryMetrics } from '../../../src/history/history-metrics';
 
 const count = async (db: SqlExecutor, table: string): Promise<number> =>
   Number((await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`)).rows[0]?.n);
@@ -303,5 +308,94 @@ describe('the history write path', () => {
     expect(results).toEqual([true, true, true, false, false]);
     expect(small.dropped()).toBe(2);
     expect(await redis.xlen(streamKey)).toBe(3);
+  });
+
+  it('logs and counts an event whose record cannot be made, naming no value of it', async () => {
+    const log = captureLogger();
+    const registry = new Registry();
+    const careful = createHistoryRecorder({
+      redis,
+      streamKey,
+      historyKey: TEST_HISTORY_KEY,
+      bodies: 'all',
+      maxBacklog: 10,
+      logger: log.logger,
+    });
+    registerHistoryMetrics(registry, {
+      backlog: () => outboxBacklog(redis, streamKey),
+      dropped: careful.dropped,
+    });
+    const loan = fixtureEvent('loan-created');
+    // A value JSON cannot hold whose error quotes the patron: the sealed body cannot be made.
+    const hostile = {
+      ...loan,
+      note: {
+        toJSON: () => {
+          throw new RangeError('cannot hold u-42');
+        },
+      },
+    };
+
+    expect(await careful.event(hostile)).toBe(false);
+
+    expect(careful.dropped()).toBe(1);
+    expect(await registry.getSingleMetricAsString('svcws_history_dropped_total')).toMatch(
+      /svcws_history_dropped_total 1$/m,
+    );
+    expect(await redis.xlen(streamKey)).toBe(0);
+    const line = log.lines().find((one) => one.msg === 'history record could not be made: dropped');
+    expect(line).toMatchObject({ eventId: loan.id, action: 'loan', errorType: 'RangeError' });
+    expect(log.text()).not.toMatch(/u-42|cannot hold/);
+  });
+
+  it('writes a run taken and ended in one batch as one row, in two batches as two, never doubled', async () => {
+    const event = fixtureEvent('loan-created');
+    const received = Date.parse(event.meta?.receivedAt ?? '');
+    const ids = { patron: true, eventReceivedAt: new Date(received).toISOString() };
+    const base = { ...ids, institution: '01SVC_INST', eventId: event.id, jobId: 'job-1' };
+    const at = (ms: number) => new Date(received + ms).toISOString();
+    const record = (
+      id: string,
+      step: 'taken' | 'ended',
+      run: number,
+      ms: number,
+    ): StoredRecord => ({
+      id,
+      record:
+        step === 'taken'
+          ? { type: 'step', step, ...base, run, at: at(ms), queuedAt: at(1) }
+          : {
+              type: 'step',
+              step,
+              ...base,
+              run,
+              at: at(ms),
+              outcome: run === 1 ? 'retrying' : 'completed',
+            },
+    });
+    await recorder.event(event);
+    await createHistoryWriter({ redis, db: history.db, streamKey }).drainOnce();
+    const known = new Set<string>();
+    // Run 1 taken and ended in one batch, written twice; run 2's take and end in two batches.
+    const one = [record('1-0', 'taken', 1, 2), record('1-1', 'ended', 1, 5)];
+    await writeHistoryBatch(history.db, one, known);
+    await writeHistoryBatch(history.db, one, known);
+    await writeHistoryBatch(history.db, [record('2-0', 'taken', 2, 10)], known);
+    await writeHistoryBatch(history.db, [record('3-0', 'ended', 2, 20)], known);
+
+    expect(await count(history.db, 'event_steps')).toBe(3);
+    const steps = await historyJourney(
+      { db: history.db, keys: deriveHistoryKeys(TEST_HISTORY_KEY) },
+      event.id,
+    );
+    expect(steps.map((step) => [step.kind, step.at])).toEqual([
+      ['received', at(0)],
+      ['queued', at(1)],
+      ['taken', at(2)],
+      ['released', at(5)],
+      ['taken', at(10)],
+      ['finished', at(20)],
+    ]);
+    expect(steps[4]).toMatchObject({ run: 2, endedAt: at(20) });
   });
 });

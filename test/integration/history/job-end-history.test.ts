@@ -103,20 +103,35 @@ describe('the history of a job_end handled by the worker process', () => {
     await eventually(
       async () => {
         steps = await historyJourney(context, eventId ?? '').catch(() => []);
-        return steps.some((step) => step.kind === 'job_end');
+        return steps.some((step) => step.kind === 'finished');
       },
-      'the job_end outcome in the history',
+      'the job_end outcome and the end of its processing in the history',
       20_000,
     );
 
-    expect(steps.map((step) => step.kind)).toEqual(['received', 'job_end']);
-    expect(steps[1]).toMatchObject({
+    expectEveryStep(steps);
+    expect(steps[3]).toMatchObject({
       kind: 'job_end',
       outcome: 'stored',
       jobInstanceId: instanceId,
       error: null,
       files: [{ path: file, bytes: expect.any(Number) as number, records: 40 }],
     });
-    expect(steps[1]?.kind === 'job_end' && steps[1].counters).toEqual(expect.any(Object));
+    expect(steps[3]?.kind === 'job_end' && steps[3].counters).toEqual(expect.any(Object));
   });
 });
+
+/** A job_end's outcome between the worker's take and the end of its processing, times in order. */
+function expectEveryStep(steps: JourneyStep[]): void {
+  expect(steps.map((step) => step.kind)).toEqual([
+    'received',
+    'queued',
+    'taken',
+    'job_end',
+    'finished',
+  ]);
+  const times = steps.map((step) => Date.parse(step.at));
+  expect(times).toEqual([...times].sort((x, y) => x - y));
+  expect(steps[1]).toMatchObject({ kind: 'queued', by: 'listener' });
+  expect(steps[4]).toMatchObject({ kind: 'finished', outcome: 'completed', run: 1 });
+}

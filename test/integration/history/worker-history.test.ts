@@ -240,7 +240,7 @@ describe('the worker process records the event history', () => {
     const first = routeEvent();
     await enqueue(first);
     await eventually(
-      async () => (await journeyOf(first.id).catch(() => [])).length === 2,
+      async () => (await journeyOf(first.id).catch(() => [])).length === 5,
       'history writing',
       20_000,
     );
@@ -253,14 +253,14 @@ describe('the worker process records the event history', () => {
       'every delivery of the burst with PostgreSQL away',
       20_000,
     );
-    // Each event's record and its attempt wait in Redis: 100 records, none written (the last
-    // attempt is recorded just after its destination answered).
+    // Each event's record, its take, its attempt and its end wait in Redis: 200 records, none
+    // written (the last end is recorded just after its destination answered).
     await eventually(
-      async () => (await outboxBacklog(redis, historyStreamKey(queueName))) >= 100,
+      async () => (await outboxBacklog(redis, historyStreamKey(queueName))) >= 200,
       'the records of the burst in the outbox',
     );
     const backlog = await registry.getSingleMetricAsString('svcws_history_backlog');
-    expect(Number(/svcws_history_backlog (\d+)/.exec(backlog)?.[1])).toBeGreaterThanOrEqual(100);
+    expect(Number(/svcws_history_backlog (\d+)/.exec(backlog)?.[1])).toBeGreaterThanOrEqual(200);
 
     await proxy.start();
     await eventually(
@@ -270,7 +270,13 @@ describe('the worker process records the event history', () => {
     );
     for (const event of burst) {
       const steps = await journeyOf(event.id);
-      expect(steps.map((step) => step.kind)).toEqual(['received', 'attempt']);
+      expect(steps.map((step) => step.kind)).toEqual([
+        'received',
+        'queued',
+        'taken',
+        'attempt',
+        'finished',
+      ]);
     }
   });
 
@@ -290,15 +296,16 @@ describe('the worker process records the event history', () => {
     const event = routeEvent();
     await enqueue(event);
     await eventually(() => receiver.delivered.has(event.id), 'the delivery without PostgreSQL');
-    // The attempt is recorded just after the destination answered: both records wait in Redis.
+    // The event, its take, its attempt and its end (just after the destination answered) wait in
+    // Redis.
     await eventually(
-      async () => (await outboxBacklog(redis, historyStreamKey(queueName))) === 2,
-      'two records in the outbox',
+      async () => (await outboxBacklog(redis, historyStreamKey(queueName))) === 4,
+      'four records in the outbox',
     );
 
     await proxy.start();
     await eventually(
-      async () => (await journeyOf(event.id).catch(() => [])).length === 2,
+      async () => (await journeyOf(event.id).catch(() => [])).length === 5,
       'the history written once PostgreSQL answers',
       20_000,
     );

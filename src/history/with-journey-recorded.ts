@@ -1,0 +1,55 @@
+import { UnrecoverableError } from 'bullmq';
+import type { Job } from 'bullmq';
+import { CanonicalEvent } from '../events/canonical-event';
+import { decideFailure } from '../worker/failure-policy';
+import type { Dispatch } from '../worker/handler-registry';
+import type { HistoryRecorder } from './create-history-recorder';
+import type { StepOutcome } from './history-record';
+
+/**
+ * The dispatch with each run of an event's job kept in its journey (docs/history.md, "The
+ * journey"): `taken` as the run starts — BullMQ's add time (`timestamp`: the listener's, or the
+ * spool drainer's, or the reconciliation's) and take time (`processedOn`, this worker's clock) —
+ * and `ended` once the run's work is done (the steps' inline deliveries, the handler and its
+ * outcome), with how it ended. The taken record is appended in the same tick as the event's own
+ * record (start-history.ts recordedWith), so both go to Redis in one XADD (outbox-appender.ts);
+ * the ended one is awaited before the job completes, as every record is. A run whose worker died
+ * has no `ended`: the journey says so, it does not make a time up.
+ */
+export function withJourneyRecorded(
+  dispatch: Dispatch,
+  recorder: Pick<HistoryRecorder, 'step'>,
+): Dispatch {
+  return async (job, signal) => {
+    // Job data crosses Redis: a job that is no event is not recorded (event-step.ts refuses it).
+    const parsed = CanonicalEvent.safeParse(job.data);
+    if (!parsed.success) return dispatch(job, signal);
+    const event = parsed.data;
+    const run = Math.max(job.attemptsStarted, job.attemptsMade + 1);
+    const ids = job.id === undefined ? { event, run } : { event, run, jobId: job.id };
+    const taken = recorder.step({
+      ...ids,
+      step: 'taken',
+      at: new Date(job.processedOn ?? Date.now()),
+      queuedAt: new Date(job.timestamp),
+    });
+    let outcome: StepOutcome = 'completed';
+    try {
+      return await dispatch(job, signal);
+    } catch (error) {
+      outcome = signal?.aborted === true ? 'aborted' : failedRunOutcome(job, error);
+      throw error;
+    } finally {
+      await taken;
+      await recorder.step({ ...ids, step: 'ended', at: new Date(), outcome });
+    }
+  };
+}
+
+/** How a run that threw ended, as the failure policy will decide it (create-worker.ts). */
+function failedRunOutcome(job: Job, error: unknown): StepOutcome {
+  const decision = decideFailure(error);
+  if (decision.kind === 'rate-limit') return 'rate-limited';
+  if (decision.kind === 'unrecoverable' || error instanceof UnrecoverableError) return 'failed';
+  return job.attemptsMade + 1 >= (job.opts.attempts ?? 1) ? 'failed' : 'retrying';
+}
