@@ -30,14 +30,25 @@ export function spoolOnFailure(options: SpoolOnFailureOptions): EnqueueEvent {
   const { enqueue, spool, boundMs, logger } = options;
   const timedOut = () =>
     new QueueUnavailableError(`enqueue did not answer within ${String(boundMs)} ms`);
+  // Said once per outage: the enqueues in flight when Redis goes all fail at once, and each is
+  // logged as spooled by its own delivery line anyway. Said again after an enqueue went through.
+  let said = false;
   return async (event) => {
     // Behind what is spooled (arrival order), and never a wait on a connection that is away.
     if (!spool.isEmpty() || !options.connected()) return spoolEvent(options, event);
     try {
-      return await withTimeout(enqueue(event), boundMs, timedOut);
+      const queued = await withTimeout(enqueue(event), boundMs, timedOut);
+      said = false;
+      return queued;
     } catch (error) {
       if (!isQueueUnavailable(error) && !(error instanceof ReplicasNotConfirmedError)) throw error;
-      logger.warn({ err: error, eventId: event.id }, 'queue unavailable: spooling events to disk');
+      if (!said) {
+        logger.warn(
+          { err: error, eventId: event.id },
+          'queue unavailable: spooling events to disk',
+        );
+      }
+      said = true;
       return spoolEvent(options, event);
     }
   };
