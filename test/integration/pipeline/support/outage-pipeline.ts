@@ -50,7 +50,9 @@ function routesYaml(receiver: RecordingHttpReceiver, archiveDir: string): string
 export async function startOutagePipeline(): Promise<OutagePipeline> {
   const redis = await startPrivateRedis();
   const dir = await mkdtemp(join(tmpdir(), 'redis-outage-'));
-  const receiver = await startRecordingHttpReceiver();
+  // Answers after 50 ms, as a real endpoint might: at 100 events/s some are always being delivered,
+  // so some are in flight when Redis stops (src/worker/outage-safe-worker.ts).
+  const receiver = await startRecordingHttpReceiver(200, { answerAfterMs: 50 });
   const archiveDir = join(dir, 'archive');
   await writeFile(join(dir, 'routes.yaml'), routesYaml(receiver, archiveDir));
   const queueName = 'outage';
@@ -61,6 +63,8 @@ export async function startOutagePipeline(): Promise<OutagePipeline> {
     ROUTES_FILE: join(dir, 'routes.yaml'),
     RECORDS_DIR: join(dir, 'records'),
     WORKER_METRICS_PORT: '0',
+    // 16 events at once: the backlog of the outage is delivered at about 300/s despite the 50 ms.
+    WORKER_CONCURRENCY: '16',
     // No job_end is sent: the platform's API is never called, nor reconciled against.
     SVC_BASE_URL: 'http://127.0.0.1:9',
     SVC_API_KEY: 'unused',
