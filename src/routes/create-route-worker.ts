@@ -12,6 +12,7 @@ import type { AnyRoute } from './routes-file';
 import type { PausedState } from './paused-state';
 import type { TokenBucket } from './token-bucket';
 import { isConnectionError } from '../redis/is-connection-error';
+import { OutageSafeWorker } from '../worker/outage-safe-worker';
 
 export interface RouteWorkerOptions {
   readonly route: AnyRoute;
@@ -79,7 +80,7 @@ export function createRouteWorker(options: RouteWorkerOptions): Worker {
     throw outcome.error;
   };
 
-  const worker = new Worker<CanonicalEvent>(options.queueName, processor, {
+  const worker = new OutageSafeWorker(options.queueName, processor, {
     connection: options.connection,
     concurrency: route.concurrency,
     autorun: options.autorun ?? true,

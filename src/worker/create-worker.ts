@@ -10,6 +10,7 @@ import { eventIdOf } from './handler-registry';
 import { withEventSteps } from './event-step';
 import type { EventStep } from './event-step';
 import { isConnectionError } from '../redis/is-connection-error';
+import { OutageSafeWorker } from './outage-safe-worker';
 
 export interface CreateWorkerOptions {
   /** Opened by the composition root (openWorkerConnection) and closed there, after `close()`. */
@@ -98,7 +99,7 @@ export function createWorker(options: CreateWorkerOptions): RunningWorker {
     }
   };
 
-  const worker = new Worker(options.queueName, processor, {
+  const worker = new OutageSafeWorker(options.queueName, processor, {
     connection,
     concurrency: options.concurrency,
     limiter: LIMITER,

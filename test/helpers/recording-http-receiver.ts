@@ -17,9 +17,13 @@ export interface RecordingHttpReceiver {
   close(): Promise<void>;
 }
 
-/** A real HTTP receiver on port 0 that keeps each request's path, headers and body. */
+/**
+ * A real HTTP receiver on port 0 that keeps each request's path, headers and body; it answers
+ * `answerAfterMs` after the body arrived (a destination that takes its time), at once by default.
+ */
 export async function startRecordingHttpReceiver(
   initialStatus = 200,
+  options: { answerAfterMs?: number } = {},
 ): Promise<RecordingHttpReceiver> {
   let status = initialStatus;
   const requests: RecordedRequest[] = [];
@@ -32,7 +36,9 @@ export async function startRecordingHttpReceiver(
         headers: req.headers,
         body: Buffer.concat(chunks).toString('utf8'),
       });
-      res.writeHead(status).end();
+      const answer = status;
+      if (options.answerAfterMs === undefined) res.writeHead(answer).end();
+      else setTimeout(() => res.writeHead(answer).end(), options.answerAfterMs);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -30,27 +30,40 @@ export function spoolOnFailure(options: SpoolOnFailureOptions): EnqueueEvent {
   const { enqueue, spool, boundMs, logger } = options;
   const timedOut = () =>
     new QueueUnavailableError(`enqueue did not answer within ${String(boundMs)} ms`);
+  // Said once per outage: the enqueues in flight when Redis goes all fail at once, and each is
+  // logged as spooled by its own delivery line anyway. Said again after an enqueue went through.
+  let said = false;
   return async (event) => {
     // Behind what is spooled (arrival order), and never a wait on a connection that is away.
     if (!spool.isEmpty() || !options.connected()) return spoolEvent(options, event);
     try {
-      return await withTimeout(enqueue(event), boundMs, timedOut);
+      const queued = await withTimeout(enqueue(event), boundMs, timedOut);
+      said = false;
+      return queued;
     } catch (error) {
-      if (error instanceof ReplicasNotConfirmedError) {
-        // The job is on the primary already; the spool keeps it until a drain sees it replicated.
-        logger.warn(
-          { err: error, eventId: event.id, reason: 'replicas_not_confirmed' },
-          'replicas did not confirm the write: spooling events to disk',
-        );
-      } else if (isQueueUnavailable(error)) {
-        logger.warn(
-          { err: error, eventId: event.id, reason: 'queue_unavailable' },
-          'queue unavailable: spooling events to disk',
-        );
-      } else throw error;
+      const reason = spoolReason(error);
+      if (reason === undefined) throw error;
+      if (!said) logger.warn({ err: error, eventId: event.id, reason }, SPOOLING_BECAUSE[reason]);
+      said = true;
       return spoolEvent(options, event);
     }
   };
+}
+
+const SPOOLING_BECAUSE = {
+  replicas_not_confirmed: 'replicas did not confirm the write: spooling events to disk',
+  queue_unavailable: 'queue unavailable: spooling events to disk',
+} as const;
+
+/**
+ * Why an enqueue's failure sends the event to the spool, or undefined when it must not. With
+ * REDIS_ACK_REPLICAS the job is on the primary already: the spool keeps it until a drain sees it
+ * replicated.
+ */
+function spoolReason(error: unknown): keyof typeof SPOOLING_BECAUSE | undefined {
+  if (error instanceof ReplicasNotConfirmedError) return 'replicas_not_confirmed';
+  if (isQueueUnavailable(error)) return 'queue_unavailable';
+  return undefined;
 }
 
 async function spoolEvent(

@@ -23,7 +23,7 @@ const template = JSON.parse(
 ) as Record<string, unknown>;
 
 /**
- * Signed LOAN (LOAN_CREATED) deliveries at a steady rate over real HTTP, as the platform sends them:
+ * Signed deliveries (LOAN_CREATED unless `bodyOf` makes them) at a steady rate over real HTTP, as the platform sends them:
  * each its own event id (`<idPrefix><n>`), each request on its own (no waiting for the previous
  * answer), given up after 5 s as the sender does (spec §6).
  */
@@ -33,7 +33,10 @@ export function startDeliveries(options: {
   secret: string;
   perSecond: number;
   idPrefix: string;
+  /** The body of the delivery with this id (the n-th sent, from 0); unset: a LOAN_CREATED. */
+  bodyOf?: (id: string, n: number) => string;
 }): DeliveryRun {
+  const bodyOf = options.bodyOf ?? ((id: string) => JSON.stringify({ ...template, id }));
   const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
   const records: DeliveryRecord[] = [];
   const inFlight = new Set<Promise<void>>();
@@ -43,7 +46,7 @@ export function startDeliveries(options: {
     const due = Math.floor(((Date.now() - started) * options.perSecond) / 1000);
     for (; sent < due; sent += 1) {
       const id = `${options.idPrefix}${String(sent).padStart(6, '0')}`;
-      const request = deliver(agent, options, id).then((record) => {
+      const request = deliver(agent, options, id, bodyOf(id, sent)).then((record) => {
         records.push(record);
       });
       inFlight.add(request);
@@ -66,8 +69,8 @@ function deliver(
   agent: http.Agent,
   options: { port: number; path?: string; secret: string },
   id: string,
+  body: string,
 ): Promise<DeliveryRecord> {
-  const body = JSON.stringify({ ...template, id });
   const sentAt = Date.now();
   return new Promise((resolve) => {
     const done = (status: number): void => resolve({ id, sentAt, answeredAt: Date.now(), status });
