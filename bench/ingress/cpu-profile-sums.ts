@@ -24,7 +24,7 @@ export interface ProfileSums {
  * A function's name and module, the same in two trees: the path from `src/` on (the baseline is
  * compiled elsewhere), from inside `node_modules/` for a package, as is for Node's own.
  */
-export function functionKey(callFrame: ProfileNode['callFrame']): string {
+function functionKey(callFrame: ProfileNode['callFrame']): string {
   const name = callFrame.functionName === '' ? '(anonymous)' : callFrame.functionName;
   const { url } = callFrame;
   if (url === '') return name;
