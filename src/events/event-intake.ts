@@ -57,6 +57,9 @@ export function createEventIntake({
   enqueue,
   enqueueTimeoutMs = 1000,
 }: EventIntakeOptions): EventIntake {
+  // Made once, not per delivery: only a delivery that times out calls it.
+  const timedOut = (): Error =>
+    new QueueUnavailableError(`enqueue did not answer within ${String(enqueueTimeoutMs)} ms`);
   return async (input, progress = {}) => {
     const event = toEvent(input, progress);
     progress.eventId = event.id;
@@ -64,12 +67,7 @@ export function createEventIntake({
     let result;
     try {
       // A late rejection of an enqueue that timed out is handled by withTimeout.
-      result = await withTimeout(
-        enqueue(event),
-        enqueueTimeoutMs,
-        () =>
-          new QueueUnavailableError(`enqueue did not answer within ${String(enqueueTimeoutMs)} ms`),
-      );
+      result = await withTimeout(enqueue(event), enqueueTimeoutMs, timedOut);
     } catch (error) {
       if (isQueueUnavailable(error)) {
         throw new QueueUnavailableError('the queue did not answer', { cause: error });

@@ -1,4 +1,5 @@
-import { CanonicalEvent } from './canonical-event';
+import { safeParseCanonicalEvent } from './canonical-event';
+import type { CanonicalEvent } from './canonical-event';
 import type { EventMeta } from './canonical-event';
 import { InvalidEventError } from './invalid-event-error';
 import { rootFieldRules } from './kinds/event-kinds';
@@ -54,7 +55,7 @@ export function normalizeEvent(
 }
 
 function validated(out: Record<string, unknown>): CanonicalEvent {
-  const parsed = CanonicalEvent.safeParse(out);
+  const parsed = safeParseCanonicalEvent(out);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   const field = issue?.path.map(String).join('.') || '(body)';
