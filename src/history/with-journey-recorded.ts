@@ -1,6 +1,6 @@
 import { UnrecoverableError } from 'bullmq';
 import type { Job } from 'bullmq';
-import { CanonicalEvent } from '../events/canonical-event';
+import { safeParseCanonicalEvent } from '../events/canonical-event';
 import { decideFailure } from '../worker/failure-policy';
 import type { Dispatch } from '../worker/handler-registry';
 import type { HistoryRecorder } from './create-history-recorder';
@@ -22,7 +22,7 @@ export function withJourneyRecorded(
 ): Dispatch {
   return async (job, signal) => {
     // Job data crosses Redis: a job that is no event is not recorded (event-step.ts refuses it).
-    const parsed = CanonicalEvent.safeParse(job.data);
+    const parsed = safeParseCanonicalEvent(job.data);
     if (!parsed.success) return dispatch(job, signal);
     const event = parsed.data;
     const run = Math.max(job.attemptsStarted, job.attemptsMade + 1);

@@ -1,6 +1,6 @@
 import { UnrecoverableError } from 'bullmq';
 import type { Job } from 'bullmq';
-import { CanonicalEvent } from '../events/canonical-event';
+import { safeParseCanonicalEvent } from '../events/canonical-event';
 import type { HandlerOutcome } from '../worker/handler-entry';
 import type { Dispatch } from '../worker/handler-registry';
 import type { HistoryRecorder } from './create-history-recorder';
@@ -22,7 +22,7 @@ export function withOutcomesRecorded(
   return async (job, signal) => {
     const outcomeOf = outcomes.get(job.name.toLowerCase());
     if (outcomeOf === undefined) return dispatch(job, signal);
-    const event = CanonicalEvent.safeParse(job.data);
+    const event = safeParseCanonicalEvent(job.data);
     if (!event.success) return dispatch(job, signal);
     try {
       const result = await dispatch(job, signal);

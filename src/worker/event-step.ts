@@ -1,6 +1,7 @@
 import { UnrecoverableError } from 'bullmq';
 import type { Job } from 'bullmq';
-import { CanonicalEvent } from '../events/canonical-event';
+import type { CanonicalEvent } from '../events/canonical-event';
+import { safeParseCanonicalEvent } from '../events/canonical-event';
 import type { Dispatch } from './handler-registry';
 
 /**
@@ -37,7 +38,7 @@ export function withEventSteps(dispatch: Dispatch, steps: readonly EventStep[]):
   if (steps.length === 0) return dispatch;
   return async (job, signal) => {
     // Job data crosses Redis: read it as the listener's schema says, not as trusted.
-    const event = CanonicalEvent.safeParse(job.data);
+    const event = safeParseCanonicalEvent(job.data);
     if (!event.success || job.id === undefined) {
       throw new UnrecoverableError('job data is not a canonical event: not routed');
     }

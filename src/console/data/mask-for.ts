@@ -1,4 +1,4 @@
-import { CanonicalEvent } from '../../events/canonical-event';
+import { safeParseCanonicalEvent } from '../../events/canonical-event';
 import { onlySafeFields } from '../../events/kinds/only-safe-fields';
 import {
   MASK,
@@ -26,7 +26,7 @@ export interface MaskedView {
  */
 export function viewFor(role: ConsoleRole, data: unknown): MaskedView {
   if (role === 'operator') return { data, text: (text) => text };
-  const parsed = CanonicalEvent.safeParse(data);
+  const parsed = safeParseCanonicalEvent(data);
   if (!parsed.success) return { data: MASK, text: () => MASK };
   const safe = onlySafeFields(withoutPersonalData(parsed.data));
   const hidden = [
