@@ -30,12 +30,22 @@ export function spoolOnFailure(options: SpoolOnFailureOptions): EnqueueEvent {
   const { enqueue, spool, boundMs, logger } = options;
   const timedOut = () =>
     new QueueUnavailableError(`enqueue did not answer within ${String(boundMs)} ms`);
-  // Said once per outage: the enqueues in flight when Redis goes all fail at once, and each is
-  // logged as spooled by its own delivery line anyway. Said again after an enqueue went through.
+  // Said once per outage, whether an enqueue failed or the connection was already known to be
+  // away (the enqueues in flight when Redis goes all fail at once, and each delivery's own line
+  // says it was spooled anyway). Said again after an enqueue went through.
   let said = false;
+  const sayOnce = (fields: { err?: unknown; eventId: string }, reason: SpoolReason): void => {
+    if (!said) logger.warn({ ...fields, reason }, SPOOLING_BECAUSE[reason]);
+    said = true;
+  };
   return async (event) => {
-    // Behind what is spooled (arrival order), and never a wait on a connection that is away.
-    if (!spool.isEmpty() || !options.connected()) return spoolEvent(options, event);
+    // Never a wait on a connection that is away.
+    if (!options.connected()) {
+      sayOnce({ eventId: event.id }, 'queue_unavailable');
+      return spoolEvent(options, event);
+    }
+    // Behind what is spooled: the queue gets events in the order they arrived.
+    if (!spool.isEmpty()) return spoolEvent(options, event);
     try {
       const queued = await withTimeout(enqueue(event), boundMs, timedOut);
       said = false;
@@ -43,8 +53,7 @@ export function spoolOnFailure(options: SpoolOnFailureOptions): EnqueueEvent {
     } catch (error) {
       const reason = spoolReason(error);
       if (reason === undefined) throw error;
-      if (!said) logger.warn({ err: error, eventId: event.id, reason }, SPOOLING_BECAUSE[reason]);
-      said = true;
+      sayOnce({ err: error, eventId: event.id }, reason);
       return spoolEvent(options, event);
     }
   };
@@ -60,7 +69,9 @@ const SPOOLING_BECAUSE = {
  * REDIS_ACK_REPLICAS the job is on the primary already: the spool keeps it until a drain sees it
  * replicated.
  */
-function spoolReason(error: unknown): keyof typeof SPOOLING_BECAUSE | undefined {
+type SpoolReason = keyof typeof SPOOLING_BECAUSE;
+
+function spoolReason(error: unknown): SpoolReason | undefined {
   if (error instanceof ReplicasNotConfirmedError) return 'replicas_not_confirmed';
   if (isQueueUnavailable(error)) return 'queue_unavailable';
   return undefined;

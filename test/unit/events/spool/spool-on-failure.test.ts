@@ -63,4 +63,38 @@ describe('the enqueue that spools when the queue does not answer', () => {
     await Promise.all([spooling(event('300')), spooling(event('301'))]);
     expect(said().map((line) => line.eventId)).toEqual(['100', '300']);
   });
+
+  it('says it spools once too when the connection is known to be away before any enqueue fails', async () => {
+    let connected = false;
+    let enqueued = 0;
+    const spooling = spoolOnFailure({
+      enqueue: () => {
+        enqueued += 1;
+        return Promise.resolve({ jobId: 'queued', duplicate: false });
+      },
+      jobOf: eventJobOf({ dedupWindowHours: 1, attempts: 1 }),
+      queueName: 'q',
+      spool,
+      boundMs: 1000,
+      connected: () => connected,
+      onSpooled: () => undefined,
+      logger: log.logger,
+    });
+    const event = (id: string) => ({ ...fixtureEvent('loan'), id });
+    const said = () => log.lines().filter((line) => line.msg === SPOOLING);
+
+    for (const id of ['400', '401', '402']) await spooling(event(id));
+    expect(enqueued).toBe(0);
+    expect(spool.stats().depth).toBe(3);
+    expect(said().map((line) => [line.eventId, line.reason])).toEqual([
+      ['400', 'queue_unavailable'],
+    ]);
+
+    // Back: while the spool still holds events, new ones go behind them, and nothing is said.
+    connected = true;
+    await spooling(event('403'));
+    expect(enqueued).toBe(0);
+    expect(spool.stats().depth).toBe(4);
+    expect(said()).toHaveLength(1);
+  });
 });
