@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { Agent, request } from 'node:http';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
@@ -53,10 +53,10 @@ interface Measure {
  */
 export async function run(): Promise<void> {
   buildServers();
+  mkdirSync(OUT, { recursive: true });
   const sides = treesToMeasure();
   const cores = benchCores();
   const redis = await benchRedis(cores);
-  mkdirSync(OUT, { recursive: true });
   write(`${cores.description}; load average at start ${loadAverage()}\n`);
   await intakeReport(sides);
   try {
@@ -67,7 +67,7 @@ export async function run(): Promise<void> {
       for (let round = 0; round < ROUNDS; round += 1) {
         for (const [index, side] of sides.entries()) {
           const file = path.join(OUT, `${String(index)}-${kind}-${String(round)}.cpuprofile`);
-          const one = await measure(side.script, redis.url, cores, kind, bodies, file);
+          const one = await measure(side, redis.url, cores, kind, bodies, file);
           runs[index]?.push(one);
           await redis.flush();
         }
@@ -86,7 +86,9 @@ export async function run(): Promise<void> {
  */
 async function intakeReport(sides: Side[]): Promise<void> {
   const trees = Object.fromEntries(
-    sides.map((side) => [side.label, loadTree(path.dirname(path.dirname(side.script)))]),
+    sides
+      .filter((side) => side.env === undefined)
+      .map((side) => [side.label, loadTree(path.dirname(path.dirname(side.script)))]),
   );
   write('intake in one process (no HTTP, no Redis), CPU per delivery, medians of 15 rounds:\n');
   for (const kind of KINDS) {
@@ -101,12 +103,16 @@ async function intakeReport(sides: Side[]): Promise<void> {
 interface Side {
   label: string;
   script: string;
+  /** More environment for this side's listener (BENCH_SPOOL: SPOOL_DIR). */
+  env?: Record<string, string>;
 }
 
 /**
  * BENCH_BASELINE first (the reference), then each ref of BENCH_ALSO (comma-separated; the
  * baseline's own ref again is an A/A run: the noise floor of the machine at the time), then the
- * working tree.
+ * working tree. BENCH_SPOOL=1 adds the working tree with SPOOL_DIR set (Redis up, so the spool
+ * stays empty: its cost on the happy path) just before it; with BENCH_BASELINE=HEAD the reference
+ * is the same code without the spool, and `now` against it is the A/A.
  */
 function treesToMeasure(): Side[] {
   const also = (process.env.BENCH_ALSO ?? '').split(',').filter((ref) => ref !== '');
@@ -114,11 +120,22 @@ function treesToMeasure(): Side[] {
     label: index === 0 ? ref : `${ref} (${String(index)})`,
     script: buildBaseline(ref),
   }));
-  return [...sides, { label: 'now', script: builtScript('src/bin/web.ts') }];
+  const now = builtScript('src/bin/web.ts');
+  const spooled =
+    process.env.BENCH_SPOOL === '1'
+      ? [
+          {
+            label: 'now, SPOOL_DIR',
+            script: now,
+            env: { SPOOL_DIR: mkdtempSync(path.join(OUT, 'spool-')) },
+          },
+        ]
+      : [];
+  return [...sides, ...spooled, { label: 'now', script: now }];
 }
 
 async function measure(
-  script: string,
+  side: Side,
   redisUrl: string,
   cores: Cores,
   kind: BodyKind,
@@ -129,7 +146,7 @@ async function measure(
   const [command = process.execPath, ...prefix] = [...cores.server, process.execPath];
   const child = spawn(
     command,
-    [...prefix, '--require', builtScript('bench/servers/profile-probe.ts'), script],
+    [...prefix, '--require', builtScript('bench/servers/profile-probe.ts'), side.script],
     {
       stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
       env: {
@@ -139,6 +156,7 @@ async function measure(
         QUEUE_NAME: 'bench-profile',
         LOG_LEVEL: 'info',
         PORT: String(port),
+        ...side.env,
       },
     },
   );
