@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { median } from './median';
 import type { SignedBody } from './signed-bodies';
@@ -27,13 +28,13 @@ const QUICK_QUEUE = {
 
 /** The compiled tree whose `src/` is at `srcDir` (tsc's output of src/). */
 export function loadTree(srcDir: string): Tree {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const intake = require(path.join(srcDir, 'events/event-intake.js')) as Pick<
+  // A built tree elsewhere on disk, found at run time: loaded as CommonJS, as tsc wrote it.
+  const load = createRequire(__filename);
+  const intake = load(path.join(srcDir, 'events/event-intake.js')) as Pick<
     Tree,
     'createEventIntake'
   >;
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const enqueuer = require(path.join(srcDir, 'events/enqueue-event.js')) as Pick<
+  const enqueuer = load(path.join(srcDir, 'events/enqueue-event.js')) as Pick<
     Tree,
     'createEventEnqueuer'
   >;
