@@ -20,6 +20,9 @@ jest.setTimeout(240_000);
 const EVENTS = 2000;
 const CHILD = 'test/integration/worker/support/worker-child.ts';
 
+/** The killed worker's concurrency: at most this many jobs were in flight when it died. */
+const KILLED_IN_FLIGHT = 16;
+
 describe('the history when the worker is killed mid-burst', () => {
   let dir: string;
   let queueName: string;
@@ -88,7 +91,7 @@ describe('the history when the worker is killed mid-burst', () => {
         SVC_BASE_URL: 'http://127.0.0.1:9',
         SVC_API_KEY: 'unused',
         RECORDS_DIR: join(dir, 'records'),
-        WORKER_CONCURRENCY: '16',
+        WORKER_CONCURRENCY: String(KILLED_IN_FLIGHT),
         WORKER_METRICS_PORT: '0',
         ROUTES_FILE: routesFile,
         ARCHIVE_DIR: join(dir, 'archive'),
@@ -164,8 +167,11 @@ describe('the history when the worker is killed mid-burst', () => {
 });
 
 /**
- * The journey's steps after the kill: each event finished once (one completed run), and a run
- * with no end recorded — the killed worker's — only where a later run of the job finished.
+ * The journey's steps after the kill: each event finished (a completed run), and a run with no end
+ * recorded — the killed worker's — only where a later run of the job finished. An event may have
+ * finished twice: a run killed after its end was recorded but before BullMQ marked the job
+ * completed is run again (at least once), and the journey shows both runs, as they happened; only
+ * the jobs in flight on the killed worker can be among them.
  */
 async function expectEveryRunAccounted(
   rows: (sql: string) => Promise<Record<string, unknown>[]>,
@@ -177,7 +183,7 @@ async function expectEveryRunAccounted(
   const finished = await rows(
     `SELECT event_id, count(*)::int AS n FROM (${runs}) r WHERE outcome = 'completed' GROUP BY event_id`,
   );
-  expect(finished.filter((row) => row.n !== 1)).toEqual([]);
+  expect(finished.filter((row) => Number(row.n) > 1).length).toBeLessThanOrEqual(KILLED_IN_FLIGHT);
   expect(new Set(finished.map((row) => row.event_id))).toEqual(new Set(wanted));
   const unended = await rows(
     `SELECT u.event_id FROM (${runs}) u WHERE u.taken AND NOT u.ended AND NOT EXISTS (
