@@ -244,7 +244,7 @@ async function recordJourneys(
   loan: CanonicalEvent,
   jobEnd: CanonicalEvent,
 ): Promise<void> {
-  await recordTwoAttempts(recorder, loan, {
+  const attemptsFrom = await recordTwoAttempts(recorder, loan, {
     route: 'loans',
     jobId: 'route-job-1',
     second: 'retrying',
@@ -254,15 +254,14 @@ async function recordJourneys(
     jobId: loan.id,
     queuedAt: new Date(received + 2),
     takenAt: new Date(received + 5),
-    endedAt: new Date(Date.now() + 15),
+    // Between the inline attempt's end (+13 ms) and the queued one's (+23 ms), however long the
+    // recording itself took.
+    endedAt: new Date(attemptsFrom + 15),
   });
   await recordRun(recorder, jobEnd, { jobId: jobEnd.id });
-  await recordRun(recorder, jobEnd, {
-    jobId: jobEnd.id,
-    run: 2,
-    takenAt: new Date(),
-    endedAt: new Date(Date.now() + 40),
-  });
+  // Run 2 is taken before its outcome is recorded (recordedAt: the moment of the call) and ends
+  // after it, however long the recording itself takes.
+  const run2TakenAt = new Date(Date.now() - 1);
   await recorder.jobEnd({
     event: jobEnd,
     outcome: 'completed',
@@ -279,5 +278,11 @@ async function recordJourneys(
         records: 200,
       },
     ],
+  });
+  await recordRun(recorder, jobEnd, {
+    jobId: jobEnd.id,
+    run: 2,
+    takenAt: run2TakenAt,
+    endedAt: new Date(Date.now() + 40),
   });
 }
