@@ -17,6 +17,8 @@ const product = {
 /** @type {import('jest').Config} */
 module.exports = {
   projects: [product, '<rootDir>/packages/sandbox', '<rootDir>/packages/client'],
+  // Starts the private servers the tests use (test/services) and hands their addresses over.
+  globalSetup: '<rootDir>/test/services/global-setup.ts',
   testTimeout: 30000,
   // Two cores on the CI machine; Redis-backed suites each use their own queue names.
   maxWorkers: 2,

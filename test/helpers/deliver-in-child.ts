@@ -5,6 +5,7 @@ import { createDestination } from '../../src/routes/create-destination';
 import { DESTINATION_ADAPTERS } from '../../src/routes/destinations';
 import type { DestinationKind } from '../../src/routes/destinations';
 import { destinationAdapterOf } from '../../src/routes/destinations/destination-adapter-of';
+import { TEST_REDIS_URL } from './test-services';
 
 /** How one delivery ended in the child, and how the child itself ended. */
 export interface ChildDelivery {
@@ -56,7 +57,7 @@ async function deliverOnce(order: Order): Promise<void> {
   const destination = createDestination({ kind, options } as never, {
     route: 'child-route',
     logger: createLogger({ level: 'silent', name: 'child' }),
-    redisUrl: 'redis://127.0.0.1:6379',
+    redisUrl: TEST_REDIS_URL,
   });
   let result: Omit<ChildDelivery, 'exitCode' | 'stderr'>;
   try {

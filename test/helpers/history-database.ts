@@ -5,10 +5,11 @@ import { openPgExecutor } from '../../src/history/pg-executor';
 import type { SqlExecutor } from '../../src/history/sql-executor';
 import { startStoppableProxy } from './stoppable-proxy';
 import type { StoppableProxy } from './stoppable-proxy';
+import { TEST_POSTGRES_URL } from './test-services';
+import { hostAndPort } from './test-services';
 
-/** The PostgreSQL the tests use: TEST_DATABASE_URL, or the machine's local `test` database. */
-export const TEST_DATABASE_URL =
-  process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+/** The PostgreSQL the tests use (the private one of test/services). */
+export const TEST_DATABASE_URL = TEST_POSTGRES_URL;
 
 /** A schema name no other test (or test run) uses. */
 export function uniqueSchema(prefix: string): string {
@@ -65,7 +66,7 @@ export async function dumpSchemaText(db: SqlExecutor): Promise<string> {
 export async function openHistoryThroughProxy(
   schema: string,
 ): Promise<{ db: SqlExecutor; proxy: StoppableProxy; close: () => Promise<void> }> {
-  const proxy = await startStoppableProxy({ host: '127.0.0.1', port: 5432 });
+  const proxy = await startStoppableProxy(hostAndPort(TEST_DATABASE_URL));
   const url = new URL(TEST_DATABASE_URL);
   url.host = `127.0.0.1:${String(proxy.port)}`;
   const db = openPgExecutor({ url: url.toString(), schema, connectionTimeoutMs: 500 });

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 
-/** The machine's PostgreSQL (trust auth), database `test`; POSTGRES_URL overrides. */
-export const TEST_POSTGRES_URL =
-  process.env.POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+import { TEST_POSTGRES_URL } from './test-services';
+
+export { TEST_POSTGRES_URL };
 
 /** A schema of its own for one test, dropped with everything in it by `drop()`. */
 export async function createTestSchema(

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 
-/** The Redis the tests use: REDIS_URL, or the machine's local one. */
-export const TEST_REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+export { TEST_REDIS_URL } from './test-services';
+import { TEST_REDIS_URL } from './test-services';
 
 /** A queue name no other test (or test run) uses. */
 export function uniqueQueueName(prefix: string): string {

@@ -14,6 +14,7 @@ import { openProducerConnection } from '../../../src/redis/open-producer-connect
 import { captureLogger } from '../../helpers/capture-logger';
 import { startStoppableProxy } from '../../helpers/stoppable-proxy';
 import { TEST_REDIS_URL, obliterateQueue, uniqueQueueName } from '../../helpers/redis';
+import { hostAndPort } from '../../helpers/test-services';
 
 const OPERATOR = 'operator-token-of-the-api-test';
 const VIEWER = 'viewer-token-of-the-api-test';
@@ -185,7 +186,7 @@ describe('the console API without history', () => {
 
 describe('the console while its Redis is away', () => {
   it('renders every page, says Redis is down on the overview and what cannot be read', async () => {
-    const proxy = await startStoppableProxy({ host: '127.0.0.1', port: 6379 });
+    const proxy = await startStoppableProxy(hostAndPort(TEST_REDIS_URL));
     const dir = await mkdtemp(join(tmpdir(), 'svc-console-down-'));
     await writeFile(
       join(dir, 'tokens.yaml'),
@@ -247,7 +248,7 @@ describe('the console while its Redis is away', () => {
 
 describe('the console’s health checks while its Redis is away', () => {
   it('answers /healthz 200 throughout and /readyz 503 until Redis is back', async () => {
-    const proxy = await startStoppableProxy({ host: '127.0.0.1', port: 6379 });
+    const proxy = await startStoppableProxy(hostAndPort(TEST_REDIS_URL));
     const dir = await mkdtemp(join(tmpdir(), 'svc-console-health-'));
     await writeFile(join(dir, 'tokens.yaml'), 'tokens: []\n');
     const env = {

@@ -25,9 +25,10 @@ import { createNatsDestination } from '../../../src/routes/destinations/nats';
 import { createRedisStreamDestination } from '../../../src/routes/destinations/redis-stream';
 import { TEST_REDIS_URL } from '../../helpers/redis';
 import { routeEvent, silentLogger } from './support/route-events';
+import { TEST_AMQP_URL, TEST_NATS_URL } from '../../helpers/test-services';
 
-const AMQP_URL = process.env.TEST_AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
-const NATS_URL = process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
+const AMQP_URL = TEST_AMQP_URL;
+const NATS_URL = TEST_NATS_URL;
 const context = { route: 'test-route', logger: silentLogger, redisUrl: TEST_REDIS_URL };
 
 const execFileAsync = promisify(execFile);

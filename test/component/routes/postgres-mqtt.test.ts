@@ -19,8 +19,9 @@ import {
 } from '../../../src/routes/destinations/postgres';
 import { createTestSchema, TEST_POSTGRES_URL } from '../../helpers/postgres';
 import { eventually, routeEvent, silentLogger } from './support/route-events';
+import { TEST_MQTT_URL } from '../../helpers/test-services';
 
-const MQTT_URL = process.env.MQTT_URL ?? 'mqtt://127.0.0.1:1883';
+const MQTT_URL = TEST_MQTT_URL;
 
 describe('postgres destination (real PostgreSQL)', () => {
   let schema: Awaited<ReturnType<typeof createTestSchema>>;

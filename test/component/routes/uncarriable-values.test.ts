@@ -10,10 +10,11 @@ import { deliverInChild } from '../../helpers/deliver-in-child';
 import { startHttpReceiver } from './support/http-receiver';
 import type { HttpReceiver } from './support/http-receiver';
 import { routeEvent, silentLogger } from './support/route-events';
+import { TEST_AMQP_URL, TEST_MQTT_URL, TEST_NATS_URL } from '../../helpers/test-services';
 
-const MQTT_URL = process.env.MQTT_URL ?? 'mqtt://127.0.0.1:1883';
-const AMQP_URL = process.env.TEST_AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
-const NATS_URL = process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
+const MQTT_URL = TEST_MQTT_URL;
+const AMQP_URL = TEST_AMQP_URL;
+const NATS_URL = TEST_NATS_URL;
 
 /** A LOAN whose numeric id has 400,000 digits: under BODY_LIMIT, kept exact as text. */
 const LONG_ID = '7'.repeat(400_000);

@@ -40,6 +40,7 @@ import { TEST_REDIS_URL } from '../../helpers/redis';
 import { startStoppableProxy } from '../../helpers/stoppable-proxy';
 import type { StoppableProxy } from '../../helpers/stoppable-proxy';
 import { eventually, silentLogger } from '../../component/routes/support/route-events';
+import { hostAndPort } from '../../helpers/test-services';
 
 jest.setTimeout(120_000);
 
@@ -196,7 +197,7 @@ async function consoleBehindProxy(): Promise<{
   proxy: StoppableProxy;
   close: () => Promise<void>;
 }> {
-  const proxy = await startStoppableProxy({ host: '127.0.0.1', port: 6379 });
+  const proxy = await startStoppableProxy(hostAndPort(TEST_REDIS_URL));
   const dir = await mkdtemp(join(tmpdir(), 'svc-console-down-'));
   await writeFile(
     join(dir, 'tokens.yaml'),

@@ -29,6 +29,7 @@ import { TEST_DATABASE_URL, dropSchema, uniqueSchema } from '../../helpers/histo
 import { TEST_REDIS_URL, obliterateQueue, uniqueQueueName } from '../../helpers/redis';
 import { startStoppableProxy } from '../../helpers/stoppable-proxy';
 import type { StoppableProxy } from '../../helpers/stoppable-proxy';
+import { hostAndPort, TEST_POSTGRES_URL } from '../../helpers/test-services';
 
 jest.setTimeout(60_000);
 
@@ -224,7 +225,7 @@ describe('the worker process records the event history', () => {
   });
 
   it('delivers every event while PostgreSQL is unreachable, and writes every row once it is back', async () => {
-    proxy = await startStoppableProxy({ host: '127.0.0.1', port: 5432 });
+    proxy = await startStoppableProxy(hostAndPort(TEST_POSTGRES_URL));
     const receiver = await startFlakyReceiver(0);
     closers.push(receiver.close);
     const metrics = createWorkerMetrics();
@@ -281,7 +282,7 @@ describe('the worker process records the event history', () => {
   });
 
   it('starts and delivers while PostgreSQL is away at start, and writes the history once it answers', async () => {
-    proxy = await startStoppableProxy({ host: '127.0.0.1', port: 5432 });
+    proxy = await startStoppableProxy(hostAndPort(TEST_POSTGRES_URL));
     await proxy.stop();
     const receiver = await startFlakyReceiver(0);
     closers.push(receiver.close);

@@ -23,10 +23,11 @@ import { listenerUnderTest, TEST_SECRET } from '../../helpers/listener-under-tes
 import type { ListenerUnderTest } from '../../helpers/listener-under-test';
 import { obliterateQueue, TEST_REDIS_URL } from '../../helpers/redis';
 import { attributeText, captureTraces, isAncestor } from '../../helpers/trace-capture';
+import { TEST_AMQP_URL } from '../../helpers/test-services';
 
 jest.setTimeout(60_000);
 
-const AMQP_URL = process.env.TEST_AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
+const AMQP_URL = TEST_AMQP_URL;
 const PATRON_ID = 'patron-4711-secret-id';
 const ROUTE_SECRET = 'route-signing-secret';
 const API_KEY = 'sandbox-key';

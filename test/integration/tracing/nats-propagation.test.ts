@@ -5,8 +5,8 @@ import { createNatsDestination } from '../../../src/routes/destinations/nats';
 import { inSpan } from '../../../src/tracing/in-span';
 import { routeEvent, silentLogger } from '../../component/routes/support/route-events';
 import { captureTraces } from '../../helpers/trace-capture';
+import { TEST_NATS_URL, TEST_REDIS_URL } from '../../helpers/test-services';
 
-const NATS_URL = process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
 const capture = captureTraces();
 
 afterAll(() => capture.close());
@@ -16,7 +16,7 @@ describe('a NATS delivery with tracing on', () => {
   let stream: string;
 
   beforeEach(async () => {
-    nc = await connect({ servers: NATS_URL });
+    nc = await connect({ servers: TEST_NATS_URL });
     stream = `TEST_${randomUUID().slice(0, 8)}`;
     const jsm = await nc.jetstreamManager();
     await jsm.streams.add({ name: stream, subjects: [`${stream}.>`] });
@@ -29,8 +29,8 @@ describe('a NATS delivery with tracing on', () => {
 
   it("carries the delivering span's traceparent in the message headers", async () => {
     const destination = createNatsDestination(
-      { servers: NATS_URL, subject: `${stream}.{action}`, timeoutMs: 3000 },
-      { route: 'nats-route', logger: silentLogger, redisUrl: 'redis://127.0.0.1:6379' },
+      { servers: TEST_NATS_URL, subject: `${stream}.{action}`, timeoutMs: 3000 },
+      { route: 'nats-route', logger: silentLogger, redisUrl: TEST_REDIS_URL },
     );
     try {
       await inSpan('deliver nats-route', { attributes: {} }, () =>

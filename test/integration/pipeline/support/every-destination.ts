@@ -11,10 +11,11 @@ import type { HttpReceiver } from '../../../component/routes/support/http-receiv
 import { createTestSchema } from '../../../helpers/postgres';
 import { TEST_POSTGRES_URL } from '../../../helpers/postgres';
 import { TEST_REDIS_URL } from '../../../helpers/redis';
+import { TEST_AMQP_URL, TEST_MQTT_URL, TEST_NATS_URL } from '../../../helpers/test-services';
 
-const AMQP_URL = process.env.TEST_AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
-const NATS_URL = process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
-const MQTT_URL = process.env.MQTT_URL ?? 'mqtt://127.0.0.1:1883';
+const AMQP_URL = TEST_AMQP_URL;
+const NATS_URL = TEST_NATS_URL;
+const MQTT_URL = TEST_MQTT_URL;
 
 /** The seven destination kinds, one route each, every route matching every event. */
 export const ROUTE_NAMES = ['hook', 'mq', 'js', 'stream', 'archive', 'report', 'display'] as const;
