@@ -19,6 +19,7 @@ module.exports = {
   projects: [product, '<rootDir>/packages/sandbox', '<rootDir>/packages/client'],
   // Starts the private servers the tests use (test/services) and hands their addresses over.
   globalSetup: '<rootDir>/test/services/global-setup.ts',
+  globalTeardown: '<rootDir>/test/services/global-teardown.ts',
   testTimeout: 30000,
   // Two cores on the CI machine; Redis-backed suites each use their own queue names.
   maxWorkers: 2,

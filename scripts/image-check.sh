@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # npm run image:check: builds the Dockerfile with podman and runs the listener, the worker and the
-# console from it against this machine's Redis and PostgreSQL: a signed event is answered 200 and
+# console from it against a private Redis and PostgreSQL (IMAGE_CHECK_REDIS_URL and
+# IMAGE_CHECK_DATABASE_URL name others): a signed event is answered 200 and
 # reaches a routes-file destination (a JSONL file on a mounted directory), the health checks
 # answer, the processes run as non-root, and SIGTERM ends each with exit status 0.
 #
@@ -19,8 +20,12 @@ BASE_IMAGE=localhost/svcws-base:bookworm
 NODE_MAJOR=${NODE_MAJOR:-24}
 NODE_IMAGE=localhost/svcws-node:$NODE_MAJOR
 IMAGE=${IMAGE:-localhost/svcws-listener:check}
-REDIS_URL=${IMAGE_CHECK_REDIS_URL:-redis://127.0.0.1:6379}
-DATABASE_URL=${IMAGE_CHECK_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test}
+# A Redis and a PostgreSQL of the check's own (scripts/services), unless given.
+if [ -z "${IMAGE_CHECK_REDIS_URL:-${TEST_REDIS_URL:-}}" ] || [ -z "${IMAGE_CHECK_DATABASE_URL:-${TEST_POSTGRES_URL:-}}" ]; then
+  exec npx tsx scripts/services/services-cli.ts run redis,postgres -- bash "$0" "$@"
+fi
+REDIS_URL=${IMAGE_CHECK_REDIS_URL:-$TEST_REDIS_URL}
+DATABASE_URL=${IMAGE_CHECK_DATABASE_URL:-$TEST_POSTGRES_URL}
 # This machine's limits: podman may not raise them, and its network is the host's.
 PODMAN_RUN=(--runtime runc --ulimit nofile=1024:1024 --ulimit nproc=1024:1024 --network host)
 
@@ -94,7 +99,7 @@ podman run --rm "${PODMAN_RUN[@]}" "$IMAGE" sh -c 'test ! -e node_modules/@elect
   fail "the image carries PGlite (a development dependency)"
 
 
-# --- the three processes, against this machine's Redis and PostgreSQL ---
+# --- the three processes, against the check's Redis and PostgreSQL ---
 free_port() { node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'; }
 cli() { node --import tsx src/bin/cli.ts "$@"; }
 web_port=$(free_port); metrics_port=$(free_port); console_port=$(free_port)

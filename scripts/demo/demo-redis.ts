@@ -1,10 +1,9 @@
-import { spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
-import net from 'node:net';
-import type { AddressInfo } from 'node:net';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
+import { installMissing, MissingServicesError } from '../services/install-missing';
+import { redisServer } from '../services/servers/redis';
 
 export interface DemoRedis {
   url: string;
@@ -13,19 +12,26 @@ export interface DemoRedis {
   stop: () => Promise<void>;
 }
 
-/** Thrown when neither REDIS_URL answers nor a redis-server can be started; the message says what to do. */
+/** Thrown when neither REDIS_URL answers nor a redis-server can be had; the message says what to do. */
 export class NoRedisError extends Error {}
 
 /**
- * The Redis of the demo: REDIS_URL (or the local default) when it answers PING; otherwise a
- * private `redis-server` from PATH on a free port, without persistence, stopped with the demo.
+ * The Redis of the demo: REDIS_URL (or the local default) when it answers PING; otherwise the
+ * test services' private `redis-server` (scripts/services) on a free port, without persistence,
+ * stopped with the demo — installed from Debian's packages first when it is missing and this
+ * run may (root on Debian), one line saying so.
  */
-export async function demoRedis(preferredUrl: string): Promise<DemoRedis> {
+export async function demoRedis(
+  preferredUrl: string,
+  say: (line: string) => void = () => undefined,
+): Promise<DemoRedis> {
   if (await answers(preferredUrl)) {
     return { url: preferredUrl, origin: 'REDIS_URL', stop: () => Promise.resolve() };
   }
-  const binary = onPath('redis-server');
-  if (binary === undefined) {
+  try {
+    installMissing([redisServer], say);
+  } catch (error) {
+    if (!(error instanceof MissingServicesError)) throw error;
     throw new NoRedisError(
       [
         `No Redis answers at ${hostOf(preferredUrl)} and there is no redis-server on PATH.`,
@@ -35,25 +41,18 @@ export async function demoRedis(preferredUrl: string): Promise<DemoRedis> {
       ].join('\n'),
     );
   }
-  const port = await freePort();
-  const child = spawn(
-    binary,
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    { stdio: 'ignore' },
-  );
-  const url = `redis://127.0.0.1:${String(port)}`;
-  const deadline = Date.now() + 5000;
-  while (!(await answers(url))) {
-    if (child.exitCode !== null || Date.now() > deadline) {
-      await stopChild(child);
-      throw new NoRedisError(`${binary} did not start on port ${String(port)}.`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  const dir = await mkdtemp(path.join(tmpdir(), 'svcws-demo-redis-'));
+  const server = await redisServer.start({ dir, unprivileged: undefined }).catch(async (error) => {
+    await rm(dir, { recursive: true, force: true });
+    throw new NoRedisError(error instanceof Error ? error.message : String(error));
+  });
   return {
-    url,
-    origin: `private ${binary} (no persistence), stopped at the end`,
-    stop: () => stopChild(child),
+    url: server.url,
+    origin: 'private redis-server (no persistence), stopped at the end',
+    stop: async () => {
+      await server.stop();
+      await rm(dir, { recursive: true, force: true });
+    },
   };
 }
 
@@ -74,35 +73,6 @@ async function answers(url: string): Promise<boolean> {
     if (client.status === 'ready') await client.quit().catch(() => undefined);
     else if (client.status !== 'end') client.disconnect();
   }
-}
-
-function onPath(name: string): string | undefined {
-  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
-    if (dir === '') continue;
-    const candidate = path.join(dir, name);
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
-async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill('SIGTERM');
-  await exited;
 }
 
 function hostOf(url: string): string {

@@ -49,7 +49,9 @@ async function redisOrAdvice(
 ): Promise<DemoRedis | undefined> {
   out.say('…', 'looking for Redis');
   try {
-    return await demoRedis(settings.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+    return await demoRedis(settings.env.REDIS_URL ?? 'redis://127.0.0.1:6379', (line) =>
+      out.say('…', line),
+    );
   } catch (error) {
     if (!(error instanceof NoRedisError)) throw error;
     process.stderr.write(`${error.message}\n`);

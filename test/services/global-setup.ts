@@ -1,11 +1,28 @@
-// Interim: the machine's own servers until the private ones are started here.
-export default function globalSetup(): void {
-  const defaults: Record<string, string> = {
-    TEST_REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
-    TEST_POSTGRES_URL: 'postgres://postgres@127.0.0.1:5432/test',
-    TEST_AMQP_URL: 'amqp://guest:guest@127.0.0.1:5672',
-    TEST_NATS_URL: 'nats://127.0.0.1:4222',
-    TEST_MQTT_URL: 'mqtt://127.0.0.1:1883',
-  };
-  for (const [key, value] of Object.entries(defaults)) process.env[key] ??= value;
+import { installMissing } from '../../scripts/services/install-missing';
+import { NEEDED_BY_TESTS, PRIVATE_SERVERS } from '../../scripts/services/service-table';
+import { startPrivateServers } from '../../scripts/services/start-private-servers';
+import type { PrivateServers } from '../../scripts/services/start-private-servers';
+
+/** Where the teardown finds the servers (globalSetup and globalTeardown share one process). */
+export const SERVERS_KEY = Symbol.for('svcws.test.privateServers');
+
+const say = (line: string): void => {
+  process.stdout.write(`[test services] ${line}\n`);
+};
+
+/**
+ * Before any test: installs what is missing (root on Debian) or stops with one message listing
+ * it, then starts a private instance of every server in the table on free loopback ports and
+ * hands their addresses to the tests (TEST_REDIS_URL, …), which the test workers inherit.
+ * REDIS_URL is set as well, so a product process a test starts never falls back on the default port.
+ */
+export default async function globalSetup(): Promise<void> {
+  const started = Date.now();
+  installMissing(NEEDED_BY_TESTS, say);
+  const servers = await startPrivateServers(PRIVATE_SERVERS);
+  (globalThis as Record<symbol, PrivateServers>)[SERVERS_KEY] = servers;
+  Object.assign(process.env, servers.env, { REDIS_URL: servers.env.TEST_REDIS_URL });
+  say(
+    `${String(PRIVATE_SERVERS.length)} private servers ready in ${String(Date.now() - started)} ms`,
+  );
 }
