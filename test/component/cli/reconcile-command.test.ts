@@ -10,8 +10,6 @@ import type { RunningSandbox, Sandbox } from '@svcws/sandbox';
 import { TEST_REDIS_URL, obliterateQueue, uniqueQueueName } from '../../helpers/redis';
 import { captureIo } from './cli-io-capture';
 
-jest.setTimeout(20_000);
-
 describe('npm run events -- reconcile', () => {
   let sandbox: Sandbox;
   let running: RunningSandbox;

@@ -24,8 +24,6 @@ import { startHttpReceiver } from '../routes/support/http-receiver';
 import type { HttpReceiver } from '../routes/support/http-receiver';
 import { eventually, routeEvent, silentLogger } from '../routes/support/route-events';
 
-jest.setTimeout(40_000);
-
 const OPERATOR = 'operator-token-of-the-figures-test';
 const bearer = { Authorization: `Bearer ${OPERATOR}` };
 

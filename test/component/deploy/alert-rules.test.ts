@@ -62,7 +62,7 @@ describe('deploy/prometheus alert rules', () => {
     expect(run.output).toContain('SUCCESS');
     expect(run.code).toBe(0);
     // promtool evaluates every case's whole series: seconds on a quiet machine, more when loaded.
-  }, 120_000);
+  });
 
   it('give every alert a severity, a summary, a description and a runbook section that exists', () => {
     const anchors = anchorsOf(readFileSync(join(ROOT, 'docs/operations.md'), 'utf8'));

@@ -15,8 +15,6 @@ import { TEST_DATABASE_URL } from '../../helpers/history-database';
 import { fixtureEvent } from '../../helpers/history-events';
 import { freePort } from '../../../bench/ingress/free-port';
 
-jest.setTimeout(90_000);
-
 function run(command: string, args: string[]): Promise<void> {
   return new Promise((resolve, reject) => {
     execFile(command, args, { timeout: 60_000 }, (error, _stdout, stderr) => {

@@ -99,5 +99,5 @@ describe('npm start builds only when dist/ is stale (scripts/build-if-stale.ts)'
     await utimes(join(dir, 'src/bin/web.ts'), later, later);
     await prestart();
     expect(await builds()).toBe(2);
-  }, 60_000);
+  });
 });

@@ -102,7 +102,7 @@ describe('deploy/kubernetes', () => {
         'Ingress/svcws-listener',
       ]),
     );
-  }, 120_000);
+  });
 
   it('refuses an object the schema does not accept, so the check above can fail', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'k8s-'));
@@ -120,7 +120,7 @@ describe('deploy/kubernetes', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
-  }, 120_000);
+  });
 
   it('probes each process on the port and paths it serves, with resource requests', async () => {
     const deployments = (await manifests()).filter(isWorkload);

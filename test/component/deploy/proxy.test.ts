@@ -157,7 +157,7 @@ describe('deploy/proxy: nginx with TLS in front of the listener and the console'
     await accepting(ports.console);
     webhooksUrl = `https://localhost:${String(ports.webhooks)}`;
     consoleUrl = `https://localhost:${String(ports.console)}`;
-  }, 60_000);
+  });
 
   afterAll(async () => {
     if (nginx.exitCode === null) {
@@ -183,7 +183,7 @@ describe('deploy/proxy: nginx with TLS in front of the listener and the console'
 
     expect(result.output).toContain('echoed the challenge');
     expect(result.code).toBe(0);
-  }, 60_000);
+  });
 
   it('passes a signed test event through HTTPS to the queue (200)', async () => {
     const result = await cli([
@@ -201,7 +201,7 @@ describe('deploy/proxy: nginx with TLS in front of the listener and the console'
     expect(await listener.events.queue.getJobCounts('waiting', 'prioritized')).toEqual(
       expect.objectContaining({ waiting: 1 }),
     );
-  }, 60_000);
+  });
 
   it('exposes the webhook path only: /metrics, /readyz and / are not found', async () => {
     for (const path of ['/metrics', '/readyz', '/']) {

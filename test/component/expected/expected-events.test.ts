@@ -12,8 +12,6 @@ import { TEST_REDIS_URL } from '../../helpers/redis';
 import { workerUnderTest } from '../worker/support/worker-harness';
 import type { WorkerUnderTest } from '../worker/support/worker-harness';
 
-jest.setTimeout(30_000);
-
 const INSTITUTION = '01SVC_INST';
 const RULES =
   'expected:\n  - { jobEnd: S7781, everyHours: 24 }\n  - { kind: loan, everyHours: 6 }\n';

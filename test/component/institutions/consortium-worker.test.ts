@@ -19,8 +19,6 @@ import { TEST_REDIS_URL, obliterateQueue, uniqueQueueName } from '../../helpers/
 import { startCountingProxy } from '../worker/support/counting-proxy';
 import type { CountingProxy } from '../worker/support/counting-proxy';
 
-jest.setTimeout(30_000);
-
 interface Member {
   code: string;
   /** The import job run on its platform (two platforms may hand out the same instance ids). */

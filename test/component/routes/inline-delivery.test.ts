@@ -16,8 +16,6 @@ import { startHttpReceiver } from './support/http-receiver';
 import type { HttpReceiver } from './support/http-receiver';
 import { eventually, routeEvent } from './support/route-events';
 
-jest.setTimeout(30_000);
-
 describe('routing: the first attempt inline', () => {
   let dir: string;
   let receiver: HttpReceiver;

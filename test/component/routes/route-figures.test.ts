@@ -18,8 +18,6 @@ import { startHttpReceiver } from './support/http-receiver';
 import type { HttpReceiver } from './support/http-receiver';
 import { eventually, routeEvent, silentLogger } from './support/route-events';
 
-jest.setTimeout(30_000);
-
 interface ListedRoute {
   route: string;
   state: string;

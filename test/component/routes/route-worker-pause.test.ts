@@ -12,8 +12,6 @@ import { startHttpReceiver } from './support/http-receiver';
 import type { HttpReceiver } from './support/http-receiver';
 import { eventually, routeEvent, silentLogger } from './support/route-events';
 
-jest.setTimeout(20_000);
-
 describe('route worker: a job taken while the pause is not confirmed', () => {
   let receiver: HttpReceiver;
   let connection: Redis;

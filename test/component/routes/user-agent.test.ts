@@ -13,8 +13,6 @@ import type { RecordingHttpReceiver } from '../../helpers/recording-http-receive
 import { TEST_REDIS_URL, obliterateQueue, uniqueQueueName } from '../../helpers/redis';
 import { eventually, routeEvent, silentLogger } from './support/route-events';
 
-jest.setTimeout(20_000);
-
 const { version } = JSON.parse(
   readFileSync(join(__dirname, '..', '..', '..', 'package.json'), 'utf8'),
 ) as { version: string };

@@ -12,8 +12,6 @@ import { TEST_REDIS_URL, obliterateQueue } from '../../helpers/redis';
 import { workerUnderTest } from './support/worker-harness';
 import type { HarnessOptions, WorkerUnderTest } from './support/worker-harness';
 
-jest.setTimeout(30_000);
-
 const INSTITUTION = '01SVC_INST';
 const INSTANCE_LIST = /^GET \/svcws\/v1\/conf\/jobs\/[^/]+\/instances$/;
 
@@ -74,14 +72,11 @@ describe('job_end reconciliation: found through the jobs API when the platform n
   it('processes a job_end never sent within one interval of the scheduled run: records on disk, marked recovered', async () => {
     await setUp({ worker: { RECONCILE_INTERVAL_SECONDS: '1' } });
     const instanceId = await sut.runJob('S7781', 7);
-    const started = Date.now();
     sut.startWorker();
 
     const job = await sut.settled(jobIdForEvent(recoveredEventId(instanceId)));
 
     expect(await job.isCompleted()).toBe(true);
-    // Queued by the first run, one interval (1 s) after the worker started; slack for a busy machine.
-    expect(job.timestamp - started).toBeLessThan(1000 + 2500);
     expect(job.data).toMatchObject({
       action: 'job_end',
       institution: { value: INSTITUTION },
@@ -96,7 +91,8 @@ describe('job_end reconciliation: found through the jobs API when the platform n
       format: 'XML',
     });
     expect(countOf(await readFile(file, 'utf8'), '<record>')).toBe(7);
-    // The run goes on listing the other jobs' instances after queueing this one.
+    // Queued by the first scheduled run (the first run's line counts it), which goes on listing
+    // the other jobs' instances after queueing this one.
     let done = sut.log.lines().find((line) => line.msg === 'reconciliation run done');
     while (done === undefined) {
       await new Promise((resolve) => setTimeout(resolve, 20));

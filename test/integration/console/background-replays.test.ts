@@ -13,8 +13,6 @@ import { openTestHistory } from '../../helpers/history-database';
 import { TEST_HISTORY_KEY, fixtureEvent, testHistoryRecorder } from '../../helpers/history-events';
 import { TEST_REDIS_URL, obliterateQueue, uniqueQueueName } from '../../helpers/redis';
 
-jest.setTimeout(60_000);
-
 /** Asks again until the run has ended (it runs after `start` has answered). */
 async function ended(get: () => ReplayRun | undefined): Promise<ReplayRun | undefined> {
   const deadline = Date.now() + 30_000;

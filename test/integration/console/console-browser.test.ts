@@ -29,8 +29,6 @@ import type { ListenerUnderTest } from '../../helpers/listener-under-test';
 import { loanEventJson } from '../../helpers/loan-event';
 import { TEST_REDIS_URL, obliterateQueue } from '../../helpers/redis';
 
-jest.setTimeout(120_000);
-
 const TOKENS = {
   operator: 'operator-token-for-the-browser-test',
   viewer: 'viewer-token-for-the-browser-test',

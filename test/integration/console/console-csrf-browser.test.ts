@@ -16,8 +16,6 @@ import { launchTestBrowser } from '../../helpers/console-browser';
 import type { TestBrowser } from '../../helpers/console-browser';
 import { TEST_REDIS_URL, obliterateQueue, uniqueQueueName } from '../../helpers/redis';
 
-jest.setTimeout(120_000);
-
 const IDENTITY = 'jane@library.example';
 
 async function listen(server: Server): Promise<number> {

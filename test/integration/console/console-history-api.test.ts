@@ -20,8 +20,6 @@ import {
 } from '../../helpers/console-with-history';
 import type { ConsoleWithHistory } from '../../helpers/console-with-history';
 
-jest.setTimeout(60_000);
-
 const TOKENS = HISTORY_CONSOLE_TOKENS;
 
 /** Asks again until the answer holds (a background replay ends when it ends). */

@@ -12,8 +12,6 @@ import {
 import type { ConsoleWithHistory } from '../../helpers/console-with-history';
 import { fixtureEvent } from '../../helpers/history-events';
 
-jest.setTimeout(120_000);
-
 describe('the console’s history pages in a real browser', () => {
   let consoleUnderTest: ConsoleWithHistory;
   let browser: TestBrowser;

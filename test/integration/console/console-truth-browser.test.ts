@@ -42,8 +42,6 @@ import type { StoppableProxy } from '../../helpers/stoppable-proxy';
 import { eventually, silentLogger } from '../../component/routes/support/route-events';
 import { hostAndPort } from '../../helpers/test-services';
 
-jest.setTimeout(120_000);
-
 /** The window the console is read in: no page may be wider. */
 const WINDOW = 1280;
 

@@ -14,8 +14,6 @@ import {
 import type { ConsoleWithHistory } from '../../helpers/console-with-history';
 import { deliveredAttempt, fixtureEvent } from '../../helpers/history-events';
 
-jest.setTimeout(120_000);
-
 describe('recover since, records set aside and recovered events in a real browser', () => {
   let consoleUnderTest: ConsoleWithHistory;
   let browser: TestBrowser;

@@ -15,8 +15,6 @@ import { FIXTURES_DIR, derivedPersonalValues, eventOfBody } from '../../helpers/
 import { routeQueueName } from '../../../src/routes/route-queue-name';
 import { TEST_REDIS_URL } from '../../helpers/redis';
 
-jest.setTimeout(120_000);
-
 const TOKENS = HISTORY_CONSOLE_TOKENS;
 /** A field a loan does not have today, holding an e-mail: no kind names it, safe or personal. */
 const NEW_FIELD_VALUE = 'hidden.borrower@example.org';

@@ -14,8 +14,6 @@ import { TEST_REDIS_URL, obliterateQueue, uniqueQueueName } from '../../helpers/
 import { spawnWorker } from '../worker/support/child-process';
 import type { ChildWorker } from '../worker/support/child-process';
 
-jest.setTimeout(90_000);
-
 const PER_MEMBER = 24;
 const RECORDS = 3000; // ~3.6 MB per file: a download is under way when a worker is killed
 

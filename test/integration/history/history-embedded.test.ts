@@ -30,5 +30,5 @@ describe('the embedded history (PGlite)', () => {
     expect(seen.hasNext).toBe(true);
     expect(seen.dropped).toBeGreaterThan(0);
     expect(seen.remaining).toEqual([seen.loanId]);
-  }, 120_000);
+  });
 });

@@ -16,8 +16,6 @@ import {
 } from '../../helpers/history-events';
 import { TEST_REDIS_URL, uniqueQueueName } from '../../helpers/redis';
 
-jest.setTimeout(30_000);
-
 /** What the history must hold at most this long after an ordinary event follows a hostile one. */
 const NEXT_EVENT_WITHIN_MS = 5000;
 

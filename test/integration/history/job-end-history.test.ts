@@ -22,8 +22,6 @@ import { listenerUnderTest, TEST_SECRET } from '../../helpers/listener-under-tes
 import type { ListenerUnderTest } from '../../helpers/listener-under-test';
 import { TEST_REDIS_URL } from '../../helpers/redis';
 
-jest.setTimeout(60_000);
-
 const HISTORY_KEY = 'job-end-history-key-of-at-least-32-characters';
 
 describe('the history of a job_end handled by the worker process', () => {

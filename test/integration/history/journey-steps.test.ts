@@ -24,8 +24,6 @@ import { TEST_REDIS_URL, obliterateQueue, uniqueQueueName } from '../../helpers/
 import { spawnWorker } from '../worker/support/child-process';
 import type { ChildWorker } from '../worker/support/child-process';
 
-jest.setTimeout(60_000);
-
 const HISTORY_KEY = 'j'.repeat(40);
 
 /** A real HTTP destination answering 200 to every delivery; with `hold`, never answering. */

@@ -23,8 +23,6 @@ import { startRecordingHttpReceiver } from '../../helpers/recording-http-receive
 import type { RecordingHttpReceiver } from '../../helpers/recording-http-receiver';
 import { TEST_REDIS_URL } from '../../helpers/redis';
 
-jest.setTimeout(90_000);
-
 const TOKENS = HISTORY_CONSOLE_TOKENS;
 /** Two attempts 300 ms apart, no circuit: an event fails for good within a second. */
 const LOANS_TO = (origin: string) =>

@@ -31,8 +31,6 @@ import { startStoppableProxy } from '../../helpers/stoppable-proxy';
 import type { StoppableProxy } from '../../helpers/stoppable-proxy';
 import { hostAndPort, TEST_POSTGRES_URL } from '../../helpers/test-services';
 
-jest.setTimeout(60_000);
-
 const HISTORY_KEY = 'k'.repeat(40);
 
 /** A real HTTP destination that refuses each event id's first `failures` deliveries with a 503. */

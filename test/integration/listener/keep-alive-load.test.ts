@@ -91,7 +91,7 @@ describe('the listener under a paced load from its start', () => {
       if (web.child.exitCode === null) web.child.kill('SIGKILL');
       await obliterateQueue(queueName);
     }
-  }, 60_000);
+  });
 
   it('counts a request whose connection a server closes unanswered, on both sides', async () => {
     const server = await startDroppingServer();
@@ -110,5 +110,5 @@ describe('the listener under a paced load from its start', () => {
     } finally {
       if (server.child.exitCode === null) server.child.kill('SIGKILL');
     }
-  }, 30_000);
+  });
 });

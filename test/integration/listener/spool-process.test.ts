@@ -10,8 +10,6 @@ import { startDeliveries } from '../redis-ha/support/send-deliveries';
 import { spawnWorker } from '../worker/support/child-process';
 import type { ChildWorker } from '../worker/support/child-process';
 
-jest.setTimeout(120_000);
-
 const SECRET = 'spool-process-secret';
 const ROOT = join(__dirname, '../../..');
 

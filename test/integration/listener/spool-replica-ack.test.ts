@@ -9,8 +9,6 @@ import { loanEventJson } from '../../helpers/loan-event';
 import { startPrivateRedis } from '../../helpers/private-redis';
 import type { PrivateRedis } from '../../helpers/private-redis';
 
-jest.setTimeout(30_000);
-
 /** One delivery WAIT does not confirm: 200 spooled, why logged, kept by the drains that follow. */
 async function expectSpooledUnconfirmed(running: ListenerOnPort, dir: string): Promise<void> {
   const answer = await postSigned(running.port, loanEventJson('9400001'));

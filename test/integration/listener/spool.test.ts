@@ -13,8 +13,6 @@ import { startPrivateRedis } from '../../helpers/private-redis';
 import { startDeliveries } from '../redis-ha/support/send-deliveries';
 import type { PrivateRedis } from '../../helpers/private-redis';
 
-jest.setTimeout(60_000);
-
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 const depthOf = (running: ListenerOnPort): number => running.depth();

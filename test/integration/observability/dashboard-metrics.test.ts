@@ -14,8 +14,6 @@ import { TEST_REDIS_URL, obliterateQueue, uniqueQueueName } from '../../helpers/
 import { spawnWorker } from '../worker/support/child-process';
 import type { ChildWorker } from '../worker/support/child-process';
 
-jest.setTimeout(120_000);
-
 const ROOT = join(__dirname, '../../..');
 const SECRET = 'dashboard-metrics-secret';
 

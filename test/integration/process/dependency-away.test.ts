@@ -128,7 +128,7 @@ describe('a process whose dependency is away', () => {
       expectNoNoise(run.output());
     }
     expect(worker.output()).toContain('"msg":"redis connected"');
-  }, 120_000);
+  });
 
   it('says once that the history database is away, naming DATABASE_URL and the cadence', async () => {
     const port = await freePort();
@@ -156,5 +156,5 @@ describe('a process whose dependency is away', () => {
       msg: expect.stringContaining('(DATABASE_URL): connect ECONNREFUSED'),
     });
     expectNoNoise(worker.output());
-  }, 60_000);
+  });
 });

@@ -108,7 +108,7 @@ describe('Redis through Sentinel', () => {
         (await jobsOn(newPrimary, queueName, ackedAfter)).completed.length === ackedAfter.length,
       'the worker to complete the events acknowledged after the failover',
     );
-  }, 90_000);
+  });
 
   it('with replication held back, REDIS_ACK_REPLICAS=0 loses acknowledged events; =1 answers 503 for them instead', async () => {
     ha = await startRedisHa({ replicas: 1, proxyPrimary: true });
@@ -167,5 +167,5 @@ describe('Redis through Sentinel', () => {
     const noAckHeldAcked = noAckHeld.filter((r) => r.status === 200).map((r) => r.id);
     expect(noAckHeldAcked.length).toBeGreaterThan(0);
     expect(lostNoAck).toEqual(expect.arrayContaining(noAckHeldAcked));
-  }, 90_000);
+  });
 });

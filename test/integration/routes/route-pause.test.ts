@@ -17,8 +17,6 @@ import { startRecordingHttpReceiver } from '../../helpers/recording-http-receive
 import type { RecordingHttpReceiver } from '../../helpers/recording-http-receiver';
 import { TEST_REDIS_URL, obliterateQueue, uniqueQueueName } from '../../helpers/redis';
 
-jest.setTimeout(60_000);
-
 const { version } = JSON.parse(
   readFileSync(join(__dirname, '..', '..', '..', 'package.json'), 'utf8'),
 ) as { version: string };

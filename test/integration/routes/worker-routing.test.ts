@@ -14,8 +14,6 @@ import { enqueueRouteEvents, writeArchiveAndHookRoutes } from '../worker/support
 import { spawnWorker } from '../worker/support/child-process';
 import type { ChildWorker } from '../worker/support/child-process';
 
-jest.setTimeout(90_000);
-
 const EVENTS = 600;
 /** The burst of the inline test: each event at two destinations, first attempts inline. */
 const INLINE_EVENTS = 2000;

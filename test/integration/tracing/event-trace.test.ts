@@ -25,8 +25,6 @@ import { obliterateQueue, TEST_REDIS_URL } from '../../helpers/redis';
 import { attributeText, captureTraces, isAncestor } from '../../helpers/trace-capture';
 import { TEST_AMQP_URL } from '../../helpers/test-services';
 
-jest.setTimeout(60_000);
-
 const AMQP_URL = TEST_AMQP_URL;
 const PATRON_ID = 'patron-4711-secret-id';
 const ROUTE_SECRET = 'route-signing-secret';

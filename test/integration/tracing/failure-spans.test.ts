@@ -4,8 +4,6 @@ import { eventually } from '../../component/routes/support/route-events';
 import { obliterateQueue, TEST_REDIS_URL, uniqueQueueName } from '../../helpers/redis';
 import { attributeText, captureTraces } from '../../helpers/trace-capture';
 
-jest.setTimeout(30_000);
-
 const PATRON = 'Okafor, Amara <amara@example.org>';
 const capture = captureTraces();
 

@@ -16,8 +16,6 @@ import { captureTraces } from '../../helpers/trace-capture';
 import { spawnWorker } from '../worker/support/child-process';
 import type { ChildWorker } from '../worker/support/child-process';
 
-jest.setTimeout(90_000);
-
 const API_KEY = 'sandbox-key';
 const capture = captureTraces('svcws-listener');
 

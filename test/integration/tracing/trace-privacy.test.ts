@@ -17,8 +17,6 @@ import { obliterateQueue, TEST_REDIS_URL, uniqueQueueName } from '../../helpers/
 import { spawnWorker } from '../worker/support/child-process';
 import type { ChildWorker } from '../worker/support/child-process';
 
-jest.setTimeout(120_000);
-
 const WEBHOOK_SECRET = 'trace-webhook-secret-0123456789';
 const ROUTE_SECRET = 'trace-route-secret-0123456789';
 const API_KEY = 'trace-api-key-0123456789';

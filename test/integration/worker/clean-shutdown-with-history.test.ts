@@ -10,8 +10,6 @@ import { enqueueRouteEvents } from './support/route-burst';
 import { spawnWorker } from './support/child-process';
 import type { ChildWorker } from './support/child-process';
 
-jest.setTimeout(120_000);
-
 /** pino's warn is 40, error 50, fatal 60. */
 const WARN = 40;
 

@@ -11,8 +11,6 @@ import { TEST_REDIS_URL, obliterateQueue, uniqueQueueName } from '../../helpers/
 import { spawnWorker } from './support/child-process';
 import type { ChildWorker } from './support/child-process';
 
-jest.setTimeout(60_000);
-
 const RECORDS = 30_000; // about 36 MB of MARCXML: long enough to be cut off mid-download
 
 describe('worker process: SIGKILL mid-download and graceful shutdown', () => {

@@ -22,8 +22,6 @@ import { TEST_SECRET, listenerUnderTest } from '../../helpers/listener-under-tes
 import type { ListenerUnderTest } from '../../helpers/listener-under-test';
 import { TEST_REDIS_URL, obliterateQueue } from '../../helpers/redis';
 
-jest.setTimeout(60_000);
-
 const INSTITUTION = '01SVC_INST';
 
 async function until<T>(probe: () => Promise<T | undefined>): Promise<T> {

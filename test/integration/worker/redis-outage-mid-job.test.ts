@@ -11,8 +11,6 @@ import { enqueueRouteEvents } from './support/route-burst';
 import { spawnWorker } from './support/child-process';
 import type { ChildWorker } from './support/child-process';
 
-jest.setTimeout(60_000);
-
 const QUEUE = 'mid-job';
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
