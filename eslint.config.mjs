@@ -12,6 +12,8 @@ export default tseslint.config(
       '.tmp/',
       '**/jest.config.js',
       'test/summary-reporter.js',
+      // Plain Node inside the fresh-machine container, before any install (scripts/fresh-check.sh).
+      'scripts/fresh-check/take-ports.js',
     ],
   },
   js.configs.recommended,
