@@ -13,6 +13,7 @@ import { obliterateQueue, TEST_REDIS_URL, uniqueQueueName } from '../../helpers/
 
 const OPERATOR = 'operator-token-of-the-csrf-test';
 const IDENTITY = 'jane@library.example';
+const PROXY_SECRET = 'the-sso-proxy-secret-of-32-characters+';
 const BASIC = `Basic ${Buffer.from(`${IDENTITY}:proxy-password`).toString('base64')}`;
 
 /**
@@ -38,7 +39,8 @@ async function startConsole(more: Record<string, string> = {}) {
     QUEUE_NAME: queueName,
     CONSOLE_TOKENS_FILE: join(dir, 'tokens.yaml'),
     CONSOLE_ROLES_FILE: join(dir, 'roles.yaml'),
-    CONSOLE_TRUSTED_PROXY: '127.0.0.1,::1,::ffff:127.0.0.1',
+    CONSOLE_TRUSTED_PROXY: '127.0.0.1,::1',
+    CONSOLE_PROXY_SECRET: PROXY_SECRET,
     ROUTES_FILE: join(dir, 'routes.yaml'),
     ...more,
   };
@@ -102,10 +104,17 @@ describe('CSRF on the console’s state-changing requests', () => {
   });
 
   it('refuses the proxy’s identity with Basic auth and no token', async () => {
-    const proxied = { 'X-Forwarded-User': IDENTITY, Authorization: BASIC };
+    const proxied = {
+      'X-Forwarded-User': IDENTITY,
+      'X-Console-Proxy-Secret': PROXY_SECRET,
+      Authorization: BASIC,
+    };
     const api = await app().post('/api/v1/routes/loans/pause').set(proxied);
     expect([api.status, api.body.error]).toEqual([403, 'csrf']);
-    const token = await csrfOf({ 'X-Forwarded-User': IDENTITY });
+    const token = await csrfOf({
+      'X-Forwarded-User': IDENTITY,
+      'X-Console-Proxy-Secret': PROXY_SECRET,
+    });
     const held = await app()
       .post('/api/v1/routes/loans/resume')
       .set({ ...proxied, 'X-CSRF-Token': token });
