@@ -424,7 +424,7 @@ export const ConsoleConfig = EnvSchema.pick({
         code: 'custom',
         path: ['CONSOLE_PROXY_SECRET'],
         message:
-          'required with CONSOLE_TRUSTED_PROXY: an identity header is now believed only with this secret in X-Console-Proxy-Secret, and X-Forwarded-For only from CONSOLE_TRUSTED_PROXIES (docs/console.md#single-sign-on)',
+          'required with CONSOLE_TRUSTED_PROXY: an identity header is now believed only with this secret in X-Console-Proxy-Secret, and X-Forwarded-For only from CONSOLE_TRUSTED_PROXIES (docs/console.md#single-sign-on-through-a-reverse-proxy)',
       });
     }
   }, ALWAYS)

@@ -3,7 +3,7 @@
  * data they read (data/). The console process wires it from these pieces.
  */
 export { createConsoleApp } from './create-console-app';
-export { createConsoleAuth, PROXY_SECRET_HEADER } from './auth/console-auth';
+export { createConsoleAuth } from './auth/console-auth';
 export { trustedAddresses } from './auth/trusted-addresses';
 export type { ConsoleAuth } from './auth/console-auth';
 export { loadConsoleRolesFile, loadConsoleTokensFile } from './auth/console-access-files';

@@ -11,7 +11,7 @@ import type { TrustedAddresses } from './trusted-addresses';
 
 export const SESSION_COOKIE = 'console_session';
 /** The header the single sign-on proxy puts CONSOLE_PROXY_SECRET in (deploy/proxy/nginx.conf). */
-export const PROXY_SECRET_HEADER = 'X-Console-Proxy-Secret';
+const PROXY_SECRET_HEADER = 'X-Console-Proxy-Secret';
 
 export interface ConsoleAuthOptions {
   readonly tokens: ConsoleTokensFile;

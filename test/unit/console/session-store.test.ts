@@ -8,7 +8,12 @@ const otherViewer: Principal = { name: 'desk', role: 'viewer', via: 'session' };
 describe('the console’s sessions', () => {
   it('sweeps expired sessions on its timer', async () => {
     let now = 1_000;
-    const store = createSessionStore({ maxSessions: 100, maxPerPrincipal: 100, sweepEveryMs: 10, now: () => now });
+    const store = createSessionStore({
+      maxSessions: 100,
+      maxPerPrincipal: 100,
+      sweepEveryMs: 10,
+      now: () => now,
+    });
     try {
       store.add('a', { principal, expiresAt: 2_000 });
       store.add('b', { principal, expiresAt: 5_000 });
@@ -22,7 +27,12 @@ describe('the console’s sessions', () => {
   });
 
   it('ends the oldest live session when a sign-in would pass the cap', () => {
-    const store = createSessionStore({ maxSessions: 2, maxPerPrincipal: 100, sweepEveryMs: 60_000, now: () => 0 });
+    const store = createSessionStore({
+      maxSessions: 2,
+      maxPerPrincipal: 100,
+      sweepEveryMs: 60_000,
+      now: () => 0,
+    });
     try {
       store.add('first', { principal, expiresAt: 10 });
       store.add('second', { principal, expiresAt: 10 });
@@ -38,7 +48,12 @@ describe('the console’s sessions', () => {
 
   it('drops expired sessions before the oldest live one at the cap', () => {
     let now = 0;
-    const store = createSessionStore({ maxSessions: 2, maxPerPrincipal: 100, sweepEveryMs: 60_000, now: () => now });
+    const store = createSessionStore({
+      maxSessions: 2,
+      maxPerPrincipal: 100,
+      sweepEveryMs: 60_000,
+      now: () => now,
+    });
     try {
       store.add('live', { principal, expiresAt: 100 });
       store.add('short', { principal, expiresAt: 5 });
