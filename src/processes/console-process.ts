@@ -170,7 +170,7 @@ function authOf(config: ConsoleConfig): ConsoleAuth {
       config.CONSOLE_ROLES_FILE === undefined
         ? undefined
         : loadConsoleRolesFile(config.CONSOLE_ROLES_FILE),
-    trustedProxies: config.CONSOLE_TRUSTED_PROXY ?? [],
+    identityProxies: config.CONSOLE_TRUSTED_PROXY ?? [],
     proxySecret: config.CONSOLE_PROXY_SECRET,
     identityHeader: config.CONSOLE_IDENTITY_HEADER,
     sessionTtlMs: config.CONSOLE_SESSION_HOURS * 3600_000,

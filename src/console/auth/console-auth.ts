@@ -17,8 +17,11 @@ export interface ConsoleAuthOptions {
   readonly tokens: ConsoleTokensFile;
   /** CONSOLE_ROLES_FILE: identities the trusted proxy may send; undefined: no proxy sign-in. */
   readonly roles?: ConsoleRolesFile | undefined;
-  /** CONSOLE_TRUSTED_PROXY: only a request from one of these addresses may carry an identity. */
-  readonly trustedProxies: readonly string[];
+  /**
+   * CONSOLE_TRUSTED_PROXY: only a request from one of these addresses or ranges may carry an
+   * identity (not CONSOLE_TRUSTED_PROXIES: whose X-Forwarded-For is believed is another matter).
+   */
+  readonly identityProxies: readonly string[];
   /**
    * CONSOLE_PROXY_SECRET: and only with this secret in PROXY_SECRET_HEADER; undefined: no identity
    * is believed (an address alone is no proof: any process on that host has it).
@@ -77,7 +80,7 @@ export function createConsoleAuth(options: ConsoleAuthOptions) {
     }),
     key: randomBytes(32),
     header: options.identityHeader.toLowerCase(),
-    identityProxies: trustedAddresses(options.trustedProxies),
+    identityProxies: trustedAddresses(options.identityProxies),
     proxySecretDigest:
       options.proxySecret === undefined ? undefined : tokenDigest(options.proxySecret),
   };

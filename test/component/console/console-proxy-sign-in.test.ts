@@ -5,7 +5,7 @@ import { createConsoleAuth } from '../../../src/console/auth/console-auth';
 const SECRET = 'the-sso-proxy-secret-of-32-characters+';
 
 /** A route answering who the console thinks is asking. */
-function whoAmI(trustedProxies: string[], proxySecret: string | undefined = SECRET) {
+function whoAmI(identityProxies: string[], proxySecret: string | undefined = SECRET) {
   const auth = createConsoleAuth({
     tokens: { tokens: [] },
     roles: {
@@ -14,7 +14,7 @@ function whoAmI(trustedProxies: string[], proxySecret: string | undefined = SECR
         { identity: 'desk@inst-a.example', role: 'viewer', institution: 'INST_A' },
       ],
     },
-    trustedProxies,
+    identityProxies,
     proxySecret,
     identityHeader: 'X-Forwarded-User',
     sessionTtlMs: 60_000,
