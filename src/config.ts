@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { ruleOfIssue } from './startup/rule-of-issue';
 
@@ -30,6 +31,24 @@ const { port, positiveInt, nonNegativeInt, optionalSecret, csv } = envValue;
 const byteSize = z
   .string()
   .regex(/^\d+(\.\d+)?\s*(b|kb|mb|gb)?$/i, 'a size such as 1mb, 512kb or 2048');
+
+/** `203.0.113.7` or `10.0.0.0/8` (IPv4 or IPv6; a prefix within the address's bits). */
+function isAddressOrCidr(part: string): boolean {
+  const [address = '', prefix, extra] = part.split('/');
+  const family = isIP(address);
+  if (family === 0 || extra !== undefined) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+/** Addresses and CIDR ranges separated by commas (never host names: they are not checked). */
+const addressList = csv.refine(
+  (parts) => parts.length > 0 && parts.every(isAddressOrCidr),
+  'IP addresses or CIDR ranges separated by commas',
+);
+
+/** Shared secrets a guess must not find: as long as HISTORY_KEY's. */
+const longSecret = z.string().min(32, 'at least 32 characters');
 
 /** Webhook secrets: a short shared secret can be guessed offline from one signed body. */
 const webhookSecret = z.string().min(16, 'at least 16 characters');
@@ -88,7 +107,7 @@ export const EnvSchema = z.object({
   REJECTED_MAX_COUNT: positiveInt.default(1000),
   REJECTED_MAX_AGE_HOURS: positiveInt.default(336),
   /** When set, GET /metrics (the listener's and the worker's) asks for "Authorization: Bearer <token>". */
-  METRICS_TOKEN: optionalSecret,
+  METRICS_TOKEN: optionalSecret.pipe(longSecret.optional()),
   /** The listener's /metrics on a port of its own, and no longer on PORT; unset: on PORT. */
   METRICS_PORT: port.optional(),
   /** The interface METRICS_PORT listens on (127.0.0.1, a private address); unset: every one. */
@@ -149,8 +168,19 @@ export const EnvSchema = z.object({
   CONSOLE_HOST: z.string().min(1).default('127.0.0.1'),
   /** YAML `tokens: [{ name, sha256, role, institution? }]` (npm run events -- console-token). */
   CONSOLE_TOKENS_FILE: z.string().min(1).optional(),
-  /** Addresses of the reverse proxy whose identity header is believed (single sign-on). */
-  CONSOLE_TRUSTED_PROXY: csv.optional(),
+  /**
+   * Addresses or CIDR ranges of the reverse proxies whose X-Forwarded-For and -Proto are believed:
+   * the client is the rightmost address of X-Forwarded-For that is not one of them (the guess
+   * limits count per client, the session cookie is Secure behind TLS). Unset: the socket's address.
+   */
+  CONSOLE_TRUSTED_PROXIES: addressList.optional(),
+  /**
+   * Addresses or CIDR ranges of the single sign-on proxy whose identity header is believed, and
+   * only with CONSOLE_PROXY_SECRET in its X-Console-Proxy-Secret header (docs/console.md).
+   */
+  CONSOLE_TRUSTED_PROXY: addressList.optional(),
+  /** The secret the single sign-on proxy sends in X-Console-Proxy-Secret; required with CONSOLE_TRUSTED_PROXY. */
+  CONSOLE_PROXY_SECRET: optionalSecret.pipe(longSecret.optional()),
   /** The header that proxy sets to the signed-in identity. */
   CONSOLE_IDENTITY_HEADER: z
     .string()
@@ -159,8 +189,10 @@ export const EnvSchema = z.object({
   /** YAML `identities: [{ identity, role, institution? }]`: the proxy's identities → roles. */
   CONSOLE_ROLES_FILE: z.string().min(1).optional(),
   CONSOLE_SESSION_HOURS: positiveInt.max(168).default(8),
-  /** Live sign-in sessions at most; a sign-in beyond it ends the oldest (docs/console.md). */
+  /** Live sign-in sessions at most; a sign-in beyond it ends one (docs/console.md#sessions). */
   CONSOLE_MAX_SESSIONS: positiveInt.max(1_000_000).default(10_000),
+  /** Live sessions of one principal (one token) at most; a sign-in beyond it ends its oldest. */
+  CONSOLE_MAX_SESSIONS_PER_PRINCIPAL: positiveInt.max(1_000_000).default(10),
 
   // reconciliation of job_end (docs/worker.md#reconciliation)
   /** How often the fleet looks for job_ends never delivered (one run per interval); 0: never. */
@@ -354,11 +386,14 @@ export const ConsoleConfig = EnvSchema.pick({
   CONSOLE_PORT: true,
   CONSOLE_HOST: true,
   CONSOLE_TOKENS_FILE: true,
+  CONSOLE_TRUSTED_PROXIES: true,
   CONSOLE_TRUSTED_PROXY: true,
+  CONSOLE_PROXY_SECRET: true,
   CONSOLE_IDENTITY_HEADER: true,
   CONSOLE_ROLES_FILE: true,
   CONSOLE_SESSION_HOURS: true,
   CONSOLE_MAX_SESSIONS: true,
+  CONSOLE_MAX_SESSIONS_PER_PRINCIPAL: true,
   // The history pages and API calls read the history (docs/history.md) when DATABASE_URL is set.
   ...historyKeys,
 })
@@ -382,6 +417,14 @@ export const ConsoleConfig = EnvSchema.pick({
         code: 'custom',
         path: [missing],
         message: 'required with the other proxy key',
+      });
+    }
+    if (config.CONSOLE_TRUSTED_PROXY !== undefined && config.CONSOLE_PROXY_SECRET === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['CONSOLE_PROXY_SECRET'],
+        message:
+          'required with CONSOLE_TRUSTED_PROXY: an identity header is now believed only with this secret in X-Console-Proxy-Secret, and X-Forwarded-For only from CONSOLE_TRUSTED_PROXIES (docs/console.md#single-sign-on-through-a-reverse-proxy)',
       });
     }
   }, ALWAYS)

@@ -9,6 +9,7 @@ import type { ConsoleAuth } from './auth/console-auth';
 import type { ConsoleHistory } from './data/console-history';
 import { apiOperations } from './api/api-operations';
 import { apiRouter } from './api/api-router';
+import { createWrongTokenLimit } from '../http/wrong-token-limit';
 import { bearerGuessLimit } from './auth/bearer-guess-limit';
 import { CONSOLE_CSS } from './pages/console-css';
 import { pageErrorHandler, pagesRouter } from './pages/pages-router';
@@ -25,10 +26,17 @@ export interface ConsoleAppOptions {
   readonly overview: OverviewSources;
   /** The event history; undefined: live state only (the pages say so, its calls answer 503). */
   readonly history?: ConsoleHistory | undefined;
-  /** CONSOLE_TRUSTED_PROXY: its X-Forwarded-For and -Proto are believed (rate limits, Secure cookie). */
+  /**
+   * CONSOLE_TRUSTED_PROXIES: their X-Forwarded-For and -Proto are believed (the client the guess
+   * limits count for, the Secure cookie); the client is the rightmost address not among them.
+   */
   readonly trustedProxies: readonly string[];
-  /** Sign-in attempts, and wrong Bearer tokens, per address per minute (10 unless told). */
+  /** Wrong tokens (sign-in and Bearer together) per client per minute (10 unless told). */
   readonly signInPerMinute?: number;
+  /** Wrong tokens of all clients per minute before wrong answers wait (100 unless told). */
+  readonly wrongTokensPerMinute?: number;
+  /** The window of both counts (a minute unless told; tests shorten it). */
+  readonly guessWindowMs?: number;
   /** `/readyz`: resolves when the console's Redis answers (health-routes.ts, as the listener's). */
   readonly checkReady: () => Promise<void>;
 }
@@ -74,8 +82,12 @@ export function createConsoleApp(options: ConsoleAppOptions): Express {
     res.type('js').send(HTMX);
   });
   const deps = { ...options };
-  const attemptsPerMinute = options.signInPerMinute ?? 10;
-  app.use(bearerGuessLimit({ auth: options.auth, attemptsPerMinute }));
+  const limit = createWrongTokenLimit({
+    perClient: options.signInPerMinute ?? 10,
+    overall: options.wrongTokensPerMinute ?? 100,
+    ...(options.guessWindowMs === undefined ? {} : { windowMs: options.guessWindowMs }),
+  });
+  app.use(bearerGuessLimit({ auth: options.auth, limit }));
   app.use(
     '/api/v1',
     apiRouter({
@@ -89,7 +101,7 @@ export function createConsoleApp(options: ConsoleAppOptions): Express {
     signInRoutes({
       auth: options.auth,
       logger: options.logger,
-      attemptsPerMinute,
+      limit,
     }),
   );
   app.use(pagesRouter(deps));

@@ -4,6 +4,7 @@
  */
 export { createConsoleApp } from './create-console-app';
 export { createConsoleAuth } from './auth/console-auth';
+export { trustedAddresses } from './auth/trusted-addresses';
 export type { ConsoleAuth } from './auth/console-auth';
 export { loadConsoleRolesFile, loadConsoleTokensFile } from './auth/console-access-files';
 /** The digest a tokens file keeps (the console-token command, tests): the one in http/. */

@@ -11,6 +11,7 @@ import {
   createConsoleAuth,
   openConsoleQueues,
   createConsoleHistory,
+  trustedAddresses,
 } from '../console';
 import type { ConsoleAuth, ConsoleHistory, ConsoleQueues, OverviewSources } from '../console';
 import { createRejectedStore } from '../events/rejected-store';
@@ -64,6 +65,7 @@ export interface ConsoleProcess {
  */
 export function createConsoleProcess(options: ConsoleProcessOptions): ConsoleProcess {
   const { config, connection } = options;
+  warnOfLoopbackTrust(options);
   const sources = openSources(options);
   const history = openHistory(options, sources);
   const auth = authOf(config);
@@ -72,7 +74,7 @@ export function createConsoleProcess(options: ConsoleProcessOptions): ConsolePro
     auth,
     actions: createConsoleActions(sources),
     history: history.calls,
-    trustedProxies: config.CONSOLE_TRUSTED_PROXY ?? [],
+    trustedProxies: config.CONSOLE_TRUSTED_PROXIES ?? [],
     overview: {
       queues: sources.queues,
       history: history.calls,
@@ -146,6 +148,18 @@ function openSources({ config, connection, env }: ConsoleProcessOptions): Consol
   return { queues, baseQueue, replayTargets, rejected, redactSecrets };
 }
 
+/** One line at start when a trusted proxy key holds a loopback address (docs/console.md#hardening). */
+function warnOfLoopbackTrust({ config, logger }: ConsoleProcessOptions): void {
+  const keys = (['CONSOLE_TRUSTED_PROXIES', 'CONSOLE_TRUSTED_PROXY'] as const).filter(
+    (key) => trustedAddresses(config[key] ?? []).holdsLoopback,
+  );
+  if (keys.length === 0) return;
+  logger.warn(
+    { keys },
+    'console trusts a loopback address: any process on this host is trusted as the proxy is',
+  );
+}
+
 function authOf(config: ConsoleConfig): ConsoleAuth {
   return createConsoleAuth({
     tokens:
@@ -156,10 +170,12 @@ function authOf(config: ConsoleConfig): ConsoleAuth {
       config.CONSOLE_ROLES_FILE === undefined
         ? undefined
         : loadConsoleRolesFile(config.CONSOLE_ROLES_FILE),
-    trustedProxies: config.CONSOLE_TRUSTED_PROXY ?? [],
+    identityProxies: config.CONSOLE_TRUSTED_PROXY ?? [],
+    proxySecret: config.CONSOLE_PROXY_SECRET,
     identityHeader: config.CONSOLE_IDENTITY_HEADER,
     sessionTtlMs: config.CONSOLE_SESSION_HOURS * 3600_000,
     maxSessions: config.CONSOLE_MAX_SESSIONS,
+    maxSessionsPerPrincipal: config.CONSOLE_MAX_SESSIONS_PER_PRINCIPAL,
   });
 }
 

@@ -55,6 +55,8 @@ export async function startConsoleWithHistory(
     existing?: { url: string; schema: string };
     /** The `loans` route's `to:` and what follows it (default: an unreachable http URL). */
     loansTo?: string;
+    /** More of the console's keys (a proxy's, a cap), over the ones set here. */
+    env?: Readonly<Record<string, string>>;
   } = {},
 ): Promise<ConsoleWithHistory> {
   const dir = await mkdtemp(join(tmpdir(), 'svc-console-history-'));
@@ -86,6 +88,7 @@ export async function startConsoleWithHistory(
     DATABASE_URL: options.existing?.url ?? TEST_DATABASE_URL,
     HISTORY_KEY: TEST_HISTORY_KEY,
     HISTORY_SCHEMA: history.schema,
+    ...options.env,
   };
   const consoleProcess = createConsoleProcess({
     config: loadConfig(ConsoleConfig, env),

@@ -1,4 +1,4 @@
-import { ConfigError, EnvSchema, loadConfig, WebConfig } from '../../src/config';
+import { ConfigError, ConsoleConfig, EnvSchema, loadConfig, WebConfig } from '../../src/config';
 
 describe('loadConfig', () => {
   it('applies the documented defaults when only the secret is set', () => {
@@ -86,5 +86,43 @@ describe('loadConfig: webhook secrets and listener bounds', () => {
       ADMIN_TOKEN: 'an-admin-token-of-24-chars',
     });
     expect(Object.keys(config)).not.toContain('ADMIN_TOKEN');
+  });
+});
+
+describe('loadConfig: the console behind proxies', () => {
+  const base = { CONSOLE_TOKENS_FILE: '/etc/svcws/console-tokens.yaml' };
+  const sso = {
+    ...base,
+    CONSOLE_ROLES_FILE: '/etc/svcws/console-roles.yaml',
+    CONSOLE_TRUSTED_PROXY: '127.0.0.1',
+  };
+
+  it('refuses CONSOLE_TRUSTED_PROXY without CONSOLE_PROXY_SECRET, saying what is now required', () => {
+    expect(() => loadConfig(ConsoleConfig, sso)).toThrow(
+      /CONSOLE_PROXY_SECRET \(required with CONSOLE_TRUSTED_PROXY: an identity header is now believed only with this secret/,
+    );
+  });
+
+  it('refuses a CONSOLE_PROXY_SECRET shorter than 32 characters, never quoting it', () => {
+    const load = () => loadConfig(ConsoleConfig, { ...sso, CONSOLE_PROXY_SECRET: 'short-XYZ' });
+    expect(load).toThrow(/CONSOLE_PROXY_SECRET \(at least 32 characters\)/);
+    expect(load).not.toThrow(/XYZ/);
+  });
+
+  it('reads CONSOLE_TRUSTED_PROXIES as addresses and CIDR ranges, and refuses a host name', () => {
+    const config = loadConfig(ConsoleConfig, {
+      ...base,
+      CONSOLE_TRUSTED_PROXIES: '10.0.0.0/8, 192.0.2.7,::1,fd00::/8',
+    });
+    expect(config.CONSOLE_TRUSTED_PROXIES).toEqual(['10.0.0.0/8', '192.0.2.7', '::1', 'fd00::/8']);
+    for (const bad of ['proxy.example.org', '10.0.0.0/33', '10.0.0.1/8/2']) {
+      expect(() => loadConfig(ConsoleConfig, { ...base, CONSOLE_TRUSTED_PROXIES: bad })).toThrow(
+        /CONSOLE_TRUSTED_PROXIES \(IP addresses or CIDR ranges/,
+      );
+    }
+  });
+
+  it('caps sessions per principal at 10 unless told', () => {
+    expect(loadConfig(ConsoleConfig, base).CONSOLE_MAX_SESSIONS_PER_PRINCIPAL).toBe(10);
   });
 });

@@ -1,41 +1,37 @@
 import type { Request, RequestHandler } from 'express';
-import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
+import type { WrongTokenLimit } from '../../http/wrong-token-limit';
 import type { ConsoleAuth } from './console-auth';
 
 export interface BearerGuessLimitOptions {
   readonly auth: ConsoleAuth;
-  /** Wrong Bearer tokens per address per minute (as many as sign-in attempts). */
-  readonly attemptsPerMinute: number;
+  /** The console's one limit of wrong tokens (create-console-app.ts), shared with the sign-in form. */
+  readonly limit: WrongTokenLimit;
 }
 
-const WINDOW_MS = 60_000;
+/** The client a count is kept for: req.ip, which the trusted proxies' X-Forwarded-For sets. */
+export function clientOf(req: Request): string {
+  return req.ip ?? req.socket.remoteAddress ?? '';
+}
 
 /**
- * Guesses of a Bearer token are limited as sign-in attempts are: per address and minute, a wrong
- * token counts, a right one does not (a script's calls, however many at once, never add up).
- * Once an address is at the limit, its requests answer 429 with Retry-After before any token is
- * checked, so a guess made then cannot tell right from wrong.
+ * Guesses of a Bearer token count as wrong sign-ins do, per client (CONSOLE_TRUSTED_PROXIES says
+ * who that is behind a proxy) and overall; a right token never counts (a script's calls, however
+ * many at once, never add up). wrong-token-limit.ts: when a client is refused, and why a right
+ * token from another client never is.
  */
 export function bearerGuessLimit(options: BearerGuessLimitOptions): RequestHandler {
-  const keyOf = (req: Request): string => ipKeyGenerator(req.ip ?? '');
-  const limiter = rateLimit({
-    windowMs: WINDOW_MS,
-    limit: options.attemptsPerMinute,
-    standardHeaders: 'draft-8',
-    legacyHeaders: false,
-    keyGenerator: keyOf,
-    skip: async (req) => {
-      if (options.auth.bearerOf(req) === undefined) return true;
-      const seen = await limiter.getKey(keyOf(req));
-      if (seen !== undefined && seen.totalHits >= options.attemptsPerMinute) return false;
-      return options.auth.principalOf(req) !== undefined;
-    },
-    handler: (_req, res) => {
+  return options.limit.guard({
+    tokenOf: (req) => options.auth.bearerOf(req),
+    isRight: (token) => options.auth.principalOfToken(token) !== undefined,
+    clientOf,
+    refuse: (res, why) => {
       res.status(429).json({
         error: 'too_many_attempts',
-        message: 'too many wrong tokens from this address: wait a minute',
+        message:
+          why === 'client'
+            ? 'too many wrong tokens from this address: wait a minute'
+            : 'too many wrong tokens overall: wait a minute',
       });
     },
   });
-  return limiter;
 }

@@ -1,25 +1,39 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { Request } from 'express';
-import { secretsMatch, sha256Hex } from '../../http/token-matcher';
+import { secretsMatch, sha256Hex, tokenDigest } from '../../http/token-matcher';
 import { principalOfIdentity, principalOfToken } from './console-access-files';
 import type { ConsoleRolesFile, ConsoleTokensFile } from './console-access-files';
 import type { Principal } from './principal';
 import { createSessionStore } from './session-store';
 import type { SessionStore } from './session-store';
+import { trustedAddresses } from './trusted-addresses';
+import type { TrustedAddresses } from './trusted-addresses';
 
 export const SESSION_COOKIE = 'console_session';
+/** The header the single sign-on proxy puts CONSOLE_PROXY_SECRET in (deploy/proxy/nginx.conf). */
+const PROXY_SECRET_HEADER = 'X-Console-Proxy-Secret';
 
 export interface ConsoleAuthOptions {
   readonly tokens: ConsoleTokensFile;
   /** CONSOLE_ROLES_FILE: identities the trusted proxy may send; undefined: no proxy sign-in. */
   readonly roles?: ConsoleRolesFile | undefined;
-  /** CONSOLE_TRUSTED_PROXY: only a request from one of these addresses may carry an identity. */
-  readonly trustedProxies: readonly string[];
+  /**
+   * CONSOLE_TRUSTED_PROXY: only a request from one of these addresses or ranges may carry an
+   * identity (not CONSOLE_TRUSTED_PROXIES: whose X-Forwarded-For is believed is another matter).
+   */
+  readonly identityProxies: readonly string[];
+  /**
+   * CONSOLE_PROXY_SECRET: and only with this secret in PROXY_SECRET_HEADER; undefined: no identity
+   * is believed (an address alone is no proof: any process on that host has it).
+   */
+  readonly proxySecret?: string | undefined;
   /** CONSOLE_IDENTITY_HEADER, e.g. X-Forwarded-User (oauth2-proxy) or X-Remote-User. */
   readonly identityHeader: string;
   readonly sessionTtlMs: number;
-  /** CONSOLE_MAX_SESSIONS: live sessions at most (session-store.ts: the oldest ends beyond it). */
+  /** CONSOLE_MAX_SESSIONS: live sessions at most (session-store.ts: which one ends beyond it). */
   readonly maxSessions: number;
+  /** CONSOLE_MAX_SESSIONS_PER_PRINCIPAL: live sessions of one principal at most; 10 unless told. */
+  readonly maxSessionsPerPrincipal?: number;
   /** How often expired sessions are swept from memory; a minute unless told. */
   readonly sweepEveryMs?: number;
   readonly now?: () => number;
@@ -35,7 +49,16 @@ interface AuthState {
   readonly key: Buffer;
   /** The identity header's name, lower case as Node keeps headers. */
   readonly header: string;
+  readonly identityProxies: TrustedAddresses;
+  /** The SHA-256 of CONSOLE_PROXY_SECRET (compared as digests: one length, constant time). */
+  readonly proxySecretDigest: Buffer | undefined;
 }
+
+/** What a sign-in came to: a session, a wrong token, or no session a viewer may end (session-store.ts). */
+export type SignInResult =
+  | { readonly outcome: 'signed-in'; cookie: string; principal: Principal; maxAgeMs: number }
+  | { readonly outcome: 'wrong-token' }
+  | { readonly outcome: 'sessions-full' };
 
 /**
  * Who is asking: a bearer token (the API), an identity from the trusted proxy, or a session cookie
@@ -51,11 +74,15 @@ export function createConsoleAuth(options: ConsoleAuthOptions) {
     now,
     sessions: createSessionStore({
       maxSessions: options.maxSessions,
+      maxPerPrincipal: options.maxSessionsPerPrincipal ?? 10,
       sweepEveryMs: options.sweepEveryMs ?? 60_000,
       now,
     }),
     key: randomBytes(32),
     header: options.identityHeader.toLowerCase(),
+    identityProxies: trustedAddresses(options.identityProxies),
+    proxySecretDigest:
+      options.proxySecret === undefined ? undefined : tokenDigest(options.proxySecret),
   };
   return {
     principalOf: (req: Request): Principal | undefined => principalOf(state, req),
@@ -67,6 +94,9 @@ export function createConsoleAuth(options: ConsoleAuthOptions) {
     needsCsrf: (principal: Principal): boolean => principal.via !== 'bearer',
     /** Bearer tokens sent with a request, right or wrong (the guesses' limit counts them). */
     bearerOf: (req: Request): string | undefined => bearerOf(req),
+    /** The principal of a token of CONSOLE_TOKENS_FILE (the guess limits' check). */
+    principalOfToken: (token: string): Principal | undefined =>
+      principalOfToken(options.tokens, token),
     /** Live sessions held in memory (expired ones not yet swept included). */
     sessionCount: (): number => state.sessions.size(),
     /** Stops the sweep timer (the console's shutdown). */
@@ -101,15 +131,27 @@ function principalOf(state: AuthState, req: Request): Principal | undefined {
   return sessionOf(state, req)?.session.principal;
 }
 
+/**
+ * The identity the single sign-on proxy sent: believed only from a CONSOLE_TRUSTED_PROXY address
+ * that also sends CONSOLE_PROXY_SECRET, so neither a client's own header passed on by a proxy nor
+ * a local process speaking to the loopback becomes anyone.
+ */
 function fromProxy(
-  { options, header }: AuthState,
+  state: AuthState,
   req: Request,
 ): { principal: Principal | undefined; identity: string } | undefined {
-  const identity = req.headers[header];
-  if (typeof identity !== 'string' || identity === '' || options.roles === undefined)
-    return undefined;
-  if (!options.trustedProxies.includes(addressOf(req))) return undefined;
-  return { principal: principalOfIdentity(options.roles, identity), identity };
+  const identity = req.headers[state.header];
+  const roles = state.options.roles;
+  if (typeof identity !== 'string' || identity === '' || roles === undefined) return undefined;
+  if (!state.identityProxies.has(req.socket.remoteAddress ?? '')) return undefined;
+  if (!proxySecretHolds(state, req)) return undefined;
+  return { principal: principalOfIdentity(roles, identity), identity };
+}
+
+function proxySecretHolds({ proxySecretDigest }: AuthState, req: Request): boolean {
+  const sent = req.get(PROXY_SECRET_HEADER);
+  if (proxySecretDigest === undefined || sent === undefined) return false;
+  return secretsMatch(tokenDigest(sent), proxySecretDigest);
 }
 
 function sessionOf(
@@ -123,17 +165,15 @@ function sessionOf(
   return session === undefined ? undefined : { id, session };
 }
 
-function signIn(
-  state: AuthState,
-  token: string,
-): { cookie: string; principal: Principal; maxAgeMs: number } | undefined {
+function signIn(state: AuthState, token: string): SignInResult {
   const found = principalOfToken(state.options.tokens, token);
-  if (found === undefined) return undefined;
+  if (found === undefined) return { outcome: 'wrong-token' };
   const principal: Principal = { ...found, via: 'session' };
   const cookie = randomBytes(32).toString('base64url');
   const ttl = state.options.sessionTtlMs;
-  state.sessions.add(sha256Hex(cookie), { principal, expiresAt: state.now() + ttl });
-  return { cookie, principal, maxAgeMs: ttl };
+  const kept = state.sessions.add(sha256Hex(cookie), { principal, expiresAt: state.now() + ttl });
+  if (!kept) return { outcome: 'sessions-full' };
+  return { outcome: 'signed-in', cookie, principal, maxAgeMs: ttl };
 }
 
 function csrfTokenOf(state: AuthState, req: Request): string {
@@ -148,11 +188,6 @@ function csrfSubject(state: AuthState, req: Request): string | undefined {
   if (proxy?.principal !== undefined) return `proxy:${proxy.identity}`;
   const found = sessionOf(state, req);
   return found === undefined ? undefined : `session:${found.id}`;
-}
-
-function addressOf(req: Request): string {
-  const address = req.socket.remoteAddress ?? '';
-  return address.startsWith('::ffff:') ? address.slice('::ffff:'.length) : address;
 }
 
 function cookieOf(req: Request, name: string): string | undefined {

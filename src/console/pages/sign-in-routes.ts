@@ -1,7 +1,8 @@
 import express from 'express';
-import type { Router } from 'express';
-import { rateLimit } from 'express-rate-limit';
+import type { Request, Router } from 'express';
+import type { WrongTokenLimit } from '../../http/wrong-token-limit';
 import type { Logger } from '../../logger';
+import { clientOf } from '../auth/bearer-guess-limit';
 import type { ConsoleAuth } from '../auth/console-auth';
 import { SESSION_COOKIE } from '../auth/console-auth';
 import { consoleError } from '../data/console-error';
@@ -11,24 +12,24 @@ import { signInPage } from './queue-pages';
 export interface SignInOptions {
   readonly auth: ConsoleAuth;
   readonly logger: Logger;
-  /** Sign-in attempts per address per minute. */
-  readonly attemptsPerMinute: number;
+  /** The console's one limit of wrong tokens (create-console-app.ts), shared with Bearer tokens. */
+  readonly limit: WrongTokenLimit;
 }
 
 /**
  * /sign-in (a form field `token`) sets the session cookie — HttpOnly, SameSite=Strict, expiring —
- * and /sign-out ends it. The token is never logged nor put in a URL; attempts are rate-limited
- * per address so a token cannot be guessed online.
+ * and /sign-out ends it. The token is never logged nor put in a URL; wrong tokens are limited per
+ * client and overall (wrong-token-limit.ts) so a token cannot be guessed online.
  */
 export function signInRoutes(options: SignInOptions): Router {
   const router = express.Router();
   const form = express.urlencoded({ extended: false, limit: '4kb' });
-  const limiter = rateLimit({
-    windowMs: 60_000,
-    limit: options.attemptsPerMinute,
-    standardHeaders: 'draft-8',
-    legacyHeaders: false,
-    handler: (_req, res) => {
+  const limiter = options.limit.guard({
+    // A post without a token field counts as a wrong one.
+    tokenOf: (req) => tokenOf(req) ?? '',
+    isRight: (token) => options.auth.principalOfToken(token) !== undefined,
+    clientOf,
+    refuse: (res) => {
       res
         .status(429)
         .type('html')
@@ -38,10 +39,18 @@ export function signInRoutes(options: SignInOptions): Router {
   router.get('/sign-in', (_req, res) => {
     res.type('html').send(page('Sign in', signInPage({})).value);
   });
-  router.post('/sign-in', limiter, form, (req, res) => {
-    const token = (req.body as Record<string, unknown> | undefined)?.token;
-    const signed = typeof token === 'string' ? options.auth.signIn(token) : undefined;
-    if (signed === undefined) {
+  router.post('/sign-in', form, limiter, (req, res) => {
+    const token = tokenOf(req);
+    const signed = token === undefined ? undefined : options.auth.signIn(token);
+    if (signed?.outcome === 'sessions-full') {
+      options.logger.warn({ ip: req.ip, reason: 'sessions_full' }, 'console sign-in refused');
+      res
+        .status(503)
+        .type('html')
+        .send(page('Sign in', signInPage({ error: 'No session is free: try again later.' })).value);
+      return;
+    }
+    if (signed?.outcome !== 'signed-in') {
       options.logger.warn({ ip: req.ip }, 'console sign-in refused');
       res
         .status(401)
@@ -72,4 +81,9 @@ export function signInRoutes(options: SignInOptions): Router {
     res.redirect(303, '/sign-in');
   });
   return router;
+}
+
+function tokenOf(req: Request): string | undefined {
+  const token = (req.body as Record<string, unknown> | undefined)?.token;
+  return typeof token === 'string' ? token : undefined;
 }

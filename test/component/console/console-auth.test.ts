@@ -12,7 +12,9 @@ import { captureLogger } from '../../helpers/capture-logger';
 import { obliterateQueue, TEST_REDIS_URL, uniqueQueueName } from '../../helpers/redis';
 
 const OPERATOR = 'operator-token-of-the-csrf-test';
+const VIEWER = 'viewer-token-of-the-csrf-test';
 const IDENTITY = 'jane@library.example';
+const PROXY_SECRET = 'the-sso-proxy-secret-of-32-characters+';
 const BASIC = `Basic ${Buffer.from(`${IDENTITY}:proxy-password`).toString('base64')}`;
 
 /**
@@ -24,7 +26,9 @@ async function startConsole(more: Record<string, string> = {}) {
   const queueName = uniqueQueueName('console-auth');
   await writeFile(
     join(dir, 'tokens.yaml'),
-    `tokens:\n  - { name: ops, sha256: ${sha256Hex(OPERATOR)}, role: operator }\n`,
+    'tokens:\n' +
+      `  - { name: ops, sha256: ${sha256Hex(OPERATOR)}, role: operator }\n` +
+      `  - { name: reader, sha256: ${sha256Hex(VIEWER)}, role: viewer }\n`,
   );
   await writeFile(
     join(dir, 'roles.yaml'),
@@ -38,19 +42,22 @@ async function startConsole(more: Record<string, string> = {}) {
     QUEUE_NAME: queueName,
     CONSOLE_TOKENS_FILE: join(dir, 'tokens.yaml'),
     CONSOLE_ROLES_FILE: join(dir, 'roles.yaml'),
-    CONSOLE_TRUSTED_PROXY: '127.0.0.1,::1,::ffff:127.0.0.1',
+    CONSOLE_TRUSTED_PROXY: '127.0.0.1,::1',
+    CONSOLE_PROXY_SECRET: PROXY_SECRET,
     ROUTES_FILE: join(dir, 'routes.yaml'),
     ...more,
   };
   const connection = openProducerConnection(TEST_REDIS_URL);
+  const captured = captureLogger();
   const consoleProcess = createConsoleProcess({
     config: loadConfig(ConsoleConfig, env),
-    logger: captureLogger().logger,
+    logger: captured.logger,
     connection,
     env,
   });
   return {
     consoleProcess,
+    captured,
     close: async () => {
       await consoleProcess.close();
       await closeRedis(connection);
@@ -102,10 +109,17 @@ describe('CSRF on the console’s state-changing requests', () => {
   });
 
   it('refuses the proxy’s identity with Basic auth and no token', async () => {
-    const proxied = { 'X-Forwarded-User': IDENTITY, Authorization: BASIC };
+    const proxied = {
+      'X-Forwarded-User': IDENTITY,
+      'X-Console-Proxy-Secret': PROXY_SECRET,
+      Authorization: BASIC,
+    };
     const api = await app().post('/api/v1/routes/loans/pause').set(proxied);
     expect([api.status, api.body.error]).toEqual([403, 'csrf']);
-    const token = await csrfOf({ 'X-Forwarded-User': IDENTITY });
+    const token = await csrfOf({
+      'X-Forwarded-User': IDENTITY,
+      'X-Console-Proxy-Secret': PROXY_SECRET,
+    });
     const held = await app()
       .post('/api/v1/routes/loans/resume')
       .set({ ...proxied, 'X-CSRF-Token': token });
@@ -179,6 +193,48 @@ describe('the cap on live sessions', () => {
         cookies.map(async (cookie) => (await app().get('/routes').set('Cookie', cookie)).status),
       );
       expect(statuses).toEqual([303, 200, 200]);
+    } finally {
+      await close();
+    }
+  });
+});
+
+describe('the cap on live sessions, by role', () => {
+  it('refuses a viewer’s sign-in (503) rather than end the only operator’s session', async () => {
+    const { consoleProcess, close } = await startConsole({ CONSOLE_MAX_SESSIONS: '1' });
+    const app = () => request(consoleProcess.app);
+    try {
+      const operator = await app().post('/sign-in').type('form').send({ token: OPERATOR });
+      const cookie = String(operator.headers['set-cookie']?.[0]).split(';')[0] ?? '';
+      const viewer = await app().post('/sign-in').type('form').send({ token: VIEWER });
+
+      expect(viewer.status).toBe(503);
+      expect((await app().get('/routes').set('Cookie', cookie)).status).toBe(200);
+    } finally {
+      await close();
+    }
+  });
+});
+
+describe('trusted proxies on the loopback', () => {
+  const warnings = (lines: Record<string, unknown>[]) =>
+    lines.filter((line) => String(line.msg).startsWith('console trusts a loopback address'));
+
+  it('warns once at start, naming the keys', async () => {
+    const { captured, close } = await startConsole({ CONSOLE_TRUSTED_PROXIES: '127.0.0.0/8' });
+    try {
+      expect(warnings(captured.lines()).map((line) => line.keys)).toEqual([
+        ['CONSOLE_TRUSTED_PROXIES', 'CONSOLE_TRUSTED_PROXY'],
+      ]);
+    } finally {
+      await close();
+    }
+  });
+
+  it('says nothing when no trusted address is on the loopback', async () => {
+    const { captured, close } = await startConsole({ CONSOLE_TRUSTED_PROXY: '192.0.2.10' });
+    try {
+      expect(warnings(captured.lines())).toEqual([]);
     } finally {
       await close();
     }

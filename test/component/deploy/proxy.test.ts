@@ -21,6 +21,8 @@ import type { ListenerUnderTest } from '../../helpers/listener-under-test';
 import { freePort } from '../../../bench/ingress/free-port';
 
 const ROOT = join(__dirname, '../../..');
+const SSO_IDENTITY = 'jane@library.example';
+const PROXY_SECRET = 'the-sso-proxy-secret-of-32-characters+';
 const RECIPE = join(ROOT, 'deploy/proxy');
 
 function run(command: string, args: string[], env: NodeJS.ProcessEnv = process.env) {
@@ -46,16 +48,22 @@ async function accepting(port: number): Promise<void> {
   throw new Error(`nothing accepts on ${String(port)}`);
 }
 
-/** One HTTPS request that trusts the test's certificate only. */
+/** One HTTPS request that trusts the test's certificate only; `from`: its source address. */
 function https(
   url: string,
   ca: string,
-  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+  options: { method?: string; headers?: Record<string, string>; body?: string; from?: string } = {},
 ): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
     const req = request(
       url,
-      { method: options.method ?? 'GET', headers: options.headers, ca },
+      {
+        method: options.method ?? 'GET',
+        headers: options.headers,
+        ca,
+        // Another loopback address is another client to nginx (its $remote_addr).
+        ...(options.from === undefined ? {} : { localAddress: options.from, agent: false }),
+      },
       (res) => {
         readAnswer(res).then(resolve, reject);
       },
@@ -142,7 +150,20 @@ describe('deploy/proxy: nginx with TLS in front of the listener and the console'
     listener = listenerUnderTest();
     listenerServer = createServer(listener.app).listen(0, '127.0.0.1');
     await once(listenerServer, 'listening');
-    consoleApp = await startConsoleWithHistory();
+    await writeFile(
+      join(dir, 'roles.yaml'),
+      `identities:\n  - { identity: ${SSO_IDENTITY}, role: operator }\n`,
+    );
+    // As docs/console.md says behind this block: nginx on the loopback is the proxy whose
+    // X-Forwarded-For is believed, and (to show a client cannot use it) the single sign-on one.
+    consoleApp = await startConsoleWithHistory({
+      env: {
+        CONSOLE_TRUSTED_PROXIES: '127.0.0.1',
+        CONSOLE_TRUSTED_PROXY: '127.0.0.1',
+        CONSOLE_PROXY_SECRET: PROXY_SECRET,
+        CONSOLE_ROLES_FILE: join(dir, 'roles.yaml'),
+      },
+    });
     const ports = {
       webhooks: await freePort(),
       console: await freePort(),
@@ -223,5 +244,78 @@ describe('deploy/proxy: nginx with TLS in front of the listener and the console'
 
     expect(overview.status).toBe(200);
     expect(overview.text).toContain('<html');
+  });
+
+  /** A console API call through nginx from one client (a loopback address of its own). */
+  const api = (from: string, headers: Record<string, string>) =>
+    https(`${consoleUrl}/api/v1/routes`, ca, { from, headers });
+  const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+  const signIn = (from: string, token: string) =>
+    https(`${consoleUrl}/sign-in`, ca, {
+      from,
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `token=${encodeURIComponent(token)}`,
+    });
+  const cookieOf = (answer: RawAnswer): string =>
+    [answer.headers['set-cookie'] ?? []].flat()[0]?.split(';')[0] ?? '';
+
+  it('locks out the client that guessed, and not another client’s right token or sign-in', async () => {
+    const guesses: number[] = [];
+    for (let guess = 0; guess < 11; guess += 1) {
+      guesses.push((await api('127.0.0.2', bearer(`guess-${String(guess)}`))).status);
+    }
+    expect(guesses).toEqual([...Array<number>(10).fill(401), 429]);
+    expect((await api('127.0.0.2', bearer(HISTORY_CONSOLE_TOKENS.operator))).status).toBe(429);
+
+    expect((await api('127.0.0.3', bearer(HISTORY_CONSOLE_TOKENS.operator))).status).toBe(200);
+    expect((await signIn('127.0.0.3', HISTORY_CONSOLE_TOKENS.viewer)).status).toBe(303);
+  });
+
+  it('counts a client’s guesses under its own address whatever X-Forwarded-For it sends', async () => {
+    const guesses: number[] = [];
+    for (let guess = 0; guess < 11; guess += 1) {
+      const spoofed = { 'x-forwarded-for': `198.51.100.${String(guess + 1)}` };
+      guesses.push(
+        (await api('127.0.0.4', { ...spoofed, ...bearer(`guess-${String(guess)}`) })).status,
+      );
+    }
+    expect(guesses).toEqual([...Array<number>(10).fill(401), 429]);
+  });
+
+  it('ignores an X-Forwarded-User (and proxy secret) a client sends through the proxy', async () => {
+    const asJane = { 'x-forwarded-user': SSO_IDENTITY };
+    const withSecret = { ...asJane, 'x-console-proxy-secret': PROXY_SECRET };
+    const answers = [await api('127.0.0.5', asJane), await api('127.0.0.5', withSecret)];
+    expect(answers.map((answer) => answer.status)).toEqual([401, 401]);
+  });
+
+  it('ignores the identity header sent straight to the console on 127.0.0.1 without the proxy’s secret', async () => {
+    const direct = (headers: Record<string, string>) =>
+      fetch(`${consoleApp.url}/api/v1/routes`, { headers });
+    const without = await direct({ 'x-forwarded-user': SSO_IDENTITY });
+    const withIt = await direct({
+      'x-forwarded-user': SSO_IDENTITY,
+      'x-console-proxy-secret': PROXY_SECRET,
+    });
+    // The same request with the secret is the single sign-on proxy's: the header alone is not.
+    expect([without.status, withIt.status]).toEqual([401, 200]);
+  });
+
+  it('ends only the oldest session of the principal signing in past its own cap', async () => {
+    const operator = cookieOf(await signIn('127.0.0.6', HISTORY_CONSOLE_TOKENS.operator));
+    const viewers: string[] = [];
+    for (let one = 0; one < 12; one += 1) {
+      // Sources of their own, so that the test shows the session cap and not a sign-in limit.
+      viewers.push(
+        cookieOf(await signIn(`127.0.1.${String(one + 1)}`, HISTORY_CONSOLE_TOKENS.viewer)),
+      );
+    }
+    const statusWith = async (cookie: string) =>
+      (await https(`${consoleUrl}/`, ca, { headers: { cookie } })).status;
+
+    expect(await statusWith(operator)).toBe(200);
+    expect(await statusWith(viewers[0] ?? '')).toBe(303);
+    expect(await statusWith(viewers[11] ?? '')).toBe(200);
   });
 });

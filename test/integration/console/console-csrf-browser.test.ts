@@ -17,6 +17,7 @@ import type { TestBrowser } from '../../helpers/console-browser';
 import { TEST_REDIS_URL, obliterateQueue, uniqueQueueName } from '../../helpers/redis';
 
 const IDENTITY = 'jane@library.example';
+const PROXY_SECRET = 'the-sso-proxy-secret-of-32-characters+';
 
 async function listen(server: Server): Promise<number> {
   server.listen(0, '127.0.0.1');
@@ -65,7 +66,8 @@ describe('a cross-site form post in Chromium', () => {
       QUEUE_NAME: queueName,
       ROUTES_FILE: join(dir, 'routes.yaml'),
       CONSOLE_ROLES_FILE: join(dir, 'roles.yaml'),
-      CONSOLE_TRUSTED_PROXY: '127.0.0.1,::ffff:127.0.0.1',
+      CONSOLE_TRUSTED_PROXY: '127.0.0.1',
+      CONSOLE_PROXY_SECRET: PROXY_SECRET,
     };
     connection = openProducerConnection(TEST_REDIS_URL, { commandTimeoutMs: 5000 });
     consoleProcess = createConsoleProcess({
@@ -79,6 +81,7 @@ describe('a cross-site form post in Chromium', () => {
     browser = await launchTestBrowser();
     await browser.context.setExtraHTTPHeaders({
       'X-Forwarded-User': IDENTITY,
+      'X-Console-Proxy-Secret': PROXY_SECRET,
       Authorization: `Basic ${Buffer.from(`${IDENTITY}:proxy-password`).toString('base64')}`,
     });
   });

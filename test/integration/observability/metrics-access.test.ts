@@ -5,7 +5,7 @@ import { createWorkerMetrics } from '../../../src/metrics/worker-metrics';
 import { listenerUnderTest } from '../../helpers/listener-under-test';
 import type { ListenerUnderTest } from '../../helpers/listener-under-test';
 
-const TOKEN = 'metrics-token-0123456789';
+const TOKEN = 'metrics-token-of-at-least-32-characters';
 
 /**
  * A GET over node:http (fetch cannot choose its source address): the status and the body. With
@@ -135,6 +135,16 @@ describe('the metrics keys', () => {
     const env = { WEBHOOK_SECRET: 'a-webhook-secret-of-16+', METRICS_HOST: '127.0.0.1' };
     expect(() => loadConfig(WebConfig, env)).toThrow(ConfigError);
     expect(() => loadConfig(WebConfig, env)).toThrow(/METRICS_PORT \(required with METRICS_HOST\)/);
+  });
+
+  it('refuse a METRICS_TOKEN shorter than 32 characters in the listener and the worker, naming the key and never the value', () => {
+    const short = 'metrics-token-0123456789-XYZ';
+    const web = { WEBHOOK_SECRET: 'a-webhook-secret-of-16+', METRICS_TOKEN: short };
+    const worker = { SVC_BASE_URL: 'http://127.0.0.1:9', SVC_API_KEY: 'key', METRICS_TOKEN: short };
+    for (const load of [() => loadConfig(WebConfig, web), () => loadConfig(WorkerConfig, worker)]) {
+      expect(load).toThrow(/METRICS_TOKEN \(at least 32 characters\)/);
+      expect(load).not.toThrow(/XYZ/);
+    }
   });
 
   it('give the worker METRICS_TOKEN and WORKER_METRICS_HOST, every interface by default', () => {
