@@ -5,7 +5,7 @@ import { decodeSpoolFrames } from './spool-frame';
 import type { UnreadableRange } from './spool-frame';
 import { SpoolEntry } from './spool-entry';
 import type { Segment } from './spool-segments';
-import { READ_NOFOLLOW, removeSegment, sealSegment } from './spool-segments';
+import { KEEP_FAILED, READ_NOFOLLOW, removeSegment, sealSegment } from './spool-segments';
 
 /** Hands one entry on (to the queue, or the rejected store); throws to stop the drain there. */
 export type DeliverSpooled = (entry: SpoolEntry) => Promise<void>;
@@ -41,11 +41,14 @@ export async function drainSegments(options: DrainOptions): Promise<number> {
       await sealSegment(segment);
     }
     await segment.inFlight?.catch(() => undefined);
-    delivered += await drainSegment(segment, options);
+    const drained = await drainSegment(segment, options);
+    delivered += drained.delivered;
     await options.beforeRemove?.();
     segments.shift();
     options.onRemoved(segment);
-    await removeSegment(options.dir, segment);
+    // Its unreadable bytes are not in bad/ (a full disk): the file stays, and the next process
+    // on the directory delivers its records again (the same job ids: no-ops) and keeps them then.
+    if (drained.keptAside) await removeSegment(options.dir, segment);
   }
   return delivered;
 }
@@ -58,7 +61,10 @@ export async function drainSegments(options: DrainOptions): Promise<number> {
  * age stay until it is removed: until `beforeRemove` (REDIS_ACK_REPLICAS' WAIT) holds, its
  * entries are still only safe on this disk.
  */
-async function drainSegment(segment: Segment, options: DrainOptions): Promise<number> {
+async function drainSegment(
+  segment: Segment,
+  options: DrainOptions,
+): Promise<{ delivered: number; keptAside: boolean }> {
   const base = segment.drained;
   const bytes = await readRange(segment.path, base, segment.committed);
   const { frames, unreadable } = decodeSpoolFrames(bytes, segment.format);
@@ -70,15 +76,7 @@ async function drainSegment(segment: Segment, options: DrainOptions): Promise<nu
       size: frame.end - frame.start,
       reason: 'damaged',
     }));
-  keepUnreadable({
-    dir: options.dir,
-    segment,
-    bytes,
-    base,
-    ranges: [...unreadable, ...notEntries],
-    logger: options.logger,
-    onKept: options.onKept,
-  });
+  const keptAside = keepAside(segment, options, bytes, base, [...unreadable, ...notEntries]);
   let delivered = 0;
   for (let start = 0; start < entries.length; start += DRAIN_CHUNK) {
     const chunk = entries.slice(start, start + DRAIN_CHUNK);
@@ -89,7 +87,25 @@ async function drainSegment(segment: Segment, options: DrainOptions): Promise<nu
     if (last !== undefined) segment.drained = base + last.frame.end;
     delivered += chunk.filter(({ entry }) => entry !== undefined).length;
   }
-  return delivered;
+  return { delivered, keptAside };
+}
+
+/** keepUnreadable, or false (said) when the copy cannot be written: the file must then stay. */
+function keepAside(
+  segment: Segment,
+  options: DrainOptions,
+  bytes: Buffer,
+  base: number,
+  ranges: UnreadableRange[],
+): boolean {
+  const { dir, logger, onKept } = options;
+  try {
+    keepUnreadable({ dir, segment, bytes, base, ranges, logger, onKept });
+    return true;
+  } catch (error) {
+    logger.error({ err: error, segment: segment.path }, KEEP_FAILED);
+    return false;
+  }
 }
 
 async function readRange(path: string, from: number, to: number): Promise<Buffer> {

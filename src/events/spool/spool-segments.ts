@@ -40,6 +40,10 @@ export interface Segment {
   inFlight?: Promise<void>;
 }
 
+/** Said when bytes that hold no record could not be copied to bad/: their file is not removed. */
+export const KEEP_FAILED =
+  'spool: unreadable bytes could not be kept aside; their file stays on disk until they are';
+
 const SEGMENT_NAME = /^(\d{12})\.spool$/;
 
 /** Never through a symbolic link: a link at a segment's path must not send patron data elsewhere. */
@@ -81,7 +85,14 @@ export function readSegments({ dir, logger, onKept }: ReadSegmentsOptions): Segm
       sealed: true,
       kept: new Set(),
     };
-    keepUnreadable({ dir, segment, bytes, base: 0, ranges: unreadable, logger, onKept });
+    try {
+      keepUnreadable({ dir, segment, bytes, base: 0, ranges: unreadable, logger, onKept });
+    } catch (error) {
+      // A full disk must not stop the start: the drain tries again, and keeps the file meanwhile.
+      logger.error({ err: error, segment: path }, KEEP_FAILED);
+      segments.push(segment);
+      continue;
+    }
     if (frames.length === 0) {
       unlinkSync(path);
       continue;

@@ -41,6 +41,11 @@ interface WriterState {
   segmentBytes: number;
   /** The code of the last write's failure; undefined while writes succeed. */
   failing?: string | undefined;
+  /**
+   * The highest file number used: a new file never takes the name of one drained but left on
+   * disk (its unreadable bytes not yet kept aside: spool-drain.ts).
+   */
+  lastSeq?: number;
 }
 
 /**
@@ -49,6 +54,7 @@ interface WriterState {
  * to the last file unless it is sealed (the drain took it) or full; then a new file begins.
  */
 export function createSpoolWriter(state: WriterState): SpoolWriter {
+  state.lastSeq ??= state.segments.at(-1)?.seq ?? 0;
   let pending: Pending[] = [];
   let writing: Promise<void> | undefined;
   const flush = async (): Promise<void> => {
@@ -136,11 +142,13 @@ function unwritable(error: unknown): SpoolError {
   });
 }
 
-async function writableSegment({ dir, segments, segmentBytes }: WriterState): Promise<Segment> {
+async function writableSegment(state: WriterState): Promise<Segment> {
+  const { dir, segments, segmentBytes } = state;
   const last = segments.at(-1);
   if (last?.handle !== undefined && !last.sealed && last.committed < segmentBytes) return last;
   if (last !== undefined && !last.sealed) await sealSegment(last);
-  const seq = (last?.seq ?? 0) + 1;
+  const seq = Math.max(last?.seq ?? 0, state.lastSeq ?? 0) + 1;
+  state.lastSeq = seq;
   const path = segmentPath(dir, seq);
   const handle = await open(path, CREATE_NEW, 0o600);
   // The new file's name must survive a crash as well as its records.

@@ -151,6 +151,42 @@ describe('the listener spool, damaged on disk', () => {
     },
   );
 
+  it('bad/ cannot be written: every undamaged event is queued, and the damaged file stays on disk, said', async () => {
+    const sent = ids(0, 30);
+    const first = await listenerOnPort(redis.url, { SPOOL_DIR: dir });
+    const queueName = first.listener.queueName;
+    await redis.stop();
+    await spoolAll(first, sent);
+    await first.close();
+    const path = await segmentOf();
+    const bytes = await readFile(path);
+    const { frames } = decodeSpoolFrames(bytes);
+    const field = at(frames, DAMAGED).start + LENGTH_AT + 1;
+    bytes.writeUInt8(bytes.readUInt8(field) ^ 0x01, field);
+    await writeFile(path, bytes);
+    // Where bad/ belongs, a file: nothing can be kept aside.
+    await writeFile(join(dir, 'bad'), '');
+
+    await redis.start();
+    const second = await listenerOnPort(redis.url, { SPOOL_DIR: dir, QUEUE_NAME: queueName });
+    try {
+      const expected = sent.filter((_id, i) => i !== DAMAGED).map((id) => `evt-${id}`);
+      expect(await queuedIds(queueName)).toEqual(expected);
+      expect(await readFile(path)).toEqual(bytes);
+      const said = second.listener.log.lines().filter((line) => line.level === 50);
+      expect(said.map((line) => [line.msg, line.segment])).toEqual([
+        [expect.stringContaining('could not be kept aside'), path],
+        [expect.stringContaining('could not be kept aside'), path],
+      ]);
+      // New deliveries go to a file of their own, not to the one left.
+      await redis.stop();
+      await spoolAll(second, ids(30, 1));
+      expect((await readdir(dir)).filter((name) => name.endsWith('.spool'))).toHaveLength(2);
+    } finally {
+      await second.close();
+    }
+  });
+
   it('damage while the listener runs: every undamaged event is queued, before and after it', async () => {
     const running = await listenerOnPort(redis.url, { SPOOL_DIR: dir });
     try {
