@@ -34,7 +34,9 @@ COPY --from=build --chown=node:node /app/node_modules ./node_modules
 COPY --from=build --chown=node:node /app/packages/client/package.json ./packages/client/
 COPY --from=build --chown=node:node /app/packages/client/dist ./packages/client/dist
 COPY --from=build --chown=node:node /app/dist ./dist
-RUN mkdir -p /app/records /app/spool && chown node:node /app/records /app/spool
+# The spool holds patron data in clear: its owner alone may enter it (docs/privacy.md); a new
+# compose volume takes this mode.
+RUN mkdir -p /app/records /app/spool && chown node:node /app/records /app/spool && chmod 700 /app/spool
 USER node
 EXPOSE 3000
 # The listener's /healthz answers while the process is up (PORT defaults to 3000). The worker and

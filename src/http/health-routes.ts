@@ -1,5 +1,6 @@
 import express from 'express';
 import type { Router } from 'express';
+import { SpoolError } from '../events/spool/spool-error';
 import { withTimeout } from '../with-timeout';
 
 export interface HealthRoutesOptions {
@@ -8,7 +9,10 @@ export interface HealthRoutesOptions {
   readyTimeoutMs?: number;
 }
 
-/** `/healthz`: the process is up. `/readyz`: it can queue events (Redis answers). */
+/**
+ * `/healthz`: the process is up. `/readyz`: it can queue events (Redis answers), or with a spool
+ * keep them (src/processes/listener-spool.ts).
+ */
 export function createHealthRoutes({
   checkReady,
   readyTimeoutMs = 1000,
@@ -21,8 +25,10 @@ export function createHealthRoutes({
     try {
       await withTimeout(checkReady(), readyTimeoutMs, () => new Error('timeout'));
       res.status(200).json({ status: 'ready' });
-    } catch {
-      res.status(503).json({ status: 'unavailable', message: 'Redis does not answer' });
+    } catch (error) {
+      // The spool's own reason (it cannot be written) rather than Redis's.
+      const message = error instanceof SpoolError ? error.message : 'Redis does not answer';
+      res.status(503).json({ status: 'unavailable', message });
     }
   });
   return router;

@@ -130,7 +130,7 @@ function createFamilies(registry: Registry) {
 const ACCEPTED = new Set(['queued', 'duplicate', 'spooled']);
 
 /**
- * The spool's depth, bytes and oldest entry's age, read on scrape: a spool that does not empty
+ * The spool's depth, bytes, oldest entry's age and the bytes it found unreadable, read on scrape: a spool that does not empty
  * means the queue has not answered for that long (deploy/prometheus/alerts.yml).
  */
 function registerSpoolGauges(registry: Registry, spool: { stats: () => SpoolStats }): void {
@@ -160,6 +160,15 @@ function registerSpoolGauges(registry: Registry, spool: { stats: () => SpoolStat
     'Age of the oldest event in the disk spool, 0 when it is empty',
     (stats) => stats.oldestAgeSeconds,
   );
+  new Counter({
+    name: 'svcws_spool_unreadable_bytes_total',
+    help: "Bytes of the listener's disk spool that held no readable record, kept aside in SPOOL_DIR/bad (deploy/prometheus/alerts.yml)",
+    registers,
+    collect() {
+      this.reset();
+      this.inc(spool.stats().unreadableBytes);
+    },
+  });
 }
 
 /** The institution label of an event that names none, on a listener without INSTITUTIONS_FILE. */

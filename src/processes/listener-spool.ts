@@ -25,7 +25,10 @@ export interface ListenerSpool {
   enqueueOf: (enqueue: EnqueueEvent, queue: EventQueue) => EnqueueEvent;
   /** The rejected store, spooling what Redis does not take. */
   rejected: RejectedStore;
-  /** /readyz with a spool: ready while the spool has room, whether Redis answers or not. */
+  /**
+   * /readyz with a spool: ready while the spool can be written and has room, whether Redis
+   * answers or not; once a write failed, not until a probe write succeeds again.
+   */
   checkReady: () => Promise<void>;
   close: () => Promise<void>;
 }
@@ -78,6 +81,7 @@ export function openListenerSpool(options: ListenerSpoolOptions): ListenerSpool 
       }),
     rejected: spoolRejected(options.rejected, spool, drainer.wake),
     checkReady: async () => {
+      if (!spool.writable()) await spool.probe();
       if (!spool.hasRoom()) await first.ping();
     },
     close: async () => {

@@ -1,5 +1,5 @@
-import { mkdirSync } from 'node:fs';
 import type { Logger } from '../../logger';
+import { prepareSpoolDir } from './spool-dir';
 import { acquireSpoolLock } from './spool-lock';
 import { encodeSpoolFrame } from './spool-frame';
 import type { SpoolEntry } from './spool-entry';
@@ -19,6 +19,8 @@ export interface SpoolStats {
   bytes: number;
   /** Age of the oldest entry not yet moved, in seconds; 0 when empty. */
   oldestAgeSeconds: number;
+  /** Bytes found holding no readable record and kept in bad/, since this process started. */
+  unreadableBytes: number;
 }
 
 export interface Spool {
@@ -29,6 +31,10 @@ export interface Spool {
   isEmpty: () => boolean;
   /** Below SPOOL_MAX_BYTES: the listener can still answer 200 without the queue. */
   hasRoom: () => boolean;
+  /** False since a write failed, until one succeeds (or `probe` does). */
+  writable: () => boolean;
+  /** Resolves once the disk takes a small write again; rejects with a SpoolError. */
+  probe: () => Promise<void>;
   stats: () => SpoolStats;
   /**
    * Hands every entry to `deliver` in arrival order, chunk by chunk, and removes each file once
@@ -51,15 +57,26 @@ export interface SpoolOptions {
 
 /**
  * The listener's disk spool: files of framed records (src/events/spool/spool-frame.ts) in one
- * directory held by a lock, appended to by a group-committing writer (spool-writer.ts) and
- * emptied in order by the drain (spool-drain.ts). Opening takes the lock, reads what a previous
- * process left (a torn last record is logged and cut off) and never appends to an old file.
+ * directory (mode 0700, spool-dir.ts) held by a lock, appended to by a group-committing writer
+ * (spool-writer.ts) and emptied in order by the drain (spool-drain.ts). Opening takes the lock,
+ * reads what a previous process left (bytes that hold no record are kept in bad/ and said:
+ * keep-unreadable.ts) and never appends to an old file.
  */
 export function openSpool(options: SpoolOptions): Spool {
   const { dir, maxBytes, logger, segmentBytes = 8 * 1024 * 1024, now = Date.now } = options;
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  prepareSpoolDir(dir);
   const lock = acquireSpoolLock(dir);
-  const segments: Segment[] = readSegments(dir, logger);
+  let unreadableBytes = 0;
+  const onKept = (bytes: number): void => {
+    unreadableBytes += bytes;
+  };
+  let segments: Segment[];
+  try {
+    segments = readSegments({ dir, logger, onKept });
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
   const writer = createSpoolWriter({ dir, segments, segmentBytes });
   // Bytes on disk plus those being written: what SPOOL_MAX_BYTES bounds.
   let diskBytes = segments.reduce((sum, one) => sum + one.committed, 0);
@@ -83,7 +100,9 @@ export function openSpool(options: SpoolOptions): Spool {
     append,
     isEmpty: () => !writer.busy() && segments.every((one) => one.count === 0),
     hasRoom: () => diskBytes < maxBytes,
-    stats: () => statsOf(segments, now()),
+    writable: writer.writable,
+    probe: writer.probe,
+    stats: () => ({ ...statsOf(segments, now()), unreadableBytes }),
     drain: (deliver, beforeRemove) =>
       drainSegments({
         dir,
@@ -92,6 +111,7 @@ export function openSpool(options: SpoolOptions): Spool {
         deliver,
         beforeRemove,
         onRemoved: (segment) => (diskBytes -= segment.committed),
+        onKept,
         logger,
       }),
     close: async () => {
@@ -103,7 +123,7 @@ export function openSpool(options: SpoolOptions): Spool {
   };
 }
 
-function statsOf(segments: readonly Segment[], now: number): SpoolStats {
+function statsOf(segments: readonly Segment[], now: number): Omit<SpoolStats, 'unreadableBytes'> {
   let depth = 0;
   let bytes = 0;
   let oldestAt: number | undefined;

@@ -1,9 +1,11 @@
 import { open } from 'node:fs/promises';
 import type { Logger } from '../../logger';
+import { keepUnreadable } from './keep-unreadable';
 import { decodeSpoolFrames } from './spool-frame';
+import type { UnreadableRange } from './spool-frame';
 import { SpoolEntry } from './spool-entry';
 import type { Segment } from './spool-segments';
-import { removeSegment, sealSegment } from './spool-segments';
+import { KEEP_FAILED, READ_NOFOLLOW, removeSegment, sealSegment } from './spool-segments';
 
 /** Hands one entry on (to the queue, or the rejected store); throws to stop the drain there. */
 export type DeliverSpooled = (entry: SpoolEntry) => Promise<void>;
@@ -20,6 +22,8 @@ export interface DrainOptions {
   beforeRemove: (() => Promise<void>) | undefined;
   /** A file drained and removed: its bytes leave the spool's count. */
   onRemoved: (segment: Segment) => void;
+  /** Unreadable bytes kept in bad/ (svcws_spool_unreadable_bytes_total). */
+  onKept: (bytes: number) => void;
   logger: Logger;
 }
 
@@ -37,59 +41,85 @@ export async function drainSegments(options: DrainOptions): Promise<number> {
       await sealSegment(segment);
     }
     await segment.inFlight?.catch(() => undefined);
-    delivered += await drainSegment(segment, options.deliver, options.logger);
+    const drained = await drainSegment(segment, options);
+    delivered += drained.delivered;
     await options.beforeRemove?.();
     segments.shift();
     options.onRemoved(segment);
-    await removeSegment(options.dir, segment);
+    // Its unreadable bytes are not in bad/ (a full disk): the file stays, and the next process
+    // on the directory delivers its records again (the same job ids: no-ops) and keeps them then.
+    if (drained.keptAside) await removeSegment(options.dir, segment);
   }
   return delivered;
 }
 
 /**
- * Delivers what is left of one sealed file, DRAIN_CHUNK entries at a time in arrival order. A
- * record whose checksum fails, or that is not an entry, is skipped with a log line: one bad
- * record must not hold back the others. `drained` moves on, so a drain started again does not
- * add a chunk twice; the file's count and age stay until it is removed: until `beforeRemove`
- * (REDIS_ACK_REPLICAS' WAIT) holds, its entries are still only safe on this disk.
+ * Delivers what is left of one sealed file, DRAIN_CHUNK entries at a time in arrival order. Bytes
+ * that hold no record, and a record that is not an entry, are kept in bad/ first
+ * (keep-unreadable.ts): one bad record must not hold back the others, nor be lost with its file.
+ * `drained` moves on, so a drain started again does not add a chunk twice; the file's count and
+ * age stay until it is removed: until `beforeRemove` (REDIS_ACK_REPLICAS' WAIT) holds, its
+ * entries are still only safe on this disk.
  */
 async function drainSegment(
   segment: Segment,
-  deliver: DeliverSpooled,
-  logger: Logger,
-): Promise<number> {
+  options: DrainOptions,
+): Promise<{ delivered: number; keptAside: boolean }> {
   const base = segment.drained;
-  const { frames, bad } = decodeSpoolFrames(await readRange(segment.path, base, segment.committed));
+  const bytes = await readRange(segment.path, base, segment.committed);
+  const { frames, unreadable } = decodeSpoolFrames(bytes, segment.format);
   const entries = frames.map((frame) => ({ frame, entry: entryOf(frame.payload) }));
-  const unreadable = [
-    ...bad.map((one) => one.offset),
-    ...entries.filter(({ entry }) => entry === undefined).map(({ frame }) => frame.start),
-  ];
-  for (const offset of unreadable) {
-    logger.warn(
-      { segment: segment.path, offset: base + offset },
-      'spool: unreadable record skipped',
-    );
-  }
+  const notEntries: UnreadableRange[] = entries
+    .filter(({ entry }) => entry === undefined)
+    .map(({ frame }) => ({
+      offset: frame.start,
+      size: frame.end - frame.start,
+      reason: 'damaged',
+    }));
+  const keptAside = keepAside(segment, options, bytes, base, [...unreadable, ...notEntries]);
   let delivered = 0;
   for (let start = 0; start < entries.length; start += DRAIN_CHUNK) {
     const chunk = entries.slice(start, start + DRAIN_CHUNK);
     await Promise.all(
-      chunk.map(({ entry }) => (entry === undefined ? Promise.resolve() : deliver(entry))),
+      chunk.map(({ entry }) => (entry === undefined ? Promise.resolve() : options.deliver(entry))),
     );
     const last = chunk.at(-1);
     if (last !== undefined) segment.drained = base + last.frame.end;
     delivered += chunk.filter(({ entry }) => entry !== undefined).length;
   }
-  return delivered;
+  return { delivered, keptAside };
+}
+
+/** keepUnreadable, or false (said) when the copy cannot be written: the file must then stay. */
+function keepAside(
+  segment: Segment,
+  options: DrainOptions,
+  bytes: Buffer,
+  base: number,
+  ranges: UnreadableRange[],
+): boolean {
+  const { dir, logger, onKept } = options;
+  try {
+    keepUnreadable({ dir, segment, bytes, base, ranges, logger, onKept });
+    return true;
+  } catch (error) {
+    logger.error({ err: error, segment: segment.path }, KEEP_FAILED);
+    return false;
+  }
 }
 
 async function readRange(path: string, from: number, to: number): Promise<Buffer> {
-  const handle = await open(path, 'r');
+  const handle = await open(path, READ_NOFOLLOW);
   try {
     const bytes = Buffer.alloc(to - from);
-    await handle.read(bytes, 0, bytes.length, from);
-    return bytes;
+    let done = 0;
+    while (done < bytes.length) {
+      const { bytesRead } = await handle.read(bytes, done, bytes.length - done, from + done);
+      if (bytesRead === 0) break;
+      done += bytesRead;
+    }
+    // Shorter than committed (cut by someone else): what is missing is not read as zeros.
+    return bytes.subarray(0, done);
   } finally {
     await handle.close();
   }

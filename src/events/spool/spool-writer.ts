@@ -1,7 +1,19 @@
-import { open } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open, unlink } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fsyncDir } from './fsync-dir';
 import { SpoolError } from './spool-error';
-import { fsyncDir, sealSegment, segmentPath } from './spool-segments';
+import { sealSegment, segmentPath } from './spool-segments';
 import type { Segment } from './spool-segments';
+
+/** A new file of the spool: never one already there, never through a symbolic link. */
+const CREATE_NEW =
+  constants.O_WRONLY |
+  constants.O_APPEND |
+  constants.O_CREAT |
+  constants.O_EXCL |
+  constants.O_NOFOLLOW;
 
 export interface SpoolWriter {
   /** Appends one frame; resolves once the batch it went in is written and fsync'd. */
@@ -10,6 +22,10 @@ export interface SpoolWriter {
   busy: () => boolean;
   /** Resolves once nothing is waiting or being written. */
   idle: () => Promise<void>;
+  /** False since a write failed, until a write or `probe` succeeds: /readyz answers 503. */
+  writable: () => boolean;
+  /** Writes and syncs a small scratch file, and removes it: the disk takes writes again. */
+  probe: () => Promise<void>;
 }
 
 interface Pending {
@@ -23,6 +39,13 @@ interface WriterState {
   dir: string;
   segments: Segment[];
   segmentBytes: number;
+  /** The code of the last write's failure; undefined while writes succeed. */
+  failing?: string | undefined;
+  /**
+   * The highest file number used: a new file never takes the name of one drained but left on
+   * disk (its unreadable bytes not yet kept aside: spool-drain.ts).
+   */
+  lastSeq?: number;
 }
 
 /**
@@ -31,6 +54,7 @@ interface WriterState {
  * to the last file unless it is sealed (the drain took it) or full; then a new file begins.
  */
 export function createSpoolWriter(state: WriterState): SpoolWriter {
+  state.lastSeq ??= state.segments.at(-1)?.seq ?? 0;
   let pending: Pending[] = [];
   let writing: Promise<void> | undefined;
   const flush = async (): Promise<void> => {
@@ -51,9 +75,25 @@ export function createSpoolWriter(state: WriterState): SpoolWriter {
     idle: async () => {
       await writing;
     },
+    writable: () => state.failing === undefined,
+    probe: async () => {
+      if (state.failing === undefined) return;
+      try {
+        await probeWrite(state.dir);
+        state.failing = undefined;
+      } catch (error) {
+        throw unwritable(error);
+      }
+    },
   };
 }
 
+/**
+ * One batch appended and fsync'd, then answered. A write that fails, or that the disk takes only
+ * in part, fails the whole batch (503: never a 200 for bytes not on disk) and what it left is cut
+ * off again, so the file ends on its last whole batch and the next write goes to the same file:
+ * a disk that refuses writes does not get a new file per refusal.
+ */
 async function writeBatch(state: WriterState, batch: Pending[]): Promise<void> {
   const bytes = Buffer.concat(batch.map((one) => one.frame));
   let segment: Segment | undefined;
@@ -66,41 +106,104 @@ async function writeBatch(state: WriterState, batch: Pending[]): Promise<void> {
     segment.count += batch.length;
     segment.oldestAt ??= batch[0]?.spooledAt;
     delete segment.inFlight;
+    state.failing = undefined;
     // The drain sealed it while this write was under way.
     if (segment.sealed) await sealSegment(segment);
     for (const one of batch) one.resolve();
   } catch (error) {
-    // What this write left in the file lies past `committed`: the drain never reads it, and
-    // nothing is appended after it.
-    if (segment !== undefined) {
-      delete segment.inFlight;
-      await sealSegment(segment).catch(() => undefined);
-    }
-    const code = (error as NodeJS.ErrnoException).code ?? 'error';
-    const failure = new SpoolError('spool_unwritable', `the spool could not be written (${code})`, {
-      cause: error,
-    });
+    if (segment !== undefined) await undoWrite(segment);
+    const failure = unwritable(error);
+    state.failing = failure.message;
     for (const one of batch) one.reject(failure);
   }
 }
 
-async function writableSegment({ dir, segments, segmentBytes }: WriterState): Promise<Segment> {
+/**
+ * Cuts a failed write's bytes off the file (they were never answered 200). If even that fails the
+ * file is sealed: what the write left lies past `committed`, where the drain never reads, and the
+ * next process keeps it aside as a torn tail.
+ */
+async function undoWrite(segment: Segment): Promise<void> {
+  delete segment.inFlight;
+  try {
+    if (segment.handle === undefined) throw new Error('spool file is closed');
+    await segment.handle.truncate(segment.committed);
+    await segment.handle.datasync();
+    if (segment.sealed) await sealSegment(segment);
+  } catch {
+    await sealSegment(segment).catch(() => undefined);
+  }
+}
+
+function unwritable(error: unknown): SpoolError {
+  const code = (error as NodeJS.ErrnoException).code ?? 'error';
+  return new SpoolError('spool_unwritable', `the spool could not be written (${code})`, {
+    cause: error,
+  });
+}
+
+async function writableSegment(state: WriterState): Promise<Segment> {
+  const { dir, segments, segmentBytes } = state;
   const last = segments.at(-1);
   if (last?.handle !== undefined && !last.sealed && last.committed < segmentBytes) return last;
   if (last !== undefined && !last.sealed) await sealSegment(last);
-  const seq = (last?.seq ?? 0) + 1;
+  const seq = Math.max(last?.seq ?? 0, state.lastSeq ?? 0) + 1;
+  state.lastSeq = seq;
   const path = segmentPath(dir, seq);
-  const handle = await open(path, 'a', 0o600);
+  const handle = await open(path, CREATE_NEW, 0o600);
   // The new file's name must survive a crash as well as its records.
   fsyncDir(dir);
-  const segment: Segment = { seq, path, committed: 0, drained: 0, count: 0, sealed: false, handle };
+  const segment: Segment = {
+    seq,
+    path,
+    format: 'magic',
+    committed: 0,
+    drained: 0,
+    count: 0,
+    sealed: false,
+    kept: new Set(),
+    handle,
+  };
   segments.push(segment);
   return segment;
 }
 
-/** One batch's bytes appended to the file and fsync'd: only then is any of it answered 200. */
+/**
+ * One batch's bytes appended to the file and fsync'd: only then is any of it answered 200. A
+ * write may take fewer bytes than asked (a disk filling up): the rest is written until all is.
+ */
 async function writeAndSync(segment: Segment, bytes: Buffer): Promise<void> {
-  if (segment.handle === undefined) throw new Error('spool file is closed');
-  await segment.handle.write(bytes, 0, bytes.length, null);
-  await segment.handle.datasync();
+  const { handle } = segment;
+  if (handle === undefined) throw new Error('spool file is closed');
+  await writeAll(handle, bytes);
+  await handle.datasync();
+}
+
+async function writeAll(handle: FileHandle, bytes: Buffer): Promise<void> {
+  for (let done = 0; done < bytes.length;) {
+    const { bytesWritten } = await handle.write(bytes, done, bytes.length - done, null);
+    if (bytesWritten === 0) {
+      throw Object.assign(new Error('the disk took no bytes'), { code: 'ENOSPC' });
+    }
+    done += bytesWritten;
+  }
+}
+
+/** The bytes of a typical batch, written and synced to a scratch file, then removed. */
+const PROBE_BYTES = 4096;
+
+async function probeWrite(dir: string): Promise<void> {
+  const path = join(dir, 'write-probe');
+  const handle = await open(
+    path,
+    constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW,
+    0o600,
+  );
+  try {
+    await writeAll(handle, Buffer.alloc(PROBE_BYTES));
+    await handle.datasync();
+  } finally {
+    await handle.close();
+    await unlink(path);
+  }
 }

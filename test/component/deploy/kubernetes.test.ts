@@ -256,7 +256,7 @@ function refersToListenerDeployment(value: unknown): boolean {
 }
 
 describe('deploy/kubernetes: the listener and its spool', () => {
-  it('gives each listener pod a claim of its own, mounted writable at SPOOL_DIR, kept when scaled down', async () => {
+  it('gives each listener pod a claim of its own, SPOOL_DIR inside it, kept when scaled down', async () => {
     const { set } = await listenerSet();
     const pod = set.spec.template.spec;
     const container = pod.containers[0];
@@ -264,9 +264,10 @@ describe('deploy/kubernetes: the listener and its spool', () => {
     const [claim, ...more] = set.spec.volumeClaimTemplates ?? [];
 
     expect(more).toEqual([]);
-    expect(envOf(container, 'SPOOL_DIR')).toBe('/app/spool');
+    // A directory of the listener's own inside the volume: the volume's root (fsGroup) is not 0700.
+    expect(envOf(container, 'SPOOL_DIR')).toBe('/app/spool/data');
     const mount = container.volumeMounts?.find((one) => one.name === claim?.metadata.name);
-    expect(mount).toEqual({ name: 'spool', mountPath: envOf(container, 'SPOOL_DIR') });
+    expect(mount).toEqual({ name: 'spool', mountPath: '/app/spool' });
     // A pod volume of the same name would stand in for the claim.
     expect((pod.volumes ?? []).map((one) => one.name)).not.toContain(claim?.metadata.name);
     expect(claim?.spec.accessModes).toEqual(['ReadWriteOnce']);
