@@ -1,5 +1,8 @@
 import { Queue } from 'bullmq';
 import { previewReplay, replayHistory } from '../history';
+import type { ReplayDryRun } from '../history';
+import { replayDryRunText } from '../operations/replay-dry-run-text';
+import { replayRule } from '../operations/replay-rule';
 import { routeJobOptions } from '../routes/create-fan-out';
 import { KEEP_COMPLETED_HOURS } from '../routes/route-job-options';
 import { routeQueueName } from '../routes/route-queue-name';
@@ -14,32 +17,34 @@ import { openCliRedis } from './open-cli-redis';
 import { parseCommandArgs, positiveIntOption } from './parse-command-args';
 
 /**
- * `history replay --route <name> [filters] [--dry-run] [--rate N] [--json]`: the matching
- * events delivered to that route again from the bodies the history holds (new job ids).
- * `--outcome` with `--route` narrows to the events whose latest attempt there ended so.
+ * `history replay --route <name> [filters] [--dry-run] [--ignore-route-match] [--rate N] [--json]`:
+ * the matching events the route takes (its `match:`, as the live fan-out tests it) delivered to
+ * it again from the bodies the history holds (new job ids). `--ignore-route-match` sends the
+ * others too, and the audit row says so. `--outcome` with `--route` narrows to the events whose
+ * latest attempt there ended so.
  */
 export async function historyReplayCommand(args: string[], io: CliIo): Promise<number> {
   const command = 'history replay';
   const { values } = parseCommandArgs(command, args, {
     ...HISTORY_FILTER_OPTIONS,
     'dry-run': { type: 'boolean' },
+    'ignore-route-match': { type: 'boolean' },
     rate: { type: 'string' },
   });
   if (values.route === undefined) throw new CliUsageError(`${command}: --route <name> is required`);
   const filters = historyFiltersOf(command, values);
   const rate = positiveIntOption(command, 'rate', values.rate, 50);
+  const ignoreRouteMatch = values['ignore-route-match'] === true;
   const { config, routes } = cliRoutes(io.env);
   const route = routeNamed(routes, values.route, command);
+  const rule = replayRule(route, ignoreRouteMatch);
   const history = await openCliHistory(io);
   if (history === undefined) return 1;
   try {
-    const dry = await previewReplay(history, filters);
-    if (values['dry-run'] === true || dry.count === 0) {
-      if (values.json === true) io.out(JSON.stringify(dry));
-      else {
-        io.out(`${String(dry.count)} events match; the newest:`);
-        for (const item of dry.sample) io.out(`  ${eventLine(item)}`);
-      }
+    const dry = await previewReplay(history, filters, { takes: replayRule(route, false).takes });
+    const text = replayDryRunText(dry, route.name, ignoreRouteMatch);
+    if (values['dry-run'] === true || text.sends === 0) {
+      printDryRun(io, dry, text, values.json === true);
       return 0;
     }
     const redis = await openCliRedis(io.env);
@@ -47,21 +52,29 @@ export async function historyReplayCommand(args: string[], io: CliIo): Promise<n
       connection: redis.connection,
     });
     try {
-      io.err(`Replaying ${String(dry.count)} events to route ${route.name} at ${String(rate)}/s…`);
+      io.err(`${text.summary}.`);
+      io.err(`Replaying ${String(text.sends)} events to route ${route.name} at ${String(rate)}/s…`);
+      if (ignoreRouteMatch && text.outsideRoute > 0) {
+        io.err(
+          `  --ignore-route-match: ${String(text.outsideRoute)} of them the route does not take`,
+        );
+      }
       const result = await replayHistory(history, filters, {
         queue,
         route: route.name,
         jobOptions: routeJobOptions(route, KEEP_COMPLETED_HOURS),
+        takes: rule.takes,
+        audit: { action: 'replay', details: rule.auditDetails },
         ratePerSecond: rate,
         actor: historyActor(),
         onProgress: ({ queued }) => {
-          if (queued % 100 === 0) io.err(`  ${String(queued)} of ${String(dry.count)} queued`);
+          if (queued % 100 === 0) io.err(`  ${String(queued)} of ${String(text.sends)} queued`);
         },
       });
       if (values.json === true) io.out(JSON.stringify(result));
       else {
         io.out(
-          `${String(result.queued)} events queued on route ${route.name} (replay ${result.replayId}); ${String(result.skipped)} without a stored body skipped.`,
+          `${String(result.queued)} events queued on route ${route.name} (replay ${result.replayId}); ${String(result.leftOut)} the route does not take left out; ${String(result.skipped)} without a stored body skipped.`,
         );
       }
       return 0;
@@ -71,5 +84,22 @@ export async function historyReplayCommand(args: string[], io: CliIo): Promise<n
     }
   } finally {
     await history.db.close();
+  }
+}
+
+function printDryRun(
+  io: CliIo,
+  dry: ReplayDryRun,
+  text: ReturnType<typeof replayDryRunText>,
+  json: boolean,
+): void {
+  if (json) {
+    io.out(JSON.stringify({ ...dry, sends: text.sends }));
+    return;
+  }
+  io.out(`${text.summary}.`);
+  io.out(`A replay sends ${String(text.sends)}; the newest matching your filter:`);
+  for (const item of dry.sample) {
+    io.out(`  ${eventLine(item)}${item.routeTakes ? '' : '  (the route does not take it)'}`);
   }
 }

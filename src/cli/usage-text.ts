@@ -62,9 +62,11 @@ DATABASE_URL: "history is off"):
   history show <event id> [--institution <code>] [--json]
                                    the event's journey: received, queued, taken, each attempt,
                                    job_end files, finished
-  history replay --route <name> [search filters] [--dry-run] [--rate N] [--json]
-                                   deliver the matching events to the route again (new job ids;
-                                   also reads ROUTES_FILE, REDIS_URL, QUEUE_NAME)
+  history replay --route <name> [search filters] [--dry-run] [--ignore-route-match]
+                 [--rate N] [--json]
+                                   deliver the matching events the route takes (its match:) to it
+                                   again (new job ids; --ignore-route-match sends the others too,
+                                   audited; also reads ROUTES_FILE, REDIS_URL, QUEUE_NAME)
   history recover --route <name> --since <ISO time> [--until <ISO time>] [--institution <code>]
                   [--dry-run] [--rate N] [--json]
                                    send again what failed on the route and never succeeded since
