@@ -13,7 +13,11 @@ export function replayDryRunText(dry: ReplayDryRun, route: string, ignoreRouteMa
   const notTaken = dry.count - dry.routeCount - dry.withoutBody;
   const parts = [
     `${floor}${String(dry.count)} events match your filter; ${String(dry.routeCount)} of them match route ${route}`,
-    ...(leftOut.length === 0 ? [] : [`left out: ${leftOut.join(', ')}`]),
+    ...(leftOut.length === 0
+      ? []
+      : [
+          `${ignoreRouteMatch ? 'not for the route, sent anyway' : 'left out'}: ${leftOut.join(', ')}`,
+        ]),
     ...(dry.withoutBody === 0 ? [] : [`${String(dry.withoutBody)} without a stored body`]),
   ];
   const sends = ignoreRouteMatch ? dry.count - dry.withoutBody : dry.routeCount;

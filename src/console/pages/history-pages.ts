@@ -318,7 +318,7 @@ function sampleTable(items: ReplayDryRunView['sample']): Html {
           <td>${item.institution}</td>
           <td>${item.action}</td>
           <td>${item.receivedAt}</td>
-          <td>${item.routeTakes ? 'yes' : 'no (left out)'}</td>
+          <td>${item.routeTakes ? 'yes' : 'no'}</td>
         </tr>`,
     ),
   );
