@@ -87,9 +87,12 @@ RECONCILE_*, REDIS_URL, QUEUE_NAME; docs/worker.md#reconciliation):
 
 Checking a deployment:
   send-test-event --url <listener> [--secret <s>] (--file <body.json|.xml> | --sample <kind>)
-                  [--format json|xml] [--timeout MS]
+                  [--format json|xml] [--timeout MS] [--follow SECONDS]
                                    sign the exact bytes (X-Svc-Signature) and POST them;
-                                   prints the status and the listener's answer.
+                                   prints the status and the listener's answer. A --sample is a
+                                   test event (id svcws-test-…): the worker completes it without
+                                   work, routes skip it; with REDIS_URL and QUEUE_NAME its job is
+                                   followed until completed (default 30 s).
 ${sampleKindsText()}
                                    --secret falls back to WEBHOOK_SECRET from the environment,
                                    which keeps it out of the shell history
