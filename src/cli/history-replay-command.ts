@@ -1,8 +1,10 @@
 import { Queue } from 'bullmq';
 import { previewReplay, replayHistory } from '../history';
-import type { ReplayDryRun } from '../history';
+import type { HistoryContext, HistoryFilters, ReplayDryRun } from '../history';
 import { replayDryRunText } from '../operations/replay-dry-run-text';
 import { replayRule } from '../operations/replay-rule';
+import type { ReplayRule } from '../operations/replay-rule';
+import type { Route } from '../routes/routes-file';
 import { routeJobOptions } from '../routes/create-fan-out';
 import { KEEP_COMPLETED_HOURS } from '../routes/route-job-options';
 import { routeQueueName } from '../routes/route-queue-name';
@@ -47,43 +49,62 @@ export async function historyReplayCommand(args: string[], io: CliIo): Promise<n
       printDryRun(io, dry, text, values.json === true);
       return 0;
     }
-    const redis = await openCliRedis(io.env);
-    const queue = new Queue(routeQueueName(config.QUEUE_NAME, route.name), {
-      connection: redis.connection,
-    });
-    try {
-      io.err(`${text.summary}.`);
-      io.err(`Replaying ${String(text.sends)} events to route ${route.name} at ${String(rate)}/s…`);
-      if (ignoreRouteMatch && text.outsideRoute > 0) {
-        io.err(
-          `  --ignore-route-match: ${String(text.outsideRoute)} of them the route does not take`,
-        );
-      }
-      const result = await replayHistory(history, filters, {
-        queue,
-        route: route.name,
-        jobOptions: routeJobOptions(route, KEEP_COMPLETED_HOURS),
-        takes: rule.takes,
-        audit: { action: 'replay', details: rule.auditDetails },
-        ratePerSecond: rate,
-        actor: historyActor(),
-        onProgress: ({ queued }) => {
-          if (queued % 100 === 0) io.err(`  ${String(queued)} of ${String(text.sends)} queued`);
-        },
-      });
-      if (values.json === true) io.out(JSON.stringify(result));
-      else {
-        io.out(
-          `${String(result.queued)} events queued on route ${route.name} (replay ${result.replayId}); ${String(result.leftOut)} the route does not take left out; ${String(result.skipped)} without a stored body skipped.`,
-        );
-      }
-      return 0;
-    } finally {
-      await queue.close();
-      await redis.close();
+    io.err(`${text.summary}.`);
+    io.err(`Replaying ${String(text.sends)} events to route ${route.name} at ${String(rate)}/s…`);
+    if (ignoreRouteMatch && text.outsideRoute > 0) {
+      io.err(
+        `  --ignore-route-match: ${String(text.outsideRoute)} of them the route does not take`,
+      );
     }
+    const run = { route, rule, rate, sends: text.sends, json: values.json === true };
+    return await replayOnRoute(io, history, filters, { ...run, queueName: config.QUEUE_NAME });
   } finally {
     await history.db.close();
+  }
+}
+
+/** The replay itself, on the route's queue: its progress on stderr, its result on stdout. */
+async function replayOnRoute(
+  io: CliIo,
+  history: HistoryContext,
+  filters: HistoryFilters,
+  run: {
+    route: Route;
+    rule: ReplayRule;
+    rate: number;
+    sends: number;
+    json: boolean;
+    queueName: string;
+  },
+): Promise<number> {
+  const { route, rule } = run;
+  const redis = await openCliRedis(io.env);
+  const queue = new Queue(routeQueueName(run.queueName, route.name), {
+    connection: redis.connection,
+  });
+  try {
+    const result = await replayHistory(history, filters, {
+      queue,
+      route: route.name,
+      jobOptions: routeJobOptions(route, KEEP_COMPLETED_HOURS),
+      takes: rule.takes,
+      audit: { action: 'replay', details: rule.auditDetails },
+      ratePerSecond: run.rate,
+      actor: historyActor(),
+      onProgress: ({ queued }) => {
+        if (queued % 100 === 0) io.err(`  ${String(queued)} of ${String(run.sends)} queued`);
+      },
+    });
+    if (run.json) io.out(JSON.stringify(result));
+    else {
+      io.out(
+        `${String(result.queued)} events queued on route ${route.name} (replay ${result.replayId}); ${String(result.leftOut)} the route does not take left out; ${String(result.skipped)} without a stored body skipped.`,
+      );
+    }
+    return 0;
+  } finally {
+    await queue.close();
+    await redis.close();
   }
 }
 
