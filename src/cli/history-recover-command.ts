@@ -1,4 +1,5 @@
 import { Queue } from 'bullmq';
+import { replayRule } from '../operations/replay-rule';
 import { previewRecovery } from '../history';
 import type { RecoveryPreview, RecoveryWindow } from '../history';
 import { createBackgroundReplays } from '../operations/background-replays';
@@ -114,7 +115,13 @@ async function recoverOnQueue(
     filters: plan.filters,
     actor: historyActor(),
     institution: window.institution,
-    target: { queue, jobOptions: routeJobOptions(target.route, KEEP_COMPLETED_HOURS) },
+    target: {
+      queue,
+      jobOptions: routeJobOptions(target.route, KEEP_COMPLETED_HOURS),
+      // Events that failed there matched the route then; one the routes file no longer sends
+      // there is left out, as a replay leaves it out.
+      takes: replayRule(target.route, false).takes,
+    },
     kind: 'recover',
     atMost: plan.atMost,
     details: plan.audit.details,

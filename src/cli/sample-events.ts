@@ -30,10 +30,12 @@ export function sampleEvent(
   format: SampleFormat,
   now = new Date(),
   kinds: readonly EventKind[] = eventKinds,
+  /** Before the id: TEST_EVENT_PREFIX marks send-test-event's events (src/events/test-event.ts). */
+  idPrefix = '',
 ): SampleBody {
   const build = kinds.find((known) => Object.hasOwn(known.samples, kind))?.samples[kind];
   if (build === undefined) throw new RangeError(`no sample named ${kind}`);
-  const eventId = `${String(now.getTime())}${String(randomInt(100, 1000))}`;
+  const eventId = `${idPrefix}${String(now.getTime())}${String(randomInt(100, 1000))}`;
   const event = build({ id: eventId, time: now.toISOString(), n: eventId.slice(-8) });
   return format === 'json'
     ? { eventId, body: Buffer.from(JSON.stringify(event)), contentType: 'application/json' }

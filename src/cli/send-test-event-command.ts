@@ -9,6 +9,9 @@ import { listenerUrl, printableUrl } from './printable-url';
 import { SAMPLE_KINDS, sampleEvent } from './sample-events';
 import type { SampleFormat, SampleKind } from './sample-events';
 import { sendTestEvent } from './send-test-event';
+import { followTestEvent } from './follow-test-event';
+import { eventKinds } from '../events/kinds/event-kinds';
+import { TEST_EVENT_PREFIX } from '../events/test-event';
 
 const CONTENT_TYPES: Record<SampleFormat, string> = {
   json: 'application/json',
@@ -28,6 +31,7 @@ export async function sendTestEventCommand(args: string[], io: CliIo): Promise<n
     sample: { type: 'string' },
     format: { type: 'string' },
     timeout: { type: 'string' },
+    follow: { type: 'string' },
   });
   if (positionals.length > 0) {
     throw new CliUsageError(`${command}: unexpected argument '${positionals[0] ?? ''}'`);
@@ -39,6 +43,7 @@ export async function sendTestEventCommand(args: string[], io: CliIo): Promise<n
   }
   const format = formatOf(command, values.format);
   const timeoutMs = positiveIntOption(command, 'timeout', values.timeout, 10_000);
+  const followMs = positiveIntOption(command, 'follow', values.follow, 30) * 1000;
   const payload = await payloadOf(command, values.file, values.sample, format);
 
   io.out(
@@ -62,7 +67,8 @@ export async function sendTestEventCommand(args: string[], io: CliIo): Promise<n
   const verdict = verdictOf(answer.status, answer.text);
   if (answer.status >= 200 && answer.status < 300) {
     io.out(`✓ ${verdict}`);
-    return 0;
+    // A sample is a test event: followed to the worker where Redis is reachable.
+    return payload.eventId === undefined ? 0 : followTestEvent(io, payload.eventId, followMs);
   }
   io.err(`✗ ${verdict}`);
   return 1;
@@ -81,7 +87,7 @@ async function payloadOf(
   file: string | undefined,
   sample: string | undefined,
   format: SampleFormat | undefined,
-): Promise<{ body: Buffer; contentType: string; what: string }> {
+): Promise<{ body: Buffer; contentType: string; what: string; eventId?: string }> {
   if ((file === undefined) === (sample === undefined)) {
     throw new CliUsageError(`${command}: give either --file <body> or --sample <kind>`);
   }
@@ -89,8 +95,19 @@ async function payloadOf(
     if (!(SAMPLE_KINDS as readonly string[]).includes(sample)) {
       throw new CliUsageError(`${command}: --sample must be one of ${SAMPLE_KINDS.join(', ')}`);
     }
-    const event = sampleEvent(sample as SampleKind, format ?? 'json');
-    return { ...event, what: `sample ${sample} event ${event.eventId}` };
+    // Marked as a test event: the worker completes it without work and routes skip it.
+    const event = sampleEvent(
+      sample as SampleKind,
+      format ?? 'json',
+      new Date(),
+      eventKinds,
+      TEST_EVENT_PREFIX,
+    );
+    return {
+      ...event,
+      what: `sample ${sample} test event ${event.eventId}`,
+      eventId: event.eventId,
+    };
   }
   const path = file ?? '';
   const byExtension = extname(path).toLowerCase().slice(1);

@@ -62,9 +62,11 @@ DATABASE_URL: "history is off"):
   history show <event id> [--institution <code>] [--json]
                                    the event's journey: received, queued, taken, each attempt,
                                    job_end files, finished
-  history replay --route <name> [search filters] [--dry-run] [--rate N] [--json]
-                                   deliver the matching events to the route again (new job ids;
-                                   also reads ROUTES_FILE, REDIS_URL, QUEUE_NAME)
+  history replay --route <name> [search filters] [--dry-run] [--ignore-route-match]
+                 [--rate N] [--json]
+                                   deliver the matching events the route takes (its match:) to it
+                                   again (new job ids; --ignore-route-match sends the others too,
+                                   audited; also reads ROUTES_FILE, REDIS_URL, QUEUE_NAME)
   history recover --route <name> --since <ISO time> [--until <ISO time>] [--institution <code>]
                   [--dry-run] [--rate N] [--json]
                                    send again what failed on the route and never succeeded since
@@ -85,9 +87,12 @@ RECONCILE_*, REDIS_URL, QUEUE_NAME; docs/worker.md#reconciliation):
 
 Checking a deployment:
   send-test-event --url <listener> [--secret <s>] (--file <body.json|.xml> | --sample <kind>)
-                  [--format json|xml] [--timeout MS]
+                  [--format json|xml] [--timeout MS] [--follow SECONDS]
                                    sign the exact bytes (X-Svc-Signature) and POST them;
-                                   prints the status and the listener's answer.
+                                   prints the status and the listener's answer. A --sample is a
+                                   test event (id svcws-test-…): the worker completes it without
+                                   work, routes skip it; with REDIS_URL and QUEUE_NAME its job is
+                                   followed until completed (default 30 s).
 ${sampleKindsText()}
                                    --secret falls back to WEBHOOK_SECRET from the environment,
                                    which keeps it out of the shell history

@@ -14,7 +14,7 @@ export { migrateHistory } from './migrate-history';
 export { openHistoryDatabase } from './open-history-database';
 export { pruneHistory } from './prune-history';
 export { auditFilters, previewReplay, replayHistory } from './replay-history';
-export type { ReplayOptions } from './replay-history';
+export type { ReplayDryRun, ReplayOptions } from './replay-history';
 export { auditPersonSearch, countHistory, searchHistory } from './search-history';
 export type { HistoryContext, HistoryEventSummary, HistoryPage } from './search-history';
 export type { SqlExecutor } from './sql-executor';

@@ -20,6 +20,10 @@ export interface ReplayRun {
   readonly atMost: number | null;
   queued: number;
   skipped: number;
+  /** Matching events the route does not take (its `match:`): not sent. */
+  leftOut: number;
+  /** Sent the events the route does not take too (the operator's explicit choice, audited). */
+  readonly ignoreRouteMatch: boolean;
   readonly startedAt: string;
   endedAt: string | null;
   readonly errors: string[];
@@ -33,7 +37,10 @@ export interface ReplayStart {
   readonly filters: HistoryFilters;
   readonly actor: string;
   readonly institution: string | undefined;
-  readonly target: Pick<ReplayOptions, 'queue' | 'jobOptions'>;
+  /** The route's queue, job options, and the events it takes (src/operations/replay-rule.ts). */
+  readonly target: Pick<ReplayOptions, 'queue' | 'jobOptions' | 'takes'>;
+  /** `ignoreRouteMatch`: `target.takes` takes every event (its audit rows say so). */
+  readonly ignoreRouteMatch?: boolean;
   /** `recover`: audited as `recover.start`, `recover`, `recover.failed` (default `replay`). */
   readonly kind?: 'replay' | 'recover';
   /** Handles at most this many events (a recovery's cap). */
@@ -121,6 +128,8 @@ function newRun(replay: ReplayStart): ReplayRun {
     atMost: replay.atMost ?? null,
     queued: 0,
     skipped: 0,
+    leftOut: 0,
+    ignoreRouteMatch: replay.ignoreRouteMatch === true,
     startedAt: new Date().toISOString(),
     endedAt: null,
     errors: [],
@@ -153,18 +162,18 @@ async function runReplay(
       actor: replay.actor,
       replayId: run.replayId,
       signal,
-      audit: { action: run.kind, details: replay.details ?? {} },
+      audit: { action: run.kind, details: auditDetailsOf(replay) },
       ...(replay.atMost === undefined ? {} : { atMost: replay.atMost }),
       ...(deps.ratePerSecond === undefined ? {} : { ratePerSecond: deps.ratePerSecond }),
-      onProgress: ({ queued, skipped }) => {
-        run.queued = queued;
-        run.skipped = skipped;
+      onProgress: ({ queued, skipped, leftOut }) => {
+        Object.assign(run, { queued, skipped, leftOut });
       },
     });
     await counting;
     Object.assign(run, {
       queued: result.queued,
       skipped: result.skipped,
+      leftOut: result.leftOut,
       state: result.stopped ? 'stopped' : 'done',
       endedAt: new Date().toISOString(),
     });
@@ -196,8 +205,16 @@ function auditOf(context: HistoryContext, replay: ReplayStart, run: ReplayRun) {
         replayId: run.replayId,
         filters: run.filters,
         ...(replay.institution === undefined ? {} : { institution: replay.institution }),
-        ...replay.details,
+        ...auditDetailsOf(replay),
         ...details,
       },
     });
+}
+
+/** What every audit row of the run adds: its details, and that it ignored the route's match. */
+function auditDetailsOf(replay: ReplayStart): Record<string, unknown> {
+  return {
+    ...replay.details,
+    ...(replay.ignoreRouteMatch === true ? { ignoreRouteMatch: true } : {}),
+  };
 }

@@ -1,3 +1,4 @@
+import { replayRule } from '../operations/replay-rule';
 import { Queue } from 'bullmq';
 import type { Express } from 'express';
 import type { Redis } from 'ioredis';
@@ -259,8 +260,10 @@ function consoleHistoryOf(deps: {
             queue: found.queue,
             jobOptions: routeJobOptions(found.route, KEEP_COMPLETED_HOURS),
             match: found.route.match,
+            rule: (ignoreRouteMatch) => replayRule(found.route, ignoreRouteMatch),
           };
     },
+    routeNames: () => queues.routes.map((one) => one.route.name),
     forgetIn: {
       redis: queues.connection,
       streamKey: historyStreamKey(config.QUEUE_NAME),

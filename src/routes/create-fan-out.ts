@@ -3,7 +3,8 @@ import type { CanonicalEvent } from '../events/canonical-event';
 import type { AttemptOutcome } from './attempt-delivery';
 import type { FairPriorities } from './fair-priorities';
 import type { InlineRoute } from './inline-route';
-import { matchesRoute, skippedByWhere } from './match-route';
+import { skippedByWhere } from './match-route';
+import { routeTakesEvent } from './route-takes-event';
 import { ROUTE_BACKOFF, routeBackoff } from './route-backoff';
 import type { RouteJobOptions } from './route-job-options';
 import type { AnyRoute } from './routes-file';
@@ -67,7 +68,7 @@ export function createFanOut({
     routes.map(({ route }) => [route.name, routeJobOptions(route, keepCompletedHours)]),
   );
   return async (event, jobId) => {
-    const matched = routes.filter(({ route }) => matchesRoute(route.match, event));
+    const matched = routes.filter(({ route }) => routeTakesEvent(route, event));
     // Recorded beside the deliveries (one outbox XADD each, history on), awaited before it ends.
     const recordingSkips =
       onSkipped === undefined

@@ -96,6 +96,8 @@ const RouteFields = z.strictObject({
   concurrency: z.number().int().min(1).max(1000).default(16),
   /** The route's circuit breaker (route-circuit.ts); `off` for routes that must never pause. */
   circuit: RouteCircuit,
+  /** Takes `send-test-event`'s events too (src/events/test-event.ts); by default it skips them. */
+  testEvents: z.boolean().default(false),
 });
 
 /** A masked route must not put a personal value back in its URL or headers. */

@@ -1,6 +1,7 @@
 import type { Job } from 'bullmq';
 import { UnrecoverableError } from 'bullmq';
 import type { z } from 'zod';
+import { isTestEvent } from '../events/test-event';
 import type { Logger } from '../logger';
 
 /** What a handler gets besides its payload. */
@@ -49,6 +50,9 @@ export function defineHandler<P>(handler: EventHandler<P>): RegisteredHandler {
 
 export type Dispatch = (job: Job, signal?: AbortSignal) => Promise<unknown>;
 
+/** What a test event's job completes with (its return value, and the history's outcome). */
+export const TEST_EVENT_OUTCOME = 'test event';
+
 /**
  * Routes a queued event to the handler of its action (the job's name, set by the enqueuer). An
  * action with no handler is logged once and completed: the platform may send kinds this worker
@@ -68,6 +72,13 @@ export function createHandlerRegistry({
   }
   return async (job, signal) => {
     const action = job.name.toLowerCase();
+    const eventId = eventIdOf(job.data);
+    if (eventId !== undefined && isTestEvent({ id: eventId })) {
+      // send-test-event's event (src/events/test-event.ts): it came through the listener, the
+      // signature and the queue; no handler runs (no API call, no job_end download).
+      logger.info({ eventId, action, jobId: job.id }, 'test event: completed without work');
+      return { outcome: TEST_EVENT_OUTCOME };
+    }
     const handler = byAction.get(action);
     if (!handler) {
       logger.debug(

@@ -26,6 +26,9 @@ export const HISTORY_CONSOLE_TOKENS = {
   scoped: 'inst-b-operator-token-for-history-console',
 };
 
+/** A destination no test reaches (port 9, discard): the console only queues. */
+const UNREACHABLE = '{ http: { url: "http://127.0.0.1:9/hook", timeoutMs: 2000 } }';
+
 export interface ConsoleWithHistory {
   readonly url: string;
   readonly queueName: string;
@@ -57,6 +60,8 @@ export async function startConsoleWithHistory(
     loansTo?: string;
     /** More of the console's keys (a proxy's, a cap), over the ones set here. */
     env?: Readonly<Record<string, string>>;
+    /** More routes after `loans`: each one's name and `match:` (to an unreachable http URL). */
+    moreRoutes?: readonly { readonly name: string; readonly match: string }[];
   } = {},
 ): Promise<ConsoleWithHistory> {
   const dir = await mkdtemp(join(tmpdir(), 'svc-console-history-'));
@@ -71,7 +76,12 @@ export async function startConsoleWithHistory(
   await writeFile(
     join(dir, 'routes.yaml'),
     'routes:\n  - name: loans\n    match: { action: [loan] }\n' +
-      `    to: ${options.loansTo ?? '{ http: { url: "http://127.0.0.1:9/hook", timeoutMs: 2000 } }'}\n`,
+      `    to: ${options.loansTo ?? UNREACHABLE}\n` +
+      (options.moreRoutes ?? [])
+        .map(
+          ({ name, match }) => `  - name: ${name}\n    match: ${match}\n    to: ${UNREACHABLE}\n`,
+        )
+        .join(''),
   );
   await writeFile(
     join(dir, 'tokens.yaml'),
@@ -126,7 +136,9 @@ export async function startConsoleWithHistory(
       server.close();
       await consoleProcess.close();
       await redis.del(streamKey);
-      await obliterateQueue(routeQueueName(queueName, 'loans'));
+      for (const name of ['loans', ...(options.moreRoutes ?? []).map((one) => one.name)]) {
+        await obliterateQueue(routeQueueName(queueName, name));
+      }
       await obliterateQueue(queueName);
       redis.disconnect();
       await history.close();

@@ -74,6 +74,10 @@ export const EventsPage = z.object({
 });
 export const EventDetail = z.object({
   event: EventSummary,
+  routes: z
+    .array(z.string())
+    .optional()
+    .describe('operators: the routes that take the event (where it may be delivered again)'),
   body: z
     .unknown()
     .describe('the event as received, patron fields masked for viewers; null: not kept'),
@@ -95,6 +99,13 @@ export const ReplayBody = z.object({
   route: z.string(),
   filters: z.record(z.string(), z.string()).optional().describe('as GET /events, no limit/after'),
   dryRun: z.boolean().optional().describe('default true: count and sample only'),
+  ignoreRouteMatch: z
+    .boolean()
+    .optional()
+    .describe(
+      'default false: only the events the route takes (its match:, as its fan-out) are sent; ' +
+        'true sends the others too, and the audit rows say ignoreRouteMatch',
+    ),
 });
 export const ReplayRun = z.object({
   replayId: z.string(),
@@ -109,6 +120,8 @@ export const ReplayRun = z.object({
   atMost: z.number().int().nullable().describe('the most events the run handles; null: all'),
   queued: z.number().int().describe('deliveries queued on the route so far'),
   skipped: z.number().int().describe('matching events whose body the history does not hold'),
+  leftOut: z.number().int().describe('matching events the route does not take (its match:)'),
+  ignoreRouteMatch: z.boolean().describe('sent the events the route does not take too'),
   startedAt: z.iso.datetime(),
   endedAt: z.iso.datetime().nullable(),
   errors: z.array(z.string()),
@@ -119,9 +132,18 @@ export const ReplayAnswer = z.union([
   z.object({
     dryRun: z.literal(true),
     route: z.string(),
-    count: z.number().int().describe('with `more`: a floor (the count stops there)'),
+    ignoreRouteMatch: z.boolean(),
+    count: z.number().int().describe('events matching the filters; with `more`: a floor'),
     more: z.boolean().describe('more events match than `count`'),
-    sample: z.array(EventSummary),
+    routeCount: z.number().int().describe('of those, how many the route takes (its match:)'),
+    leftOut: z
+      .record(z.string(), z.number().int())
+      .describe('events the route does not take, by action'),
+    withoutBody: z.number().int().describe('events whose body is not kept: never sent'),
+    sends: z.number().int().describe('how many a replay would send'),
+    outsideRoute: z.number().int().describe('of those, how many the route does not take'),
+    summary: z.string().describe('the dry run in words'),
+    sample: z.array(EventSummary.extend({ routeTakes: z.boolean() })),
   }),
   ReplayRun.extend({ dryRun: z.literal(false) }).describe(
     '202 Accepted: the replay runs in the background; Location: /api/v1/replays/{replayId}',

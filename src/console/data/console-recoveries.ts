@@ -80,7 +80,7 @@ async function recover(
     filters: plan.filters,
     actor: scope.actor ?? 'console',
     institution,
-    target,
+    target: { ...target, takes: target.rule(false).takes },
     kind: 'recover',
     atMost: plan.atMost,
     details: plan.audit.details,

@@ -22,6 +22,8 @@ import type {
 import { HttpError } from '../../http/http-error';
 import type { Logger } from '../../logger';
 import { createBackgroundReplays } from '../../operations/background-replays';
+import { replayDryRunText } from '../../operations/replay-dry-run-text';
+import type { ReplayRule } from '../../operations/replay-rule';
 import type { BackgroundReplays } from '../../operations/background-replays';
 import { consoleError } from './console-error';
 import { viewFor } from './mask-for';
@@ -38,6 +40,8 @@ export interface ReplayTarget {
   readonly jobOptions: JobsOptions;
   /** The route's `match:` (which kinds it takes: a recovery's retention bound). */
   readonly match: RouteMatch;
+  /** The events a replay sends there: the route's own (widened to every one only when asked). */
+  readonly rule: (ignoreRouteMatch: boolean) => ReplayRule;
 }
 
 export interface ConsoleHistoryOptions {
@@ -45,6 +49,8 @@ export interface ConsoleHistoryOptions {
   readonly keys: HistoryKeys;
   /** The route's queue for a replay; undefined: no such route. */
   readonly replayTarget: (route: string) => ReplayTarget | undefined;
+  /** Every route's name, in the routes file's order (an event's "deliver again" list). */
+  readonly routeNames: () => readonly string[];
   /** Where else a forget looks (queues, outbox, rejected store), as the CLI's `history forget`. */
   readonly forgetIn?: Omit<ForgetOptions, 'db' | 'keys' | 'actor'>;
   /** The history's retention (HISTORY_RETENTION_DAYS, HISTORY_PATRON_RETENTION_DAYS). */
@@ -91,6 +97,8 @@ const ReplayRequest = z.strictObject({
     })
     .default({}),
   dryRun: z.boolean().default(true),
+  /** Sends the events the route does not take (its `match:`) too; audited as such. */
+  ignoreRouteMatch: z.boolean().default(false),
 });
 const ForgetRequest = z.strictObject({ user: text });
 const AuditListQuery = z.strictObject({
@@ -230,11 +238,12 @@ async function personSought(
 }
 
 async function journey(
-  { db, keys }: ConsoleHistoryOptions,
+  options: ConsoleHistoryOptions,
   institution: string,
   id: string,
   scope: HistoryScope,
 ) {
+  const { db, keys } = options;
   if (scope.institution !== undefined && scope.institution !== institution) {
     throw consoleError.scope(`institution ${institution}`);
   }
@@ -243,7 +252,10 @@ async function journey(
   const received = steps.find((step) => step.kind === 'received');
   if (received === undefined) return undefined;
   const body: CanonicalEvent | undefined = await historyBody(context, received.event);
-  if (scope.role === 'operator') return { event: received.event, body: body ?? null, steps };
+  if (scope.role === 'operator') {
+    const routes = body === undefined ? [] : routesTaking(options, body);
+    return { event: received.event, body: body ?? null, steps, routes };
+  }
   // A viewer: the body's safe fields only (mask-for.ts), and the errors without what it hides.
   const view = viewFor(scope.role, body);
   return {
@@ -251,6 +263,13 @@ async function journey(
     body: body === undefined ? null : view.data,
     steps: body === undefined ? steps : steps.map((step) => withTextMasked(step, view.text)),
   };
+}
+
+/** The routes that take the event (as its fan-out tests them): where it may be delivered again. */
+function routesTaking(options: ConsoleHistoryOptions, event: CanonicalEvent): string[] {
+  return options
+    .routeNames()
+    .filter((name) => options.replayTarget(name)?.rule(false).takes(event) === true);
 }
 
 function withTextMasked(step: JourneyStep, text: (text: string) => string): JourneyStep {
@@ -316,17 +335,23 @@ async function replayByQuery(
   const filters = scopedFilters(asked.filters, scope);
   const target = options.replayTarget(asked.route);
   if (target === undefined) throw consoleError.notFound(`route ${asked.route}`);
+  const { ignoreRouteMatch } = asked;
   if (asked.dryRun) {
     await personSought(options, scope, filters, 'replay.dry-run.person');
-    const dry = await previewReplay(context, filters, 10, DRY_RUN_COUNT_AT_MOST);
-    return { dryRun: true, route: asked.route, ...dry };
+    const dry = await previewReplay(context, filters, {
+      takes: target.rule(false).takes,
+      countAtMost: DRY_RUN_COUNT_AT_MOST,
+    });
+    const text = replayDryRunText(dry, asked.route, ignoreRouteMatch);
+    return { dryRun: true, route: asked.route, ignoreRouteMatch, ...dry, ...text };
   }
   const run = replays.start({
     route: asked.route,
     filters,
     actor: scope.actor ?? 'console',
     institution: scope.institution,
-    target,
+    target: { ...target, takes: target.rule(ignoreRouteMatch).takes },
+    ignoreRouteMatch,
   });
   return { dryRun: false, ...run };
 }

@@ -14,7 +14,7 @@ import {
   forgetPage,
   replayPage,
 } from './history-pages';
-import type { EventDetail } from './history-pages';
+import type { EventDetail, ReplayDryRunView } from './history-pages';
 import { historyOffPage } from './queue-pages';
 import { progressPage, replayProgressSection } from './replay-progress-page';
 import type { ReplayRun } from '../../operations/background-replays';
@@ -116,8 +116,7 @@ function historyPages(deps: HistoryPagesDeps, history: ConsoleHistory): PageRout
         const scope = scopeOf(ctx.principal);
         const found = await history.journey(String(req.params.institution), id, scope);
         if (found === undefined) throw consoleError.notFound(`event ${id}`);
-        const routes = await deps.routeNames(ctx.principal);
-        return { title: `Event ${id}`, body: eventPage(ctx, found as EventDetail, routes) };
+        return { title: `Event ${id}`, body: eventPage(ctx, found as EventDetail) };
       },
     },
     {
@@ -164,16 +163,16 @@ async function replayView(
   ctx: PageContext,
   req: Request,
 ) {
-  const values = filtersOf(req.query, ['route']);
+  const values = filtersOf(req.query, ['route', 'ignoreRouteMatch']);
   const routes = await deps.routeNames(ctx.principal);
-  const { route, ...filters } = values;
+  const { route, ignoreRouteMatch, ...filters } = values;
   const dry =
     route === undefined
       ? undefined
       : ((await history.replayByQuery(
-          { route, filters, dryRun: true },
+          { route, filters, dryRun: true, ignoreRouteMatch: ignoreRouteMatch === 'on' },
           scopeOf(ctx.principal),
-        )) as { count: number; more: boolean; sample: HistoryPage['items'] });
+        )) as ReplayDryRunView);
   return { title: 'Replay by query', body: replayPage(ctx, values, routes, dry) };
 }
 
@@ -199,8 +198,19 @@ function historyForms(history: ConsoleHistory): HistoryForm[] {
     {
       path: '/replays',
       run: async (scope, req) => {
-        const { route = '', ...filters } = filtersOf(req.body, ['route']);
-        return started(await history.replayByQuery({ route, filters, dryRun: false }, scope));
+        const asked = filtersOf(req.body, ['route', 'ignoreRouteMatch', 'confirmIgnoreRouteMatch']);
+        const { route = '', ignoreRouteMatch, confirmIgnoreRouteMatch, ...filters } = asked;
+        // The page asks twice before sending what the route does not take (history-pages.ts).
+        if (ignoreRouteMatch === 'on' && confirmIgnoreRouteMatch !== 'on') {
+          throw consoleError.badField('confirmIgnoreRouteMatch', 'confirm ignoring the match');
+        }
+        const request = {
+          route,
+          filters,
+          dryRun: false,
+          ignoreRouteMatch: ignoreRouteMatch === 'on',
+        };
+        return started(await history.replayByQuery(request, scope));
       },
     },
     {

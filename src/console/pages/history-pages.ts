@@ -28,6 +28,21 @@ export interface EventDetail {
   readonly event: HistoryEventSummary;
   readonly body: unknown;
   readonly steps: JourneyStep[];
+  /** Operators: the routes that take the event (its fan-out's test), where it may go again. */
+  readonly routes?: readonly string[];
+}
+
+/** A replay's dry run, as createConsoleHistory answers it (replay-dry-run-text.ts). */
+export interface ReplayDryRunView {
+  readonly count: number;
+  readonly more: boolean;
+  readonly routeCount: number;
+  readonly leftOut: Record<string, number>;
+  readonly sends: number;
+  readonly outsideRoute: number;
+  readonly summary: string;
+  readonly ignoreRouteMatch: boolean;
+  readonly sample: (HistoryEventSummary & { readonly routeTakes: boolean })[];
 }
 
 function filterFields(values: Readonly<Record<string, string>>, leaveOut: string[] = []): Html {
@@ -175,19 +190,10 @@ function isFile(value: unknown): value is { path: string; bytes: number; records
 /** One event: its fields, its journey and (operators) "deliver again to route X". */
 const JOURNEY_COLUMNS = ['At', 'Step', 'Outcome', 'Status', 'Error or files', 'Duration'];
 
-export function eventPage(ctx: PageContext, detail: EventDetail, routes: readonly string[]): Html {
+export function eventPage(ctx: PageContext, detail: EventDetail): Html {
   const { event } = detail;
-  const again =
-    ctx.principal.role === 'operator' && routes.length > 0
-      ? html`<form method="post" action="${eventPath(event)}/replay">
-          <input type="hidden" name="_csrf" value="${ctx.csrf}" />
-          <label for="again-route">Deliver again to route</label>
-          <select id="again-route" name="route">
-            ${routes.map((name) => html`<option>${name}</option>`)}
-          </select>
-          <button type="submit">Deliver again</button>
-        </form>`
-      : '';
+  const routes = detail.routes ?? [];
+  const again = ctx.principal.role === 'operator' ? deliverAgain(ctx, detail, routes) : '';
   return html`<p>
       ${event.institution} · ${event.action} · ${event.eventCode ?? '—'} · received
       ${event.receivedAt}${recoveredBadge(event)}
@@ -202,6 +208,24 @@ export function eventPage(ctx: PageContext, detail: EventDetail, routes: readonl
 ${detail.body === null ? 'not kept (HISTORY_BODIES, or forgotten)' : JSON.stringify(detail.body, null, 2)}</pre>`;
 }
 
+/**
+ * "Deliver again": only the routes that take the event (as its fan-out would have sent it), none
+ * chosen for the operator; an event no route takes (or whose body is not kept) says so instead.
+ */
+function deliverAgain(ctx: PageContext, detail: EventDetail, routes: readonly string[]): Html {
+  if (detail.body === null) return html`<p>Not kept, so it cannot be delivered again.</p>`;
+  if (routes.length === 0) return html`<p>No route takes this event (their match:).</p>`;
+  return html`<form method="post" action="${eventPath(detail.event)}/replay">
+    <input type="hidden" name="_csrf" value="${ctx.csrf}" />
+    <label for="again-route">Deliver again to route (those that take this event)</label>
+    <select id="again-route" name="route" required>
+      <option value="" selected disabled>— choose a route —</option>
+      ${routes.map((name) => html`<option>${name}</option>`)}
+    </select>
+    <button type="submit">Deliver again</button>
+  </form>`;
+}
+
 /** A form's route chooser (`route`), the chosen one selected. */
 export function routeSelect(id: string, routes: readonly string[], chosen?: string): Html {
   return html`<p>
@@ -212,34 +236,92 @@ export function routeSelect(id: string, routes: readonly string[], chosen?: stri
   </p>`;
 }
 
-/** Replay by query: the form, then its dry run (count and sample) with a confirm button. */
+/** Replay by query: the form, then its dry run (both counts, a sample) with a confirm button. */
 export function replayPage(
   ctx: PageContext,
   values: Readonly<Record<string, string>>,
   routes: readonly string[],
-  dry?: { count: number; more: boolean; sample: HistoryEventSummary[] },
+  dry?: ReplayDryRunView,
 ): Html {
-  const hidden = Object.entries(values).map(
-    ([name, value]) => html`<input type="hidden" name="${name}" value="${value}" />`,
-  );
-  const confirm =
-    dry === undefined
-      ? ''
-      : html`<h2>Dry run: ${dry.more ? 'more than ' : ''}${dry.count} events match</h2>
-          ${eventsTable(dry.sample)}
-          <form method="post" action="/replays">
-            <input type="hidden" name="_csrf" value="${ctx.csrf}" />${hidden}
-            <button type="submit">
-              Replay ${dry.more ? 'all (more than ' : ''}${dry.count}${dry.more ? ')' : ''} events
-              to ${values.route ?? ''}
-            </button>
-          </form>
-          <p>The replay runs in the background; its page shows how far it is.</p>`;
+  const ignoring = values.ignoreRouteMatch === 'on';
   return html`<form method="get" action="/replays" class="filters">
-      ${routeSelect('r-route', routes, values.route)} ${filterFields(values, ['route', 'outcome'])}
+      ${routeSelect('r-route', routes, values.route)}
+      ${filterFields(values, ['route', 'outcome', 'ignoreRouteMatch'])}
+      <p>
+        <input
+          type="checkbox"
+          id="r-ignore"
+          name="ignoreRouteMatch"
+          ${ignoring ? html`checked` : ''}
+        />
+        <label for="r-ignore"
+          >Also send the events the route does not take (ignore its match)</label
+        >
+      </p>
       <p><button type="submit">Count (dry run)</button></p>
     </form>
-    ${confirm}`;
+    ${dry === undefined ? '' : replayConfirm(ctx, values, dry)}`;
+}
+
+/** The dry run's counts and sample, and the button that starts the replay. */
+function replayConfirm(
+  ctx: PageContext,
+  values: Readonly<Record<string, string>>,
+  dry: ReplayDryRunView,
+): Html {
+  // Nothing outside the route to send: the replay keeps to the route (no confirmation asked).
+  const kept = Object.entries(values).filter(
+    ([name]) => name !== 'ignoreRouteMatch' || dry.outsideRoute > 0,
+  );
+  const hidden = kept.map(
+    ([name, value]) => html`<input type="hidden" name="${name}" value="${value}" />`,
+  );
+  const floor = dry.more ? 'more than ' : '';
+  // Sending what the route does not take is asked for twice: the box above, then this one.
+  const confirmIgnore =
+    dry.ignoreRouteMatch && dry.outsideRoute > 0
+      ? html`<p class="notice failed">
+            ${dry.outsideRoute} of these events are not for route ${values.route ?? ''}: its
+            destination was never sent them.
+          </p>
+          <p>
+            <input type="checkbox" id="r-confirm" name="confirmIgnoreRouteMatch" required />
+            <label for="r-confirm"
+              >Yes, send ${dry.outsideRoute} events route ${values.route ?? ''} does not take</label
+            >
+          </p>`
+      : '';
+  const button =
+    dry.sends === 0
+      ? html`<p>Nothing to replay: route ${values.route ?? ''} takes none of these events.</p>`
+      : html`<form method="post" action="/replays">
+          <input type="hidden" name="_csrf" value="${ctx.csrf}" />${hidden} ${confirmIgnore}
+          <button type="submit">
+            Replay ${dry.more ? 'all (more than ' : ''}${dry.sends}${dry.more ? ')' : ''} events to
+            ${values.route ?? ''}
+          </button>
+        </form>`;
+  return html`<h2>Dry run: ${floor}${dry.count} events match your filter</h2>
+    <p id="replay-summary">${dry.summary}.</p>
+    ${sampleTable(dry.sample)} ${button}
+    <p>The replay runs in the background; its page shows how far it is.</p>`;
+}
+
+function sampleTable(items: ReplayDryRunView['sample']): Html {
+  if (items.length === 0) return html`<p>No event matches.</p>`;
+  return columnsTable(
+    ['Event', 'Institution', 'Action', 'Received', 'Route takes it'],
+    items.map(
+      (item) =>
+        html`<tr>
+          <td><a href="${eventPath(item)}">${item.eventId}</a></td>
+          <td>${item.institution}</td>
+          <td>${item.action}</td>
+          <td>${item.receivedAt}</td>
+          <td>${item.routeTakes ? 'yes' : 'no'}</td>
+        </tr>`,
+    ),
+  );
 }
 
 /** Forget a patron everywhere this service holds them (operators). */

@@ -35,13 +35,21 @@ export function replayProgressSection(run: ReplayRun): Html {
     ? html`hx-get="/replays/${run.replayId}/progress" hx-trigger="every ${POLL_SECONDS}s"
       hx-swap="outerHTML"`
     : html``;
-  const handled = run.queued + run.skipped;
+  const handled = run.queued + run.skipped + run.leftOut;
   const [name, page] = run.kind === 'recover' ? ['Recovery', 'recoveries'] : ['Replay', 'replays'];
   return html`<section id="replay-progress" aria-live="polite" ${poll}>
     <p class="${run.state === 'failed' ? 'notice failed' : 'notice'}">
       ${name} ${run.replayId}: ${STATES[run.state]} — ${run.queued} events queued on route
-      ${run.route}, ${run.skipped} without a stored body skipped.
+      ${run.route}, ${run.leftOut} the route does not take left out, ${run.skipped} without a stored
+      body skipped.
     </p>
+    ${
+      run.ignoreRouteMatch
+        ? html`<p class="notice failed">
+            Sent with the route's match ignored: events the route does not take were sent too.
+          </p>`
+        : ''
+    }
     ${
       run.more ? html`<p>More than ${run.matched ?? 0} events match: this run stops there.</p>` : ''
     }

@@ -35,7 +35,7 @@ describe('replays by query in the background', () => {
       filters: { action: 'bib' },
       actor: 'ops',
       institution: undefined,
-      target: { queue, jobOptions: {} },
+      target: { queue, jobOptions: {}, takes: () => true },
       ...more,
     });
   const auditOf = async (replayId: string) =>

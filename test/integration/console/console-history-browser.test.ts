@@ -17,6 +17,18 @@ describe('the console’s history pages in a real browser', () => {
   let browser: TestBrowser;
   const loan = fixtureEvent('loan-returned');
   const other = { ...fixtureEvent('item-updated'), institution: { value: 'INST_B' } };
+  const jobEnd = fixtureEvent('job-end');
+  const jobEndB = {
+    ...fixtureEvent('job-end', { id: 'job-end-b' }),
+    institution: { value: 'INST_B' },
+  };
+  const user = fixtureEvent('user-updated');
+  /** A loan at the LAW library: library-main's `where:` does not take it. */
+  const lawLoan = (() => {
+    const loan = fixtureEvent('loan-created', { id: 'law-loan' });
+    const itemLoan = loan.item_loan as Record<string, unknown>;
+    return { ...loan, item_loan: { ...itemLoan, library: { value: 'LAW', desc: 'Law' } } };
+  })();
 
   const signIn = (token: string): Promise<Page> =>
     signedInPage(browser, consoleUnderTest.url, token);
@@ -24,8 +36,14 @@ describe('the console’s history pages in a real browser', () => {
 
   beforeAll(async () => {
     // Slow replays (one delivery every 4 s) so that a replay's page shows it running first.
-    consoleUnderTest = await startConsoleWithHistory({ replayRatePerSecond: 0.25 });
-    await consoleUnderTest.record([loan, other], (recorder) =>
+    consoleUnderTest = await startConsoleWithHistory({
+      replayRatePerSecond: 0.25,
+      moreRoutes: [
+        { name: 'library-main', match: '{ where: { item_loan.library: [MAIN] } }' },
+        { name: 'inst-b', match: '{ institution: [INST_B] }' },
+      ],
+    });
+    await consoleUnderTest.record([loan, other, jobEnd, jobEndB, user, lawLoan], (recorder) =>
       recorder.attempt({
         event: loan,
         route: 'loans',
@@ -60,8 +78,51 @@ describe('the console’s history pages in a real browser', () => {
     await page.waitForSelector('text=destination is down');
     expect(await page.textContent('pre')).toContain('S1004217');
     await checked(page, 'event');
+    // Only the routes that take the event (not inst-b), none chosen: the operator picks one.
+    expect(await page.locator('#again-route option:not([disabled])').allTextContents()).toEqual([
+      'loans',
+      'library-main',
+    ]);
+    expect(await page.inputValue('#again-route')).toBe('');
+    await page.selectOption('#again-route', 'loans');
     await page.click('button:has-text("Deliver again")');
     await page.waitForSelector('text=1 events queued on route loans');
+  });
+
+  it('offers no route to deliver an event again to when no route takes it', async () => {
+    const page = await signIn(TOKENS.operator);
+    await page.goto(`${consoleUnderTest.url}/events/01SVC_INST/${jobEnd.id}`);
+    await page.waitForSelector('text=No route takes this event');
+    expect(await page.locator('button:has-text("Deliver again")').count()).toBe(0);
+    // A job_end at INST_B: the institution-held route takes it; loans (match: loan) does not.
+    await page.goto(`${consoleUnderTest.url}/events/INST_B/${jobEndB.id}`);
+    expect(await page.locator('#again-route option:not([disabled])').allTextContents()).toEqual([
+      'inst-b',
+    ]);
+  });
+
+  it('a replay by query sends only what the route takes; sending the rest needs a confirmation', async () => {
+    const page = await signIn(TOKENS.operator);
+    await page.goto(`${consoleUnderTest.url}/replays?route=library-main&institution=01SVC_INST`);
+    await page.waitForSelector('text=Dry run: 4 events match your filter');
+    expect(await page.textContent('#replay-summary')).toContain(
+      '4 events match your filter; 1 of them match route library-main; left out: 1 job_end, 1 loan, 1 user',
+    );
+    await page.waitForSelector('button:has-text("Replay 1 events to library-main")');
+    await page.check('#r-ignore');
+    await page.click('button:has-text("Count (dry run)")');
+    await page.waitForSelector('text=3 of these events are not for route library-main');
+    await checked(page, 'replay-ignore-route-match');
+    // The confirmation is required: without it the browser does not send the form.
+    await page.click('button:has-text("Replay 4 events to library-main")');
+    expect(page.url()).toContain('/replays?');
+    await page.check('#r-confirm');
+    await page.click('button:has-text("Replay 4 events to library-main")');
+    await page.waitForURL(/\/replays\/[\w-]+$/);
+    await page.waitForSelector('text=done — 4 events queued on route library-main', {
+      timeout: 60_000,
+    });
+    await page.waitForSelector("text=Sent with the route's match ignored");
   });
 
   it('replays by query after showing its count', async () => {
@@ -73,13 +134,14 @@ describe('the console’s history pages in a real browser', () => {
     page.on('request', (request) => {
       if (request.url().endsWith('/progress')) progressCalls.push(request.url());
     });
-    await page.click('button:has-text("Replay 2 events to loans")');
+    // The item event matches the filter but not the route (match: loan): left out.
+    await page.click('button:has-text("Replay 1 events to loans")');
     await page.waitForURL(/\/replays\/[\w-]+$/);
     const progressUrl = page.url();
     await page.waitForSelector('text=running');
     await checked(page, 'replay-running');
     // The page updates itself (htmx, no reload) until the replay is done.
-    await page.waitForSelector('text=done — 2 events queued on route loans', { timeout: 60_000 });
+    await page.waitForSelector('text=done — 1 events queued on route loans', { timeout: 60_000 });
     expect(page.url()).toBe(progressUrl);
     expect(progressCalls.length).toBeGreaterThan(0);
     expect(await page.textContent('#replay-progress')).toContain('2 of 2 matching events handled');
@@ -103,8 +165,9 @@ describe('the console’s history pages in a real browser', () => {
   it('keeps an institution-scoped operator out of another institution (page and API)', async () => {
     const page = await signIn(TOKENS.scoped);
     await page.goto(`${consoleUnderTest.url}/events`);
-    expect(await page.locator('tbody tr').count()).toBe(1);
+    expect(await page.locator('tbody tr').count()).toBe(2);
     expect(await page.textContent('tbody')).toContain(other.id);
+    expect(await page.textContent('tbody')).toContain(jobEndB.id);
     const refused = await page.goto(`${consoleUnderTest.url}/events/01SVC_INST/${loan.id}`);
     expect(refused?.status()).toBe(403);
     const api = await fetch(`${consoleUnderTest.url}/api/v1/events?institution=01SVC_INST`, {

@@ -307,21 +307,36 @@ describe('history search, journey, retention, forget and replay', () => {
     expect(await outboxBacklog(redis, streamKey)).toBe(0);
   });
 
+  /** A route that takes every event (the mechanics of a replay, not its route's rule). */
+  const every = () => true;
+
   it('replays exactly the matching events to one route, with new job ids', async () => {
     const bibs = [0, 1, 2].map((i) => fixtureEvent('bib-updated', { id: `bib-${String(i)}` }));
     const loan = fixtureEvent('loan-returned');
     for (const event of [...bibs, loan, fixtureEvent('item-updated')]) await recorder.event(event);
     await drain();
-    const dry = await previewReplay(context, { action: 'bib' }, 2);
+    const dry = await previewReplay(context, { action: 'bib' }, { takes: every, sampleSize: 2 });
     expect(dry.count).toBe(3);
     expect(dry.more).toBe(false);
     expect(dry.sample).toHaveLength(2);
     // A bounded count (the console's dry run) stops there and says more match.
-    expect(await previewReplay(context, { action: 'bib' }, 2, 2)).toMatchObject({
+    expect(
+      await previewReplay(
+        context,
+        { action: 'bib' },
+        { takes: every, sampleSize: 2, countAtMost: 2 },
+      ),
+    ).toMatchObject({
       count: 2,
       more: true,
     });
-    expect(await previewReplay(context, { action: 'bib' }, 2, 3)).toMatchObject({
+    expect(
+      await previewReplay(
+        context,
+        { action: 'bib' },
+        { takes: every, sampleSize: 2, countAtMost: 3 },
+      ),
+    ).toMatchObject({
       count: 3,
       more: false,
     });
@@ -338,6 +353,7 @@ describe('history search, journey, retention, forget and replay', () => {
           queue,
           route: 'indexer',
           jobOptions: {},
+          takes: every,
           ratePerSecond: 100,
           actor: 'test',
           onProgress: (p) => progress.push(p.queued),
@@ -359,7 +375,7 @@ describe('history search, journey, retention, forget and replay', () => {
       const patron = await replayHistory(
         context,
         { loan: '23400112350000561' },
-        { queue, route: 'indexer', jobOptions: {}, actor: 'test' },
+        { queue, route: 'indexer', jobOptions: {}, takes: every, actor: 'test' },
       );
       expect(patron.queued).toBe(1);
       const audit = await history.db.query<{ count: number }>(
@@ -374,6 +390,7 @@ describe('history search, journey, retention, forget and replay', () => {
           queue,
           route: 'indexer',
           jobOptions: {},
+          takes: every,
           actor: 'test',
           replayId: 'halted1',
           signal: AbortSignal.abort(),
@@ -383,6 +400,7 @@ describe('history search, journey, retention, forget and replay', () => {
         replayId: 'halted1',
         queued: 0,
         skipped: 0,
+        leftOut: 0,
         stopped: true,
         capped: false,
       });
