@@ -45,7 +45,7 @@ describe('send-test-event and challenge against the real listener', () => {
       expect(io.stdout()).toMatch(
         /✓ accepted: the listener verified the signature and queued event \d+/,
       );
-      const eventId = /queued event (\d+)/.exec(io.stdout())?.[1] ?? '';
+      const eventId = /queued event (\S+)/.exec(io.stdout())?.[1] ?? '';
       expect(await listener.events.queue.getJob(`evt-${eventId}`)).toBeDefined();
     },
   );
@@ -114,7 +114,7 @@ describe('send-test-event and challenge against the real listener', () => {
         ['send-test-event', '--url', url, '--sample', kind, '--format', format],
         io,
       );
-      const eventId = /queued event (\d+)/.exec(io.stdout())?.[1] ?? '';
+      const eventId = /queued event (\S+)/.exec(io.stdout())?.[1] ?? '';
       const job = await listener.events.queue.getJob(`evt-${eventId}`);
 
       expect(status).toBe(0);
@@ -131,10 +131,9 @@ describe('send-test-event and challenge against the real listener', () => {
     await runCli(['send-test-event', '--url', url, '--sample', 'loan'], first);
     await runCli(['send-test-event', '--url', url, '--sample', 'loan'], second);
 
-    expect(second.stdout()).toContain('queued event');
-    expect(/event (\d+)/.exec(first.stdout())?.[1]).not.toBe(
-      /event (\d+)/.exec(second.stdout())?.[1],
-    );
+    const firstId = /queued event (\S+)/.exec(first.stdout())?.[1];
+    expect(firstId).toMatch(/^svcws-test-/);
+    expect(/queued event (\S+)/.exec(second.stdout())?.[1]).not.toBe(firstId);
   });
 
   it('reports a body the listener refuses after the signature held (exit 1)', async () => {
