@@ -28,6 +28,7 @@ import type { RedactSecrets } from '../routes/create-secret-redactor';
 import { loadRoutesFile } from '../routes/load-routes-file';
 import { redactUrlCredentials } from '../routes/redact-url-credentials';
 import { KEEP_COMPLETED_HOURS } from '../routes/route-job-options';
+import { routesFileHash } from '../routes/routes-run-registry';
 
 export interface ConsoleProcessOptions {
   readonly config: ConsoleConfig;
@@ -102,6 +103,8 @@ interface ConsoleSources {
   readonly rejected: RejectedStore;
   /** Masks the routes file's substituted values in what the routes page and API show. */
   readonly redactSecrets: RedactSecrets;
+  /** ROUTES_FILE's hash as read at start-up, compared with the workers' (routes-run-registry.ts). */
+  readonly routesFileHash: string | undefined;
 }
 
 /** The console's history and what it opened itself (closed with the process). */
@@ -143,7 +146,9 @@ function openSources({ config, connection, env }: ConsoleProcessOptions): Consol
     maxCount: config.REJECTED_MAX_COUNT,
     maxAgeHours: config.REJECTED_MAX_AGE_HOURS,
   });
-  return { queues, baseQueue, replayTargets, rejected, redactSecrets };
+  const fileHash =
+    config.ROUTES_FILE === undefined ? undefined : routesFileHash(config.ROUTES_FILE);
+  return { queues, baseQueue, replayTargets, rejected, redactSecrets, routesFileHash: fileHash };
 }
 
 function authOf(config: ConsoleConfig): ConsoleAuth {

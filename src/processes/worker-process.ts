@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { Telemetry, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { WorkerConfig } from '../config';
@@ -9,6 +11,7 @@ import { observeWorker } from '../metrics/observe-worker';
 import type { WorkerMetrics } from '../metrics/worker-metrics';
 import type { FanOut } from '../routes/create-fan-out';
 import { loadRoutesFile } from '../routes/load-routes-file';
+import { registerRoutesRun, routesFileHash } from '../routes/routes-run-registry';
 import { productUserAgent } from '../routes/product-user-agent';
 import { startRouting } from '../routes/start-routing';
 import type { Routing } from '../routes/start-routing';
@@ -132,8 +135,9 @@ function routingOf(
   fairAcrossInstitutions: boolean,
 ): Routing {
   const { config, logger, connection, env, metrics, tuning = {}, telemetry } = options;
+  const readAt = new Date().toISOString();
   const { routes, redactSecrets } = loadRoutesFile(routesFile, env);
-  return startRouting({
+  const routing = startRouting({
     fairAcrossInstitutions,
     userAgent: productUserAgent(),
     routes,
@@ -151,6 +155,27 @@ function routingOf(
       ? { inline: { deadlineMs: config.ROUTE_INLINE_DEADLINE_MS } }
       : {}),
   });
+  // The console shows the routes the workers run from this, not from its own start-up copy.
+  const registration = registerRoutesRun({
+    redis: connection,
+    queueName: config.QUEUE_NAME,
+    entry: {
+      workerId: `${hostname()}-${String(process.pid)}-${randomBytes(3).toString('hex')}`,
+      host: hostname(),
+      pid: process.pid,
+      file: routesFile,
+      hash: routesFileHash(routesFile) ?? 'unreadable',
+      routes: routes.map((route) => route.name),
+      readAt,
+    },
+  });
+  return {
+    ...routing,
+    close: async () => {
+      await registration.close();
+      await routing.close();
+    },
+  };
 }
 
 /** What one event queue's worker is built from. */
