@@ -29,6 +29,7 @@ import { loadRoutesFile } from '../routes/load-routes-file';
 import { redactUrlCredentials } from '../routes/redact-url-credentials';
 import { KEEP_COMPLETED_HOURS } from '../routes/route-job-options';
 import { routesFileHash } from '../routes/routes-run-registry';
+import { readApiRemaining } from '../worker/api-remaining-store';
 
 export interface ConsoleProcessOptions {
   readonly config: ConsoleConfig;
@@ -46,7 +47,7 @@ export interface ConsoleProcessOptions {
   readonly historyDatabase?: SqlExecutor | undefined;
   /** Deliveries a replay by query queues per second at most (replayHistory's 50 by default). */
   readonly replayRatePerSecond?: number | undefined;
-  /** The API budget left per institution, where the worker stores it. */
+  /** The API budget left per institution; by default as the worker stores it in Redis. */
   readonly remainingOf?: OverviewSources['remainingOf'];
   readonly now?: () => Date;
 }
@@ -77,7 +78,9 @@ export function createConsoleProcess(options: ConsoleProcessOptions): ConsolePro
     overview: {
       queues: sources.queues,
       history: history.calls,
-      remainingOf: options.remainingOf,
+      remainingOf:
+        options.remainingOf ??
+        ((institution) => readApiRemaining(connection, config.QUEUE_NAME, institution)),
       expected: expectedOf(config, sources.queues),
       now: options.now ?? (() => new Date()),
     },

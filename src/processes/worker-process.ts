@@ -12,6 +12,7 @@ import type { WorkerMetrics } from '../metrics/worker-metrics';
 import type { FanOut } from '../routes/create-fan-out';
 import { loadRoutesFile } from '../routes/load-routes-file';
 import { registerRoutesRun, routesFileHash } from '../routes/routes-run-registry';
+import { createApiRemainingWriter } from '../worker/api-remaining-store';
 import { productUserAgent } from '../routes/product-user-agent';
 import { startRouting } from '../routes/start-routing';
 import type { Routing } from '../routes/start-routing';
@@ -81,7 +82,9 @@ export function createWorkerProcess(options: WorkerProcessOptions): WorkerProces
       ? undefined
       : loadInstitutionsFile(config.INSTITUTIONS_FILE, env).institutions;
   // Clients and handlers first: a handler list that cannot be built starts nothing.
-  const queues = (members ?? [undefined]).map((member) => queueOf(options, member));
+  // The last API budget per institution, for the console's overview.
+  const storeRemaining = createApiRemainingWriter(options.connection, config.QUEUE_NAME);
+  const queues = (members ?? [undefined]).map((member) => queueOf(options, member, storeRemaining));
   const entries = options.handlers ?? handlerEntries;
   const startedUp = startUpWork(entries, config, logger);
   const history = startHistory({
@@ -194,11 +197,16 @@ interface EventQueueParts {
 function queueOf(
   options: WorkerProcessOptions,
   member: InstitutionEntry | undefined,
+  storeRemaining: (remaining: number, institution: string | undefined) => void,
 ): EventQueueParts {
   const logger =
     member === undefined ? options.logger : options.logger.child({ institution: member.code });
   const config = memberConfig(options.config, member);
-  const client = clientOf(config, logger, remainingOf(options.metrics, member?.code));
+  const client = clientOf(
+    config,
+    logger,
+    remainingOf(options.metrics, member?.code, storeRemaining),
+  );
   const dispatch = createHandlerRegistry({
     logger,
     handlers: (options.handlers ?? handlerEntries).map((entry) => {
@@ -309,16 +317,20 @@ function memberConfig(config: WorkerConfig, member: InstitutionEntry | undefined
   };
 }
 
-/** Every remaining budget a client reads goes to the metrics, with the member's code. */
+/**
+ * Every remaining budget a client reads goes to the metrics, with the member's code, and to Redis
+ * for the console's overview (src/worker/api-remaining-store.ts).
+ */
 function remainingOf(
   metrics: WorkerMetrics | undefined,
   code: string | undefined,
-): ((remaining: number) => void) | undefined {
-  if (metrics === undefined) return undefined;
+  storeRemaining: (remaining: number, institution: string | undefined) => void,
+): (remaining: number) => void {
   return (remaining) => {
+    storeRemaining(remaining, code);
     // Every answer of the service carries the remaining budget: one API call each.
-    metrics.remaining(remaining, code);
-    metrics.apiCall();
+    metrics?.remaining(remaining, code);
+    metrics?.apiCall();
   };
 }
 

@@ -75,7 +75,9 @@ function institutionsTable(institutions: readonly InstitutionOverview[]): Html {
             ${row.lastEventAt ?? 'none yet'}<br /><small>${ago(row.lastEventAgoSeconds)}</small>
           </td>
           <td>${row.eventsPerMinuteLastHour}</td>
-          <td>${row.apiCallsRemaining ?? 'not stored (worker metric svc_api_remaining)'}</td>
+          <td>
+            ${row.apiCallsRemaining ?? 'not known yet (no API answer since the worker started)'}
+          </td>
           <td>${row.waiting}</td>
           <td>${row.failed}</td>
           <td>${row.oldestWaitingAgeSeconds === null ? '—' : ago(row.oldestWaitingAgeSeconds)}</td>
