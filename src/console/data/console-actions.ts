@@ -336,6 +336,7 @@ function failedJob(one: EventQueue, job: Job): FailedJob {
   return {
     jobId: job.id ?? '',
     institution: one.institution ?? null,
+    eventInstitution: jobInstitution(job),
     queue: one.queue.name,
     eventId: jobEventId(job),
     action: job.name,

@@ -12,6 +12,12 @@ export const InstitutionOverview = z.object({
     .string()
     .nullable()
     .describe('null: the single institution (no INSTITUTIONS_FILE)'),
+  eventInstitution: z
+    .string()
+    .nullable()
+    .describe(
+      'the institution code the newest event carries (institution.value); null: no event yet',
+    ),
   queue: z.string(),
   lastEventAt: when.describe('newest event job added to its queue'),
   lastEventAgoSeconds: z.number().nullable(),
@@ -151,7 +157,11 @@ export type ActionResult = z.infer<typeof ActionResult>;
 
 export const FailedJob = z.object({
   jobId: z.string(),
-  institution: z.string().nullable(),
+  institution: z.string().nullable().describe("the queue's institution; null: the single one"),
+  eventInstitution: z
+    .string()
+    .nullable()
+    .describe('the institution code the event carries (institution.value)'),
   queue: z.string(),
   eventId: z.string().nullable(),
   action: z.string(),

@@ -9,7 +9,7 @@ import type {
 } from './console-views';
 import type { ConsoleQueues, EventQueue } from './console-queues';
 import type { ConsoleHistory } from './console-history';
-import { isoOrNull } from './job-institution';
+import { isoOrNull, jobInstitution } from './job-institution';
 import { toHttpError } from './console-error';
 import { whileRedisAnswers } from './while-redis-answers';
 import type { Principal } from '../auth/principal';
@@ -119,11 +119,13 @@ async function institutionRow(
     sources.remainingOf?.(institution) ?? Promise.resolve(undefined),
   ]);
   const lastAdded = Math.max(0, ...newest.map((job) => job.timestamp));
+  const newestJob = newest.find((job) => job.timestamp === lastAdded);
   // Jobs added within the hour: those finished in it plus those not finished yet (near enough).
   const pending = (counts.wait ?? 0) + (counts.prioritized ?? 0) + (counts.active ?? 0);
   const oldest = oldestWaiting[0]?.timestamp;
   return {
     institution: institution ?? null,
+    eventInstitution: newestJob === undefined ? null : jobInstitution(newestJob),
     queue: queue.name,
     lastEventAt: isoOrNull(lastAdded),
     lastEventAgoSeconds: lastAdded === 0 ? null : Math.round((now - lastAdded) / 1000),

@@ -70,7 +70,11 @@ function institutionsTable(institutions: readonly InstitutionOverview[]): Html {
     institutions.map(
       (row) =>
         html`<tr>
-          <td>${row.institution ?? '(single institution)'}<br /><small>${row.queue}</small></td>
+          <td>
+            ${row.institution ?? row.eventInstitution ?? '(single institution, no event yet)'}<br /><small
+              >${row.queue}</small
+            >
+          </td>
           <td>
             ${row.lastEventAt ?? 'none yet'}<br /><small>${ago(row.lastEventAgoSeconds)}</small>
           </td>
