@@ -132,6 +132,7 @@ async function institutionRow(
     eventsPerMinuteLastHour: Math.round(((finishedLastHour + pending) / 60) * 100) / 100,
     apiCallsRemaining: remaining ?? null,
     waiting: (counts.wait ?? 0) + (counts.prioritized ?? 0),
+    delayed: counts.delayed ?? 0,
     failed: counts.failed ?? 0,
     oldestWaitingAgeSeconds: oldest === undefined ? null : Math.round((now - oldest) / 1000),
   };
@@ -172,6 +173,7 @@ async function routeRow(
     route: route.name,
     ...state,
     waiting: counts.waiting,
+    delayed: counts.delayed,
     failed: counts.failed,
     deliveredLastHour: figures.lastHour.delivered,
     retryingLastHour: figures.lastHour.retrying,

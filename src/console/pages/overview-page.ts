@@ -63,7 +63,7 @@ function institutionsTable(institutions: readonly InstitutionOverview[]): Html {
       'Last event',
       'Events / min (last hour)',
       'API calls remaining',
-      'Waiting',
+      'Waiting (delayed for a retry)',
       'Failed',
       'Oldest waiting',
     ],
@@ -82,12 +82,19 @@ function institutionsTable(institutions: readonly InstitutionOverview[]): Html {
           <td>
             ${row.apiCallsRemaining ?? 'not known yet (no API answer since the worker started)'}
           </td>
-          <td>${row.waiting}</td>
+          <td>${waitingText(row)}</td>
           <td>${row.failed}</td>
           <td>${row.oldestWaitingAgeSeconds === null ? '—' : ago(row.oldestWaitingAgeSeconds)}</td>
         </tr>`,
     ),
   );
+}
+
+/** Waiting, with the delayed beside it: a queue of retries is not an empty one. */
+function waitingText(row: { waiting: number; delayed: number }): string {
+  return row.delayed === 0
+    ? String(row.waiting)
+    : `${String(row.waiting)} (+${String(row.delayed)} delayed)`;
 }
 
 function routesSection(overview: Overview): Html {
@@ -97,7 +104,7 @@ function routesSection(overview: Overview): Html {
     [
       'Route',
       'State',
-      'Waiting',
+      'Waiting (delayed for a retry)',
       'Failed (queue)',
       'Last hour: delivered · retrying · failed',
       'p95 delivery',
@@ -111,7 +118,7 @@ function routeRow(row: RouteOverview): Html {
   return html`<tr>
     <td><a href="/routes#route-${row.route}">${row.route}</a></td>
     <td class="wide">${routeStateText(row)}</td>
-    <td>${row.waiting}</td>
+    <td>${waitingText(row)}</td>
     <td>${row.failed}</td>
     <td>${row.deliveredLastHour} · ${row.retryingLastHour} · ${row.failedLastHour}</td>
     <td>${row.p95DeliveryMs === null ? '—' : `${String(row.p95DeliveryMs)} ms`}</td>

@@ -84,4 +84,26 @@ describe('the console shows the institution code every event carries, with one i
     const failed = (await api('/failed')).text;
     expect(failed).toMatch(/<td>\s*01SVC_INST\s*<\/td>/);
   });
+
+  it('shows the jobs delayed for a retry beside the waiting ones, not "Waiting 0"', async () => {
+    const queue = new Queue(queueName, { connection: { url: TEST_REDIS_URL } });
+    try {
+      for (const id of ['evt-delayed-1', 'evt-delayed-2', 'evt-delayed-3']) {
+        await queue.add(
+          'loan',
+          { id, institution: { value: '01SVC_INST' } },
+          { jobId: id, delay: 600_000 },
+        );
+      }
+    } finally {
+      await queue.close();
+    }
+
+    const api = (path: string) => request(consoleProcess.app).get(path).set(bearer).expect(200);
+    expect((await api('/api/v1/overview')).body.institutions[0]).toMatchObject({
+      waiting: 0,
+      delayed: 3,
+    });
+    expect((await api('/')).text).toContain('0 (+3 delayed)');
+  });
 });
