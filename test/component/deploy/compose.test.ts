@@ -273,6 +273,17 @@ describe('.env.example', () => {
     expect(EnvSchema.shape.WORKER_METRICS_HOST.parse(undefined)).toBe('127.0.0.1');
   });
 
+  it("gives in operations.md's observability table the host ports compose publishes", () => {
+    const all = composeConfig([BASE], PROFILES);
+    const doc = readFileSync(join(ROOT, 'docs/operations.md'), 'utf8');
+    const rows = [...doc.matchAll(/^\| `(prometheus|grafana|jaeger)` +\| (127\.0\.0\.1:\d+) /gm)];
+
+    expect(rows.map(([, name]) => name)).toEqual(['prometheus', 'grafana', 'jaeger']);
+    for (const [, name = '', address] of rows) {
+      expect([name, hostPorts(all.services[name] ?? {})]).toEqual([name, [address]]);
+    }
+  });
+
   it("rotates every service's log (json-file with a size and a count), with every profile", () => {
     const all = composeConfig([BASE], PROFILES);
 
