@@ -19,13 +19,18 @@ const template = JSON.parse(
 ) as Record<string, unknown>;
 
 /** A signed LOAN_CREATED with this id, posted as the platform posts it. */
-async function deliver(port: number, id: string): Promise<{ status: number; body: unknown }> {
+async function deliver(
+  port: number,
+  id: string,
+  requestId = `host-defaults-${id}`,
+): Promise<{ status: number; body: unknown }> {
   const body = JSON.stringify({ ...template, id });
   const response = await fetch(`http://127.0.0.1:${String(port)}/webhooks`, {
     method: 'POST',
     headers: {
       'Content-Type': 'application/json',
       'X-Svc-Signature': signWebhookBody(SECRET, body),
+      'X-Request-Id': requestId,
     },
     body,
   });
@@ -148,5 +153,15 @@ describe('the listener started by the host recipe', () => {
 
     expect(answer.status).toBe(503);
     expect(await readdir(state)).toEqual([]);
+    // One line for the 503, its stack only at debug (not two stacks per delivery in an outage).
+    await web.waitForLine(
+      (line) => line.requestId === 'host-defaults-96000003' && line.msg === 'delivery',
+    );
+    const about = web
+      .lines()
+      .filter((line) => line.requestId === 'host-defaults-96000003' && line.msg !== 'delivery');
+    expect(about.map((line) => [line.msg, line.code, 'err' in line])).toEqual([
+      ['event not queued: queue unavailable', 'queue_unavailable', false],
+    ]);
   });
 });
