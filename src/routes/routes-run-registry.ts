@@ -25,8 +25,8 @@ export const RoutesRunEntry = z.object({
 export type RoutesRunEntry = z.infer<typeof RoutesRunEntry>;
 
 /** A worker refreshes its entry this often, and an entry not refreshed within the TTL is gone. */
-export const ROUTES_RUN_REFRESH_MS = 10_000;
-export const ROUTES_RUN_TTL_MS = 35_000;
+const ROUTES_RUN_REFRESH_MS = 10_000;
+const ROUTES_RUN_TTL_MS = 35_000;
 /** How long a stopping worker tries to remove its entry. */
 const CLOSE_MS = 1000;
 
