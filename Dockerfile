@@ -28,6 +28,8 @@ RUN npm run build && npm prune --omit=dev --no-audit --no-fund --workspace @svcw
 
 FROM ${NODE_IMAGE}
 ENV NODE_ENV=production
+# A container is reached from outside its own loopback (HOST's default, for a host behind a proxy).
+ENV HOST=0.0.0.0
 WORKDIR /app
 COPY --from=build --chown=node:node /app/package.json ./
 COPY --from=build --chown=node:node /app/node_modules ./node_modules

@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import path from 'node:path';
 import { z } from 'zod';
 import { ruleOfIssue } from './startup/rule-of-issue';
 
@@ -73,6 +74,11 @@ const logLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'si
 export const EnvSchema = z.object({
   // web (listener)
   PORT: port.default(3000),
+  /**
+   * The interface PORT listens on: the loopback, behind a reverse proxy on the same host (the host
+   * and systemd recipes); a container sets 0.0.0.0 (the image, compose and kubernetes do).
+   */
+  HOST: z.string().min(1).default('127.0.0.1'),
   WEBHOOK_PATH: z.string().startsWith('/').default('/webhooks'),
   WEBHOOK_SECRET: webhookSecret,
   WEBHOOK_SECRET_PREVIOUS: optionalSecret.pipe(webhookSecret.optional()),
@@ -124,8 +130,8 @@ export const EnvSchema = z.object({
   // worker
   WORKER_CONCURRENCY: positiveInt.default(4),
   WORKER_METRICS_PORT: port.default(9464),
-  /** The interface WORKER_METRICS_PORT listens on (127.0.0.1, a private address); unset: every one. */
-  WORKER_METRICS_HOST: z.string().min(1).optional(),
+  /** The interface WORKER_METRICS_PORT listens on; 0.0.0.0 where Prometheus scrapes across a network. */
+  WORKER_METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   // With the worker's SVC_MAX_RETRIES 0: a failing call is sent 10 times at most (processes/worker-process.ts).
   JOB_ATTEMPTS: positiveInt.default(10),
   RECORDS_DIR: z.string().min(1).default('./records'),
@@ -219,7 +225,8 @@ export const EnvSchema = z.object({
   /**
    * A directory of the listener's own (one per process, locked): when the queue does not answer,
    * deliveries are written here, answered 200 and moved into the queue once Redis answers.
-   * Unset: no spool, such a delivery is answered 503.
+   * Unset: `$STATE_DIRECTORY/spool` when systemd sets STATE_DIRECTORY, else `./spool` under the
+   * working directory (listenerSpoolDir below); `off`: no spool, such a delivery is answered 503.
    */
   SPOOL_DIR: z.string().min(1).optional(),
   /** The spool's size on disk at most; past it a delivery the queue did not take is answered 503. */
@@ -282,6 +289,7 @@ export const WebConfig = EnvSchema.pick({
   REDIS_ACK_REPLICAS: true,
   REDIS_ACK_TIMEOUT_MS: true,
   PORT: true,
+  HOST: true,
   WEBHOOK_PATH: true,
   WEBHOOK_SECRET_PREVIOUS: true,
   BODY_LIMIT: true,
@@ -308,6 +316,32 @@ export const WebConfig = EnvSchema.pick({
   .superRefine(metricsHostWithPort, ALWAYS)
   .superRefine(sentinelKeysTogether);
 export type WebConfig = z.infer<typeof WebConfig>;
+
+/** Where the listener spools, and why there; `dir` undefined: it does not (SPOOL_DIR=off). */
+export interface ListenerSpoolDir {
+  readonly dir: string | undefined;
+  readonly from: 'SPOOL_DIR' | 'STATE_DIRECTORY' | 'working directory' | 'SPOOL_DIR=off';
+}
+
+/**
+ * SPOOL_DIR's default, resolved by bin/web.ts: a listener spools unless told not to, so a Redis
+ * outage is answered 200 `spooled` and not 503 (the sender retries only much later). systemd's
+ * `StateDirectory=` sets STATE_DIRECTORY (deploy/systemd/svcws-listener.service).
+ */
+export function listenerSpoolDir(
+  spoolDir: string | undefined,
+  env: { readonly STATE_DIRECTORY?: string | undefined },
+  cwd: string,
+): ListenerSpoolDir {
+  if (spoolDir === 'off') return { dir: undefined, from: 'SPOOL_DIR=off' };
+  if (spoolDir !== undefined) return { dir: spoolDir, from: 'SPOOL_DIR' };
+  // systemd passes a colon-separated list when the unit names several directories: the first.
+  const state = env.STATE_DIRECTORY?.split(':')[0];
+  if (state !== undefined && state !== '') {
+    return { dir: path.join(state, 'spool'), from: 'STATE_DIRECTORY' };
+  }
+  return { dir: path.join(cwd, 'spool'), from: 'working directory' };
+}
 
 export const ClientConfig = EnvSchema.pick({
   SVC_BASE_URL: true,

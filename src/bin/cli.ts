@@ -1,5 +1,11 @@
 import { runCli } from '../cli/run-cli';
 
+// Piped into `head` and the like: once the reader is gone, stop quietly as other Unix tools do.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(0);
+  throw error;
+});
+
 /** Composition root of `npm run events -- <command>`: process globals in, an exit status out. */
 runCli(process.argv.slice(2), {
   env: process.env,

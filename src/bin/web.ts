@@ -3,7 +3,8 @@ import { tracing } from './listener-tracing';
 import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { loadConfig, WebConfig } from '../config';
+import { listenerSpoolDir, loadConfig, WebConfig } from '../config';
+import type { ListenerSpoolDir } from '../config';
 import { createLogger } from '../logger';
 import { runUntilSignal } from '../process/run-until-signal';
 import { closeRedis } from '../redis/close-redis';
@@ -22,13 +23,16 @@ import type { Redis } from 'ioredis';
  * (src/processes/listener-process.ts), listens, handles signals.
  */
 async function main(): Promise<void> {
-  const config = loadConfig(WebConfig, process.env);
+  const loaded = loadConfig(WebConfig, process.env);
+  const spool = listenerSpoolDir(loaded.SPOOL_DIR, process.env, process.cwd());
+  const config: WebConfig = { ...loaded, SPOOL_DIR: spool.dir };
   const logger = createLogger({
     level: config.LOG_LEVEL,
     name: 'web',
     buffered: true,
     mixin: tracing.logFields,
   });
+  logSpool(logger, spool);
   // With REDIS_ACK_REPLICAS a delivery also waits for WAIT: the connection's commands are bounded
   // as the whole enqueue is.
   const connection = openProducerConnection(config, {
@@ -45,15 +49,30 @@ async function main(): Promise<void> {
 
   // What a previous process spooled goes into the queue first (if Redis answers), then new deliveries.
   await listener.drainSpool();
-  const server = configureServer(listener.app.listen(config.PORT), config);
+  const server = configureServer(listener.app.listen(config.PORT, config.HOST), config);
   await once(server, 'listening');
   await listener.listenMetrics();
-  const { port } = server.address() as AddressInfo;
+  const { port, address } = server.address() as AddressInfo;
   logger.info(
-    listenerReadyFields(config, listener, { port, tracing: tracing.enabled }),
+    listenerReadyFields(config, listener, { port, host: address, tracing: tracing.enabled }),
     'listener ready',
   );
   stopOnSignal({ config, logger, server, connection, listener });
+}
+
+/** The one start-up line that says where the listener spools, or that it does not. */
+function logSpool(logger: Logger, spool: ListenerSpoolDir): void {
+  if (spool.dir === undefined) {
+    logger.warn(
+      { spool: null, from: spool.from },
+      'no spool (SPOOL_DIR=off): a delivery the queue does not take is answered 503',
+    );
+    return;
+  }
+  logger.info(
+    { spool: spool.dir, from: spool.from },
+    `spooling deliveries the queue does not take to ${spool.dir}`,
+  );
 }
 
 /** SIGTERM/SIGINT: finish requests in flight, then close the queues and Redis. */

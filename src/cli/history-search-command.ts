@@ -37,7 +37,7 @@ export async function historySearchCommand(args: string[], io: CliIo): Promise<n
     if (values.json === true) io.out(JSON.stringify(page));
     else {
       for (const item of page.items) io.out(eventLine(item));
-      io.out(`${String(page.items.length)} events.`);
+      io.out(`${String(page.items.length)} ${page.items.length === 1 ? 'event' : 'events'}.`);
       if (page.next !== undefined) io.out(`More: --after ${page.next}`);
     }
     return 0;

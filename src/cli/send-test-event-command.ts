@@ -45,6 +45,12 @@ export async function sendTestEventCommand(args: string[], io: CliIo): Promise<n
   const timeoutMs = positiveIntOption(command, 'timeout', values.timeout, 10_000);
   const followMs = positiveIntOption(command, 'follow', values.follow, 30) * 1000;
   const payload = await payloadOf(command, values.file, values.sample, format);
+  // The listener refuses to start with a secret this short (src/config.ts): no listener has it.
+  if (secret.length < 16) {
+    throw new CliUsageError(
+      `${command}: the secret is under 16 characters, so no listener can have it (WEBHOOK_SECRET needs at least 16)`,
+    );
+  }
 
   io.out(
     `→ POST ${printableUrl(url)}  ${payload.what}, ${String(payload.body.length)} bytes, ${payload.contentType}, signed (HMAC-SHA256)`,
@@ -137,9 +143,12 @@ function verdictOf(status: number, text: string): string {
   const answer = parsed(text);
   const said = answer.message ?? (text.trim() || '(no message)');
   if (status >= 200 && status < 300) {
-    return answer.status === 'duplicate'
-      ? `accepted: event ${answer.id ?? '?'} was already queued (a redelivery; not queued twice)`
-      : `accepted: the listener verified the signature and queued event ${answer.id ?? '?'}`;
+    if (answer.status === 'duplicate')
+      return `accepted: event ${answer.id ?? '?'} was already queued (a redelivery; not queued twice)`;
+    // docs/listener.md#the-spool: the queue did not take it in time; it is on the listener's disk.
+    if (answer.status === 'spooled')
+      return `accepted: the listener verified the signature and spooled event ${answer.id ?? '?'} to its disk (the queue did not answer; it is queued once Redis answers)`;
+    return `accepted: the listener verified the signature and queued event ${answer.id ?? '?'}`;
   }
   switch (status) {
     case 401:

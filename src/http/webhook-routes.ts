@@ -307,9 +307,17 @@ function classify(error: unknown): HttpError {
 }
 
 function logFailure(logger: Logger, delivery: Delivery, error: unknown, answer: HttpError): void {
-  const fields = { err: error, requestId: delivery.requestId, eventId: delivery.eventId };
-  if (answer.status === 503) logger.error(fields, 'event not queued: queue unavailable');
-  else logger.error(fields, 'event not queued: internal error');
+  const ids = { requestId: delivery.requestId, eventId: delivery.eventId };
+  if (answer.status === 503) {
+    // An outage answers every delivery 503: one line each, its stack only at debug.
+    logger.error(
+      { ...ids, code: answer.code, reason: error instanceof Error ? error.message : String(error) },
+      'event not queued: queue unavailable',
+    );
+    logger.debug({ ...ids, err: error }, 'event not queued: the error');
+    return;
+  }
+  logger.error({ ...ids, err: error }, 'event not queued: internal error');
 }
 
 function requestIdOf(req: Request): string {

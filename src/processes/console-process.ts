@@ -30,6 +30,8 @@ import type { RedactSecrets } from '../routes/create-secret-redactor';
 import { loadRoutesFile } from '../routes/load-routes-file';
 import { redactUrlCredentials } from '../routes/redact-url-credentials';
 import { KEEP_COMPLETED_HOURS } from '../routes/route-job-options';
+import { routesFileHash } from '../routes/routes-run-registry';
+import { readApiRemaining } from '../worker/api-remaining-store';
 
 export interface ConsoleProcessOptions {
   readonly config: ConsoleConfig;
@@ -47,7 +49,7 @@ export interface ConsoleProcessOptions {
   readonly historyDatabase?: SqlExecutor | undefined;
   /** Deliveries a replay by query queues per second at most (replayHistory's 50 by default). */
   readonly replayRatePerSecond?: number | undefined;
-  /** The API budget left per institution, where the worker stores it. */
+  /** The API budget left per institution; by default as the worker stores it in Redis. */
   readonly remainingOf?: OverviewSources['remainingOf'];
   readonly now?: () => Date;
 }
@@ -79,7 +81,9 @@ export function createConsoleProcess(options: ConsoleProcessOptions): ConsolePro
     overview: {
       queues: sources.queues,
       history: history.calls,
-      remainingOf: options.remainingOf,
+      remainingOf:
+        options.remainingOf ??
+        ((institution) => readApiRemaining(connection, config.QUEUE_NAME, institution)),
       expected: expectedOf(config, sources.queues),
       now: options.now ?? (() => new Date()),
     },
@@ -105,6 +109,8 @@ interface ConsoleSources {
   readonly rejected: RejectedStore;
   /** Masks the routes file's substituted values in what the routes page and API show. */
   readonly redactSecrets: RedactSecrets;
+  /** ROUTES_FILE's hash as read at start-up, compared with the workers' (routes-run-registry.ts). */
+  readonly routesFileHash: string | undefined;
 }
 
 /** The console's history and what it opened itself (closed with the process). */
@@ -146,7 +152,9 @@ function openSources({ config, connection, env }: ConsoleProcessOptions): Consol
     maxCount: config.REJECTED_MAX_COUNT,
     maxAgeHours: config.REJECTED_MAX_AGE_HOURS,
   });
-  return { queues, baseQueue, replayTargets, rejected, redactSecrets };
+  const fileHash =
+    config.ROUTES_FILE === undefined ? undefined : routesFileHash(config.ROUTES_FILE);
+  return { queues, baseQueue, replayTargets, rejected, redactSecrets, routesFileHash: fileHash };
 }
 
 /** One line at start when a trusted proxy key holds a loopback address (docs/console.md#hardening). */

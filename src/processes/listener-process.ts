@@ -177,14 +177,17 @@ function metricsServerOf(
   };
 }
 
-/** The spool (SPOOL_DIR) around the enqueues and the rejected store; none when it is unset. */
+/**
+ * The spool (SPOOL_DIR) around the enqueues and the rejected store; none when it is unset or off
+ * (bin/web.ts resolves the default directory, src/config.ts listenerSpoolDir).
+ */
 function spoolOf(
   { config, logger, connection }: ListenerProcessOptions,
   queues: readonly EventQueue[],
   rejected: RejectedStore,
 ): ListenerSpool | undefined {
   const { SPOOL_DIR } = config;
-  if (SPOOL_DIR === undefined) return undefined;
+  if (SPOOL_DIR === undefined || SPOOL_DIR === 'off') return undefined;
   return openListenerSpool({
     config: { ...config, SPOOL_DIR },
     logger,

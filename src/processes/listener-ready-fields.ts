@@ -5,10 +5,11 @@ import type { ListenerProcess } from './listener-process';
 export function listenerReadyFields(
   config: WebConfig,
   listener: ListenerProcess,
-  ready: { port: number; tracing: boolean },
+  ready: { port: number; host: string; tracing: boolean },
 ): Record<string, unknown> {
   return {
     port: ready.port,
+    host: ready.host,
     redis: config.REDIS_SENTINELS === undefined ? 'REDIS_URL' : 'sentinel',
     ackReplicas: config.REDIS_ACK_REPLICAS,
     path: listener.members === undefined ? config.WEBHOOK_PATH : `${config.WEBHOOK_PATH}/{code}`,

@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { Telemetry, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { WorkerConfig } from '../config';
@@ -9,6 +11,8 @@ import { observeWorker } from '../metrics/observe-worker';
 import type { WorkerMetrics } from '../metrics/worker-metrics';
 import type { FanOut } from '../routes/create-fan-out';
 import { loadRoutesFile } from '../routes/load-routes-file';
+import { registerRoutesRun, routesFileHash } from '../routes/routes-run-registry';
+import { createApiRemainingWriter } from '../worker/api-remaining-store';
 import { productUserAgent } from '../routes/product-user-agent';
 import { startRouting } from '../routes/start-routing';
 import type { Routing } from '../routes/start-routing';
@@ -79,7 +83,9 @@ export function createWorkerProcess(options: WorkerProcessOptions): WorkerProces
       ? undefined
       : loadInstitutionsFile(config.INSTITUTIONS_FILE, env).institutions;
   // Clients and handlers first: a handler list that cannot be built starts nothing.
-  const queues = (members ?? [undefined]).map((member) => queueOf(options, member));
+  // The last API budget per institution, for the console's overview.
+  const storeRemaining = createApiRemainingWriter(options.connection, config.QUEUE_NAME);
+  const queues = (members ?? [undefined]).map((member) => queueOf(options, member, storeRemaining));
   const entries = options.handlers ?? handlerEntries;
   const startedUp = startUpWork(entries, config, logger);
   const history = startHistory({
@@ -133,8 +139,9 @@ function routingOf(
   fairAcrossInstitutions: boolean,
 ): Routing {
   const { config, logger, connection, env, metrics, tuning = {}, telemetry } = options;
+  const readAt = new Date().toISOString();
   const { routes, redactSecrets } = loadRoutesFile(routesFile, env);
-  return startRouting({
+  const routing = startRouting({
     fairAcrossInstitutions,
     userAgent: productUserAgent(),
     routes,
@@ -152,6 +159,27 @@ function routingOf(
       ? { inline: { deadlineMs: config.ROUTE_INLINE_DEADLINE_MS } }
       : {}),
   });
+  // The console shows the routes the workers run from this, not from its own start-up copy.
+  const registration = registerRoutesRun({
+    redis: connection,
+    queueName: config.QUEUE_NAME,
+    entry: {
+      workerId: `${hostname()}-${String(process.pid)}-${randomBytes(3).toString('hex')}`,
+      host: hostname(),
+      pid: process.pid,
+      file: routesFile,
+      hash: routesFileHash(routesFile) ?? 'unreadable',
+      routes: routes.map((route) => route.name),
+      readAt,
+    },
+  });
+  return {
+    ...routing,
+    close: async () => {
+      await registration.close();
+      await routing.close();
+    },
+  };
 }
 
 /** What one event queue's worker is built from. */
@@ -170,11 +198,16 @@ interface EventQueueParts {
 function queueOf(
   options: WorkerProcessOptions,
   member: InstitutionEntry | undefined,
+  storeRemaining: (remaining: number, institution: string | undefined) => void,
 ): EventQueueParts {
   const logger =
     member === undefined ? options.logger : options.logger.child({ institution: member.code });
   const config = memberConfig(options.config, member);
-  const client = clientOf(config, logger, remainingOf(options.metrics, member?.code));
+  const client = clientOf(
+    config,
+    logger,
+    remainingOf(options.metrics, member?.code, storeRemaining),
+  );
   const dispatch = createHandlerRegistry({
     logger,
     handlers: (options.handlers ?? handlerEntries).map((entry) => {
@@ -289,16 +322,20 @@ function memberConfig(config: WorkerConfig, member: InstitutionEntry | undefined
   };
 }
 
-/** Every remaining budget a client reads goes to the metrics, with the member's code. */
+/**
+ * Every remaining budget a client reads goes to the metrics, with the member's code, and to Redis
+ * for the console's overview (src/worker/api-remaining-store.ts).
+ */
 function remainingOf(
   metrics: WorkerMetrics | undefined,
   code: string | undefined,
-): ((remaining: number) => void) | undefined {
-  if (metrics === undefined) return undefined;
+  storeRemaining: (remaining: number, institution: string | undefined) => void,
+): (remaining: number) => void {
   return (remaining) => {
+    storeRemaining(remaining, code);
     // Every answer of the service carries the remaining budget: one API call each.
-    metrics.remaining(remaining, code);
-    metrics.apiCall();
+    metrics?.remaining(remaining, code);
+    metrics?.apiCall();
   };
 }
 

@@ -21,7 +21,8 @@ export async function startWeb(
   const script = path.join(root, 'src/bin/web.ts');
   const child = spawn(process.execPath, ['--import', 'tsx', ...nodeArgs, script], {
     cwd: root,
-    env: { PATH: process.env.PATH ?? '', ...env },
+    // SPOOL_DIR off unless the test names one: the default (./spool) would be the repository's.
+    env: { PATH: process.env.PATH ?? '', SPOOL_DIR: 'off', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

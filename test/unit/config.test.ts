@@ -1,4 +1,12 @@
-import { ConfigError, ConsoleConfig, EnvSchema, loadConfig, WebConfig } from '../../src/config';
+import {
+  ConfigError,
+  ConsoleConfig,
+  EnvSchema,
+  listenerSpoolDir,
+  loadConfig,
+  WebConfig,
+  WorkerConfig,
+} from '../../src/config';
 
 describe('loadConfig', () => {
   it('applies the documented defaults when only the secret is set', () => {
@@ -75,8 +83,21 @@ describe('loadConfig: webhook secrets and listener bounds', () => {
       SPOOL_MAX_BYTES: 268435456,
     });
     expect(config.METRICS_TOKEN).toBeUndefined();
-    // No spool unless a directory is given: such a delivery is answered 503, as before.
+    // Unset here: bin/web.ts resolves the default directory (listenerSpoolDir).
     expect(config.SPOOL_DIR).toBeUndefined();
+  });
+
+  it('listens on the loopback by default, the listener and the worker metrics alike', () => {
+    const web = loadConfig(WebConfig, { WEBHOOK_SECRET: 'a-secret-of-24-characters' });
+    const worker = loadConfig(WorkerConfig, {
+      SVC_BASE_URL: 'https://x.example',
+      SVC_API_KEY: 'k',
+    });
+
+    expect([web.HOST, worker.WORKER_METRICS_HOST]).toEqual(['127.0.0.1', '127.0.0.1']);
+    expect(
+      loadConfig(WebConfig, { WEBHOOK_SECRET: 'a-secret-of-24-characters', HOST: '0.0.0.0' }).HOST,
+    ).toBe('0.0.0.0');
   });
 
   it('reads no ADMIN_TOKEN: no process serves a queue dashboard any more', () => {
@@ -124,5 +145,38 @@ describe('loadConfig: the console behind proxies', () => {
 
   it('caps sessions per principal at 10 unless told', () => {
     expect(loadConfig(ConsoleConfig, base).CONSOLE_MAX_SESSIONS_PER_PRINCIPAL).toBe(10);
+  });
+});
+
+describe('listenerSpoolDir: where the listener spools', () => {
+  it('spools in $STATE_DIRECTORY/spool under systemd, the first of several directories', () => {
+    expect(
+      listenerSpoolDir(undefined, { STATE_DIRECTORY: '/var/lib/svcws-listener' }, '/opt/x'),
+    ).toEqual({
+      dir: '/var/lib/svcws-listener/spool',
+      from: 'STATE_DIRECTORY',
+    });
+    expect(
+      listenerSpoolDir(undefined, { STATE_DIRECTORY: '/var/lib/a:/var/lib/b' }, '/opt/x').dir,
+    ).toBe('/var/lib/a/spool');
+  });
+
+  it('spools in ./spool under the working directory otherwise', () => {
+    expect(listenerSpoolDir(undefined, {}, '/opt/svcws-listener')).toEqual({
+      dir: '/opt/svcws-listener/spool',
+      from: 'working directory',
+    });
+    expect(listenerSpoolDir(undefined, { STATE_DIRECTORY: '' }, '/app').dir).toBe('/app/spool');
+  });
+
+  it('takes SPOOL_DIR as given, and off as no spool at all', () => {
+    expect(listenerSpoolDir('/data/spool', { STATE_DIRECTORY: '/var/lib/s' }, '/app')).toEqual({
+      dir: '/data/spool',
+      from: 'SPOOL_DIR',
+    });
+    expect(listenerSpoolDir('off', { STATE_DIRECTORY: '/var/lib/s' }, '/app')).toEqual({
+      dir: undefined,
+      from: 'SPOOL_DIR=off',
+    });
   });
 });

@@ -20,6 +20,8 @@ import { viewFor } from './mask-for';
 import type { Principal } from '../auth/principal';
 import { seesInstitution } from '../auth/principal';
 import { whileRedisAnswers } from './while-redis-answers';
+import { readRoutesRun } from '../../routes/routes-run-registry';
+import { routesRunView } from './routes-run-view';
 
 export interface ConsoleActionsOptions {
   readonly queues: ConsoleQueues;
@@ -27,6 +29,8 @@ export interface ConsoleActionsOptions {
   readonly replayTargets: ReplayTargets;
   /** The routes file's substituted values masked (loadRoutesFile): targets and failed reasons. */
   readonly redactSecrets: RedactSecrets;
+  /** sha256 of ROUTES_FILE as the console read it at its start (routes-run-registry.ts). */
+  readonly routesFileHash?: string | undefined;
 }
 
 /** Recent failed attempts shown per route, newest first. */
@@ -50,6 +54,15 @@ export function createConsoleActions(options: ConsoleActionsOptions) {
     /** The routes' names, from the routes file (nothing read from Redis): the replay forms' list. */
     routeNames: (): string[] => options.queues.routes.map((one) => one.route.name),
     listRoutes: (principal: Principal) => listRoutes(options, principal),
+    /** The routes the workers run now (their registry in Redis), beside the console's own. */
+    routesRun: () =>
+      whileRedisAnswers(options.queues.connection, 'the routes the workers run', async () =>
+        routesRunView(
+          await readRoutesRun(options.queues.connection, options.queues.queueName),
+          options.queues.routes.map((one) => one.route.name),
+          options.routesFileHash,
+        ),
+      ),
     setRoutePaused: (principal: Principal, name: string, paused: boolean) =>
       setRoutePaused(options, principal, name, paused),
     replayRoute: (principal: Principal, name: string, jobId?: string) =>
@@ -323,6 +336,7 @@ function failedJob(one: EventQueue, job: Job): FailedJob {
   return {
     jobId: job.id ?? '',
     institution: one.institution ?? null,
+    eventInstitution: jobInstitution(job),
     queue: one.queue.name,
     eventId: jobEventId(job),
     action: job.name,

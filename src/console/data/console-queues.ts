@@ -12,6 +12,8 @@ export interface EventQueue {
 
 export interface ConsoleQueues {
   readonly connection: Redis;
+  /** QUEUE_NAME: the base of every queue's name, and of the routes workers run (routes-run-registry.ts). */
+  readonly queueName: string;
   readonly events: readonly EventQueue[];
   readonly routes: readonly { readonly route: Route; readonly queue: Queue }[];
   close(): Promise<void>;
@@ -42,6 +44,7 @@ export function openConsoleQueues(options: {
   }));
   return {
     connection: options.connection,
+    queueName: options.queueName,
     events,
     routes,
     close: async () => {

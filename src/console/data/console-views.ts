@@ -12,12 +12,22 @@ export const InstitutionOverview = z.object({
     .string()
     .nullable()
     .describe('null: the single institution (no INSTITUTIONS_FILE)'),
+  eventInstitution: z
+    .string()
+    .nullable()
+    .describe(
+      'the institution code the newest event carries (institution.value); null: no event yet',
+    ),
   queue: z.string(),
   lastEventAt: when.describe('newest event job added to its queue'),
   lastEventAgoSeconds: z.number().nullable(),
   eventsPerMinuteLastHour: z.number(),
-  apiCallsRemaining: z.number().nullable().describe('null: the worker stores no budget here'),
+  apiCallsRemaining: z
+    .number()
+    .nullable()
+    .describe('the last X-Svc-Api-Remaining the worker got; null: none yet'),
   waiting: z.number().int(),
+  delayed: z.number().int().describe('jobs waiting for their retry (backoff) or a rate limit'),
   failed: z.number().int(),
   oldestWaitingAgeSeconds: z.number().nullable(),
 });
@@ -53,6 +63,7 @@ export const RouteOverview = z.object({
   route: z.string(),
   ...RouteStateFields,
   waiting: z.number().int(),
+  delayed: z.number().int().describe('deliveries waiting for their retry (backoff)'),
   failed: z.number().int().describe('failed deliveries kept in the route queue (replayable)'),
   deliveredLastHour: z.number().int().describe('attempts delivered, inline and queued'),
   retryingLastHour: z.number().int().describe('failed attempts that will be retried'),
@@ -151,7 +162,11 @@ export type ActionResult = z.infer<typeof ActionResult>;
 
 export const FailedJob = z.object({
   jobId: z.string(),
-  institution: z.string().nullable(),
+  institution: z.string().nullable().describe("the queue's institution; null: the single one"),
+  eventInstitution: z
+    .string()
+    .nullable()
+    .describe('the institution code the event carries (institution.value)'),
   queue: z.string(),
   eventId: z.string().nullable(),
   action: z.string(),

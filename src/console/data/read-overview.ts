@@ -9,7 +9,7 @@ import type {
 } from './console-views';
 import type { ConsoleQueues, EventQueue } from './console-queues';
 import type { ConsoleHistory } from './console-history';
-import { isoOrNull } from './job-institution';
+import { isoOrNull, jobInstitution } from './job-institution';
 import { toHttpError } from './console-error';
 import { whileRedisAnswers } from './while-redis-answers';
 import type { Principal } from '../auth/principal';
@@ -119,17 +119,20 @@ async function institutionRow(
     sources.remainingOf?.(institution) ?? Promise.resolve(undefined),
   ]);
   const lastAdded = Math.max(0, ...newest.map((job) => job.timestamp));
+  const newestJob = newest.find((job) => job.timestamp === lastAdded);
   // Jobs added within the hour: those finished in it plus those not finished yet (near enough).
   const pending = (counts.wait ?? 0) + (counts.prioritized ?? 0) + (counts.active ?? 0);
   const oldest = oldestWaiting[0]?.timestamp;
   return {
     institution: institution ?? null,
+    eventInstitution: newestJob === undefined ? null : jobInstitution(newestJob),
     queue: queue.name,
     lastEventAt: isoOrNull(lastAdded),
     lastEventAgoSeconds: lastAdded === 0 ? null : Math.round((now - lastAdded) / 1000),
     eventsPerMinuteLastHour: Math.round(((finishedLastHour + pending) / 60) * 100) / 100,
     apiCallsRemaining: remaining ?? null,
     waiting: (counts.wait ?? 0) + (counts.prioritized ?? 0),
+    delayed: counts.delayed ?? 0,
     failed: counts.failed ?? 0,
     oldestWaitingAgeSeconds: oldest === undefined ? null : Math.round((now - oldest) / 1000),
   };
@@ -170,6 +173,7 @@ async function routeRow(
     route: route.name,
     ...state,
     waiting: counts.waiting,
+    delayed: counts.delayed,
     failed: counts.failed,
     deliveredLastHour: figures.lastHour.delivered,
     retryingLastHour: figures.lastHour.retrying,

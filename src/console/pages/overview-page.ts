@@ -63,25 +63,38 @@ function institutionsTable(institutions: readonly InstitutionOverview[]): Html {
       'Last event',
       'Events / min (last hour)',
       'API calls remaining',
-      'Waiting',
+      'Waiting (delayed for a retry)',
       'Failed',
       'Oldest waiting',
     ],
     institutions.map(
       (row) =>
         html`<tr>
-          <td>${row.institution ?? '(single institution)'}<br /><small>${row.queue}</small></td>
+          <td>
+            ${row.institution ?? row.eventInstitution ?? '(single institution, no event yet)'}<br /><small
+              >${row.queue}</small
+            >
+          </td>
           <td>
             ${row.lastEventAt ?? 'none yet'}<br /><small>${ago(row.lastEventAgoSeconds)}</small>
           </td>
           <td>${row.eventsPerMinuteLastHour}</td>
-          <td>${row.apiCallsRemaining ?? 'not stored (worker metric svc_api_remaining)'}</td>
-          <td>${row.waiting}</td>
+          <td>
+            ${row.apiCallsRemaining ?? 'not known yet (no API answer since the worker started)'}
+          </td>
+          <td>${waitingText(row)}</td>
           <td>${row.failed}</td>
           <td>${row.oldestWaitingAgeSeconds === null ? '—' : ago(row.oldestWaitingAgeSeconds)}</td>
         </tr>`,
     ),
   );
+}
+
+/** Waiting, with the delayed beside it: a queue of retries is not an empty one. */
+function waitingText(row: { waiting: number; delayed: number }): string {
+  return row.delayed === 0
+    ? String(row.waiting)
+    : `${String(row.waiting)} (+${String(row.delayed)} delayed)`;
 }
 
 function routesSection(overview: Overview): Html {
@@ -91,7 +104,7 @@ function routesSection(overview: Overview): Html {
     [
       'Route',
       'State',
-      'Waiting',
+      'Waiting (delayed for a retry)',
       'Failed (queue)',
       'Last hour: delivered · retrying · failed',
       'p95 delivery',
@@ -105,7 +118,7 @@ function routeRow(row: RouteOverview): Html {
   return html`<tr>
     <td><a href="/routes#route-${row.route}">${row.route}</a></td>
     <td class="wide">${routeStateText(row)}</td>
-    <td>${row.waiting}</td>
+    <td>${waitingText(row)}</td>
     <td>${row.failed}</td>
     <td>${row.deliveredLastHour} · ${row.retryingLastHour} · ${row.failedLastHour}</td>
     <td>${row.p95DeliveryMs === null ? '—' : `${String(row.p95DeliveryMs)} ms`}</td>

@@ -83,7 +83,7 @@ function queuePages({ actions, overview }: PagesDeps): PageRoute[] {
       current: '/routes',
       view: async (ctx) => ({
         title: 'Routes',
-        body: routesPage(ctx, await actions.listRoutes(ctx.principal)),
+        body: routesPage(ctx, await actions.listRoutes(ctx.principal), await actions.routesRun()),
       }),
     },
     {

@@ -96,7 +96,7 @@ export function failedListPage(ctx: PageContext, jobs: readonly FailedJob[]): Ht
         (job) =>
           html`<tr>
             <td><a href="${failedPath(job)}">${job.jobId}</a></td>
-            <td>${job.institution ?? '—'}</td>
+            <td>${job.eventInstitution ?? job.institution ?? '—'}</td>
             <td>${job.action}</td>
             <td>${job.attemptsMade}/${job.attempts}</td>
             <td>${job.failedAt ?? '—'}</td>

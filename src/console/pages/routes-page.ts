@@ -1,20 +1,90 @@
 import type { RouteView } from '../data/console-views';
+import type { RoutesRunView } from '../data/routes-run-view';
 import { html } from './html';
 import type { Html } from './html';
 import { actionButton, columnsTable } from './layout';
 import type { PageContext } from './layout';
 import { routeStateText } from './route-state-text';
 
-export function routesPage(ctx: PageContext, routes: readonly RouteView[]): Html {
-  if (routes.length === 0) return html`<p>No routes (ROUTES_FILE is not set).</p>`;
-  return html`${routes.map((route) => routeSection(ctx, route))}`;
+/**
+ * The console's routes (its routes file, read at its start) with their figures, and what the
+ * workers say they run now (routes-run-registry.ts): a route only the workers know, a route no
+ * worker runs, and workers that read different versions of the file.
+ */
+export function routesPage(
+  ctx: PageContext,
+  routes: readonly RouteView[],
+  run: RoutesRunView,
+): Html {
+  if (routes.length === 0 && run.workers.length === 0) {
+    return html`<p>No routes (ROUTES_FILE is not set, and no worker says it runs any).</p>`;
+  }
+  const notRun = new Set(run.runByNoWorker);
+  return html`${workersSection(run, routes.length)}
+  ${run.unknownToConsole.map((one) => unknownRouteSection(one))}
+  ${routes.map((route) => routeSection(ctx, route, notRun.has(route.name)))}`;
 }
 
-function routeSection(ctx: PageContext, route: RouteView): Html {
+/** Which workers run which routes, and the warnings when they or the console disagree. */
+function workersSection(run: RoutesRunView, consoleRoutes: number): Html {
+  const warnings: string[] = [];
+  if (run.workers.length === 0 && consoleRoutes > 0) {
+    warnings.push(
+      'No worker says it runs routes (none has written to Redis in the last 35 s): no route is being delivered.',
+    );
+  }
+  if (run.hashes.length > 1) {
+    warnings.push(
+      `The workers read different routes files (${String(run.hashes.length)} versions): restart them with the same file.`,
+    );
+  } else if (run.hashes.length === 1 && run.consoleHash !== run.hashes[0]) {
+    warnings.push(
+      "The console read another version of the routes file at its start: the routes below are the workers'; restart the console to read their settings.",
+    );
+  }
+  return html`<section aria-labelledby="h-workers">
+    <h2 id="h-workers">Workers running routes</h2>
+    ${warnings.map((text) => html`<p class="notice failed" role="alert">${text}</p>`)}
+    ${
+      run.workers.length === 0
+        ? ''
+        : columnsTable(
+            ['Worker', 'Routes', 'Routes file (sha256)', 'Read at'],
+            run.workers.map(
+              (worker) =>
+                html`<tr>
+                  <td>${worker.workerId}</td>
+                  <td>${worker.routes.join(', ')}</td>
+                  <td><code>${worker.hash.slice(0, 12)}</code> ${worker.file}</td>
+                  <td>${worker.readAt}</td>
+                </tr>`,
+            ),
+          )
+    }
+  </section>`;
+}
+
+/** A route the workers run that the console's routes file did not have at its start. */
+function unknownRouteSection(route: { name: string; workers: readonly string[] }): Html {
+  return html`<section id="route-${route.name}" aria-labelledby="h-${route.name}">
+    <h2 id="h-${route.name}">
+      ${route.name}
+      <small class="state-failing">(new: run by workers, not in the console's file)</small>
+    </h2>
+    <p>
+      Run by ${route.workers.join(', ')}. The console read its routes file before this route was
+      added: restart the console to see its settings and figures (the CLI's
+      <code>routes</code> command shows them now).
+    </p>
+  </section>`;
+}
+
+function routeSection(ctx: PageContext, route: RouteView, runByNoWorker: boolean): Html {
   const path = `/routes/${encodeURIComponent(route.name)}`;
   return html`<section id="route-${route.name}" aria-labelledby="h-${route.name}">
     <h2 id="h-${route.name}">
       ${route.name} <small class="state-${route.state.replace(' ', '-')}">(${route.state})</small>
+      ${runByNoWorker ? html`<small class="state-failing">(no worker runs it)</small>` : ''}
     </h2>
     <p>State: ${routeStateText(route)}</p>
     ${settingsTable(route)}

@@ -206,6 +206,35 @@ describe('send-test-event and challenge against the real listener', () => {
     }
   });
 
+  it('says spooled, not queued, when the listener answered 200 spooled (Redis away, the event on its disk)', async () => {
+    const answering = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end('{"status":"spooled","id":"4711"}');
+      });
+    }).listen(0, '127.0.0.1');
+    await once(answering, 'listening');
+    const port = String((answering.address() as AddressInfo).port);
+    const io = captureIo({ WEBHOOK_SECRET: TEST_SECRET });
+    try {
+      const status = await runCli(
+        ['send-test-event', '--url', `http://127.0.0.1:${port}/webhooks`, '--sample', 'loan'],
+        io,
+      );
+
+      expect(status).toBe(0);
+      expect(io.stdout()).toContain(
+        '✓ accepted: the listener verified the signature and spooled event 4711',
+      );
+      expect(io.stdout()).not.toContain('queued event');
+    } finally {
+      answering.closeAllConnections();
+      await new Promise<void>((resolve) => answering.close(() => resolve()));
+    }
+  });
+
   it.each([
     [408, '', 'the listener stopped waiting for the request (408'],
     [
@@ -327,6 +356,10 @@ describe('send-test-event and challenge against the real listener', () => {
     [
       ['send-test-event', '--url', 'http://x/', '--secret', 's', '--file', 'missing.json'],
       'cannot read --file missing.json',
+    ],
+    [
+      ['send-test-event', '--url', 'http://x/', '--secret', 'short', '--sample', 'loan'],
+      'the secret is under 16 characters, so no listener can have it',
     ],
     [['challenge'], 'challenge: --url <listener> is required'],
   ])('rejects %p with exit 2, naming what was wrong', async (argv, message) => {

@@ -44,6 +44,7 @@ interface Service {
   volumes?: (string | { target: string })[];
   healthcheck?: { test: string[] };
   stop_grace_period?: string;
+  logging?: { driver?: string; options?: Record<string, string> };
 }
 interface Compose {
   services: Record<string, Service>;
@@ -260,5 +261,41 @@ describe('.env.example', () => {
       expect(base.services[name]?.environment?.REDIS_URL).toBe('redis://redis:6379');
     }
     expect(base.services.console?.environment?.CONSOLE_HOST).toBe('0.0.0.0');
+  });
+
+  it('binds the listener and the worker metrics to every interface inside their containers (the defaults are the loopback)', () => {
+    const base = composeConfig([BASE]);
+
+    expect(base.services.web?.environment?.HOST).toBe('0.0.0.0');
+    // Prometheus scrapes worker:9464 across the compose network.
+    expect(base.services.worker?.environment?.WORKER_METRICS_HOST).toBe('0.0.0.0');
+    expect(EnvSchema.shape.HOST.parse(undefined)).toBe('127.0.0.1');
+    expect(EnvSchema.shape.WORKER_METRICS_HOST.parse(undefined)).toBe('127.0.0.1');
+  });
+
+  it("gives in operations.md's observability table the host ports compose publishes", () => {
+    const all = composeConfig([BASE], PROFILES);
+    const doc = readFileSync(join(ROOT, 'docs/operations.md'), 'utf8');
+    const rows = [...doc.matchAll(/^\| `(prometheus|grafana|jaeger)` +\| (127\.0\.0\.1:\d+) /gm)];
+
+    expect(rows.map(([, name]) => name)).toEqual(['prometheus', 'grafana', 'jaeger']);
+    for (const [, name = '', address] of rows) {
+      expect([name, hostPorts(all.services[name] ?? {})]).toEqual([name, [address]]);
+    }
+  });
+
+  it("rotates every service's log (json-file with a size and a count), with every profile", () => {
+    const all = composeConfig([BASE], PROFILES);
+
+    const unrotated = Object.entries(all.services)
+      .filter(
+        ([, service]) =>
+          service.logging?.driver !== 'json-file' ||
+          !/^\d+[kmg]$/.test(service.logging.options?.['max-size'] ?? '') ||
+          !/^\d+$/.test(service.logging.options?.['max-file'] ?? ''),
+      )
+      .map(([name]) => name);
+    expect(Object.keys(all.services).length).toBeGreaterThan(5);
+    expect(unrotated).toEqual([]);
   });
 });

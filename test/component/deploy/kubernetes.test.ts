@@ -145,6 +145,15 @@ describe('deploy/kubernetes', () => {
     }
   });
 
+  it("binds the listener and the worker metrics to the pod's address, where probes and Prometheus reach them", async () => {
+    const env = (await manifests()).find(
+      (one) => one.kind === 'ConfigMap' && one.metadata.name === 'svcws-env',
+    ) as unknown as { data: Record<string, string> } | undefined;
+
+    expect(env?.data.HOST).toBe('0.0.0.0');
+    expect(env?.data.WORKER_METRICS_HOST).toBe('0.0.0.0');
+  });
+
   it('mounts the files the ConfigMap keys name, keeps the secrets in a Secret, and scales the worker on waiting jobs', async () => {
     const all = await manifests();
     const env = all.find((one) => one.kind === 'ConfigMap' && one.metadata.name === 'svcws-env');

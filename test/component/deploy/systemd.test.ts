@@ -73,7 +73,7 @@ describe('deploy/systemd', () => {
     },
   );
 
-  it('lets only the worker write, in its state directory where RECORDS_DIR points', () => {
+  it('lets the listener and the worker write only in their state directory: the spool and RECORDS_DIR', () => {
     const worker = keysOf(readFileSync(join(UNITS, 'svcws-worker.service'), 'utf8'));
     const listener = keysOf(readFileSync(join(UNITS, 'svcws-listener.service'), 'utf8'));
 
@@ -81,7 +81,19 @@ describe('deploy/systemd', () => {
     expect(readFileSync(join(UNITS, 'svcws-worker.service'), 'utf8')).toContain(
       'Environment=RECORDS_DIR=/var/lib/svcws-listener/records',
     );
-    expect(listener.has('StateDirectory')).toBe(false);
+    // systemd sets STATE_DIRECTORY, and the listener spools in its spool/ (src/config.ts).
+    expect(listener.get('StateDirectory')).toBe('svcws-listener');
+    expect(listener.has('ReadWritePaths')).toBe(false);
+    const console = keysOf(readFileSync(join(UNITS, 'svcws-console.service'), 'utf8'));
+    expect(console.has('StateDirectory')).toBe(false);
     expect(readFileSync(join(UNITS, 'svcws.sysusers.conf'), 'utf8')).toMatch(/^u svcws /m);
+  });
+
+  it('binds the listener and the worker metrics to the loopback, behind the proxy on the host', () => {
+    const listener = readFileSync(join(UNITS, 'svcws-listener.service'), 'utf8');
+    const worker = readFileSync(join(UNITS, 'svcws-worker.service'), 'utf8');
+
+    expect(listener).toContain('Environment=HOST=127.0.0.1');
+    expect(worker).toContain('Environment=WORKER_METRICS_HOST=127.0.0.1');
   });
 });

@@ -18,7 +18,9 @@ const ROOT = join(__dirname, '../../../..');
 export function spawnWorker(entry: string, env: Record<string, string>): ChildWorker {
   const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, entry)], {
     cwd: ROOT,
-    env: { ...process.env, LOG_LEVEL: 'info', ...env },
+    // SPOOL_DIR off unless a test names one: a listener's default spool (./spool) would be this
+    // repository's, shared by every test that starts one.
+    env: { ...process.env, LOG_LEVEL: 'info', SPOOL_DIR: 'off', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const parsed: Record<string, unknown>[] = [];

@@ -1,0 +1,159 @@
+import { once } from 'node:events';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Redis } from 'ioredis';
+import request from 'supertest';
+import { ConsoleConfig, WorkerConfig, loadConfig } from '../../../src/config';
+import { sha256Hex } from '../../../src/console';
+import { createConsoleProcess } from '../../../src/processes/console-process';
+import type { ConsoleProcess } from '../../../src/processes/console-process';
+import { createWorkerProcess } from '../../../src/processes/worker-process';
+import type { WorkerProcess } from '../../../src/processes/worker-process';
+import { closeRedis } from '../../../src/redis/close-redis';
+import { openProducerConnection } from '../../../src/redis/open-producer-connection';
+import { openWorkerConnection } from '../../../src/redis/open-worker-connection';
+import { routeQueueName } from '../../../src/routes/route-queue-name';
+import { readRoutesRun, routesRunKeys } from '../../../src/routes/routes-run-registry';
+import { captureLogger } from '../../helpers/capture-logger';
+import { TEST_REDIS_URL, obliterateQueue, uniqueQueueName } from '../../helpers/redis';
+import { eventually, silentLogger } from '../routes/support/route-events';
+
+jest.setTimeout(60_000);
+
+const OPERATOR = 'operator-token-of-the-routes-run-test';
+const bearer = { Authorization: `Bearer ${OPERATOR}` };
+
+const routesYaml = (...names: string[]): string =>
+  `routes:\n${names
+    .map((name) => `  - name: ${name}\n    to: { http: { url: "http://127.0.0.1:9/${name}" } }\n`)
+    .join('')}`;
+
+/** Text of the page without tags, its spaces folded: what a reader sees. */
+const textOf = (page: string): string =>
+  page
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&#39;/g, "'")
+    .replace(/\s+/g, ' ');
+
+describe('the console shows the routes the workers run, not only those it read at its start', () => {
+  let dir: string;
+  let env: Record<string, string>;
+  let consoleConnection: Redis;
+  let consoleProcess: ConsoleProcess;
+  const workers: { running: WorkerProcess; connection: Redis }[] = [];
+
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'svc-routes-run-'));
+    env = {
+      QUEUE_NAME: uniqueQueueName('routes-run'),
+      REDIS_URL: TEST_REDIS_URL,
+      ROUTES_FILE: join(dir, 'routes.yaml'),
+      CONSOLE_TOKENS_FILE: join(dir, 'tokens.yaml'),
+    };
+    await writeFile(join(dir, 'routes.yaml'), routesYaml('loans'));
+    await writeFile(
+      join(dir, 'tokens.yaml'),
+      `tokens:\n  - { name: ops, sha256: ${sha256Hex(OPERATOR)}, role: operator }\n`,
+    );
+    consoleConnection = openProducerConnection(TEST_REDIS_URL);
+    consoleProcess = createConsoleProcess({
+      config: loadConfig(ConsoleConfig, env),
+      logger: captureLogger().logger,
+      connection: consoleConnection,
+      env,
+    });
+    if (consoleConnection.status !== 'ready') await once(consoleConnection, 'ready');
+  });
+  afterEach(async () => {
+    await consoleProcess.close();
+    for (const one of workers.splice(0)) await stopWorker(one);
+    for (const name of ['loans', 'requests'])
+      await obliterateQueue(routeQueueName(env.QUEUE_NAME ?? '', name));
+    await obliterateQueue(env.QUEUE_NAME ?? '');
+    const keys = routesRunKeys(env.QUEUE_NAME ?? '');
+    await consoleConnection.del(keys.entries, keys.until);
+    await closeRedis(consoleConnection);
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  /** The worker process as bin/worker.ts builds it, reading ROUTES_FILE as it is now. */
+  const startWorker = (): { running: WorkerProcess; connection: Redis } => {
+    const config = loadConfig(WorkerConfig, {
+      ...env,
+      SVC_BASE_URL: 'http://127.0.0.1:9',
+      SVC_API_KEY: 'unused',
+      RECORDS_DIR: join(dir, 'records'),
+      RECONCILE_INTERVAL_SECONDS: '0',
+    });
+    const connection = openWorkerConnection(TEST_REDIS_URL, silentLogger);
+    const one = {
+      running: createWorkerProcess({ config, logger: silentLogger, connection, env }),
+      connection,
+    };
+    workers.push(one);
+    return one;
+  };
+  const stopWorker = async (one: { running: WorkerProcess; connection: Redis }): Promise<void> => {
+    await one.running.close();
+    await closeRedis(one.connection);
+  };
+  const workersSaying = (count: number) =>
+    eventually(
+      async () => (await readRoutesRun(consoleConnection, env.QUEUE_NAME ?? '')).length === count,
+      `${String(count)} workers registered`,
+    );
+  const routesPage = async (): Promise<string> =>
+    textOf((await request(consoleProcess.app).get('/routes').set(bearer).expect(200)).text);
+
+  it('shows a route added and run by a restarted worker, one no worker runs any more, and workers that disagree', async () => {
+    const first = startWorker();
+    await workersSaying(1);
+    const before = await routesPage();
+    expect(before).toContain('Workers running routes');
+    expect(before).not.toContain('no worker runs it');
+    expect(before).not.toMatch(/different routes files|another version/);
+
+    // The routes file changes: `loans` goes, `requests` comes; a second worker reads the new file.
+    await writeFile(join(dir, 'routes.yaml'), routesYaml('requests'));
+    startWorker();
+    await workersSaying(2);
+    const both = await routesPage();
+    expect(both).toContain("requests (new: run by workers, not in the console's file)");
+    expect(both).toContain('The workers read different routes files (2 versions)');
+
+    // The first worker restarts on the new file: every worker agrees, none runs `loans`.
+    workers.splice(workers.indexOf(first), 1);
+    await stopWorker(first);
+    startWorker();
+    await workersSaying(2);
+    const after = await routesPage();
+    expect(after).toContain('loans (running) (no worker runs it)');
+    expect(after).toContain("requests (new: run by workers, not in the console's file)");
+    expect(after).not.toContain('different routes files');
+    expect(after).toContain('The console read another version of the routes file at its start');
+  });
+
+  it('says no worker runs routes when none has registered', async () => {
+    const page = await routesPage();
+
+    expect(page).toContain('No worker says it runs routes');
+    // No worker at all is said once, above; each route is not marked as well.
+    expect(page).not.toContain('no worker runs it');
+  });
+
+  it('drops a worker that stopped refreshing once its entry expires', async () => {
+    const one = startWorker();
+    await workersSaying(1);
+    const [entry] = await readRoutesRun(consoleConnection, env.QUEUE_NAME ?? '');
+    // Read as if the TTL had passed: the entry does not count (a dead worker drops out).
+    expect(
+      await readRoutesRun(consoleConnection, env.QUEUE_NAME ?? '', Date.now() + 60_000),
+    ).toEqual([]);
+    expect(entry?.routes).toEqual(['loans']);
+    await stopWorker(one);
+    workers.splice(0);
+    // A worker that stops removes its entry at once.
+    expect(await readRoutesRun(consoleConnection, env.QUEUE_NAME ?? '')).toEqual([]);
+  });
+});
