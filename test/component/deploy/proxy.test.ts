@@ -196,6 +196,8 @@ describe('deploy/proxy: nginx with TLS in front of the listener and the console'
     return run(process.execPath, ['--import', 'tsx', 'src/bin/cli.ts', ...args], {
       ...process.env,
       NODE_EXTRA_CA_CERTS: join(dir, 'cert.pem'),
+      // What is tested is the proxy; no worker runs here to follow a test event to.
+      REDIS_URL: '',
     });
   }
 

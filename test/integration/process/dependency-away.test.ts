@@ -79,7 +79,11 @@ describe('a process whose dependency is away', () => {
       WORKER_METRICS_PORT: '0',
       RECORDS_DIR: mkdtempSync(path.join(tmpdir(), 'away-records-')),
     };
-    const web = startBin('web.ts', env);
+    // A spool of its own (the default, ./spool, would be the repository's).
+    const web = startBin('web.ts', {
+      ...env,
+      SPOOL_DIR: mkdtempSync(path.join(tmpdir(), 'away-spool-')),
+    });
     // History on: its writer opens a connection of its own (a copy of the worker's).
     const worker = startBin('worker.ts', {
       ...env,
