@@ -101,6 +101,13 @@ export const EnvSchema = z.object({
   SVC_TIMEOUT_MS: positiveInt.default(30000),
   SVC_MAX_RETRIES: nonNegativeInt.default(3),
   SVC_REMAINING_FLOOR: nonNegativeInt.default(1000),
+  /**
+   * The most bytes of one list page (SVC_MAX_LIST_BYTES) and of any other answer
+   * (SVC_MAX_ANSWER_BYTES); past it a call fails with BODY_TOO_LARGE. Unset: the client's
+   * defaults (DEFAULT_BODY_CAPS, packages/client/src/body-caps.ts). Downloads are not capped.
+   */
+  SVC_MAX_LIST_BYTES: positiveInt.optional(),
+  SVC_MAX_ANSWER_BYTES: positiveInt.optional(),
 
   // worker
   WORKER_CONCURRENCY: positiveInt.default(4),
@@ -292,6 +299,8 @@ export const ClientConfig = EnvSchema.pick({
   SVC_TIMEOUT_MS: true,
   SVC_MAX_RETRIES: true,
   SVC_REMAINING_FLOOR: true,
+  SVC_MAX_LIST_BYTES: true,
+  SVC_MAX_ANSWER_BYTES: true,
   LOG_LEVEL: true,
 });
 export type ClientConfig = z.infer<typeof ClientConfig>;
