@@ -177,13 +177,16 @@ export const EnvSchema = z.object({
   /** Jobs looked at besides those IMPORT_JOB_MATCH selects (comma-separated job ids). */
   RECONCILE_JOB_IDS: csv.default([]),
   /** Pages of one list (the job list, or one job's instances, 100 a page) a run reads at most. */
-  RECONCILE_MAX_PAGES: positiveInt.max(10_000).default(50),
+  RECONCILE_MAX_PAGES: positiveInt.max(10_000).default(20),
   /** job_ends one run queues at most; the rest wait for the next run. */
   RECONCILE_MAX_RECOVERED: positiveInt.max(1_000_000).default(1000),
   /** A run's wall-clock time at most; never more than 80% of RECONCILE_INTERVAL_SECONDS. */
   RECONCILE_MAX_RUN_SECONDS: positiveInt.max(86_400).default(300),
-  /** The share (%) of the API budget left above SVC_REMAINING_FLOOR that one run may spend. */
-  RECONCILE_BUDGET_PERCENT: positiveInt.max(100).default(5),
+  /**
+   * The share (%) of the API budget left above SVC_REMAINING_FLOOR that one run may spend: at 1%,
+   * 96 runs a day that all hit it leave about 38% of the budget (0.99^96).
+   */
+  RECONCILE_BUDGET_PERCENT: positiveInt.max(100).default(1),
   /**
    * The single institution's code (its events' institution.value), put in the job_ends the
    * reconciliation makes; with INSTITUTIONS_FILE each member's code is used instead.
