@@ -7,7 +7,7 @@ import { StartupFileError } from './startup-file-error';
  * far above any real one, and small enough that `/dev/zero` or a mistaken path to a disk image
  * fails at once instead of filling memory.
  */
-export const STARTUP_FILE_MAX_BYTES = 4 * 1024 * 1024;
+const STARTUP_FILE_MAX_BYTES = 4 * 1024 * 1024;
 
 /** yaml's own default: an alias bomb (billion laughs) fails before it expands. */
 const MAX_ALIAS_COUNT = 100;

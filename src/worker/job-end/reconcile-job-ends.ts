@@ -7,7 +7,13 @@ import type { ImportJobMatcher } from './import-job-matcher';
 import type { JobEndSeen } from './job-end-seen';
 import { isPlatformId } from './platform-id';
 import { createListWalk, createRunBounds } from './reconcile-bounds';
-import type { ReconcileCap, ReconcileLimits, RunBounds, StopReason , RunStopped } from './reconcile-bounds';
+import type {
+  ReconcileCap,
+  ReconcileLimits,
+  RunBounds,
+  StopReason,
+  RunStopped,
+} from './reconcile-bounds';
 import { UNFINISHED_STATUSES } from './records-to-download';
 import { recoveredJobEnd } from './recovered-job-end';
 
