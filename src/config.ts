@@ -126,6 +126,13 @@ export const EnvSchema = z.object({
   SVC_TIMEOUT_MS: positiveInt.default(30000),
   SVC_MAX_RETRIES: nonNegativeInt.default(3),
   SVC_REMAINING_FLOOR: nonNegativeInt.default(1000),
+  /**
+   * The most bytes of one list page (SVC_MAX_LIST_BYTES) and of any other answer
+   * (SVC_MAX_ANSWER_BYTES); past it a call fails with BODY_TOO_LARGE. Unset: the client's
+   * defaults (DEFAULT_BODY_CAPS, packages/client/src/body-caps.ts). Downloads are not capped.
+   */
+  SVC_MAX_LIST_BYTES: positiveInt.optional(),
+  SVC_MAX_ANSWER_BYTES: positiveInt.optional(),
 
   // worker
   WORKER_CONCURRENCY: positiveInt.default(4),
@@ -207,6 +214,17 @@ export const EnvSchema = z.object({
   RECONCILE_OVERLAP_MINUTES: nonNegativeInt.max(1440).default(60),
   /** Jobs looked at besides those IMPORT_JOB_MATCH selects (comma-separated job ids). */
   RECONCILE_JOB_IDS: csv.default([]),
+  /** Pages of one list (the job list, or one job's instances, 100 a page) a run reads at most. */
+  RECONCILE_MAX_PAGES: positiveInt.max(10_000).default(20),
+  /** job_ends one run queues at most; the rest wait for the next run. */
+  RECONCILE_MAX_RECOVERED: positiveInt.max(1_000_000).default(1000),
+  /** A run's wall-clock time at most; never more than 80% of RECONCILE_INTERVAL_SECONDS. */
+  RECONCILE_MAX_RUN_SECONDS: positiveInt.max(86_400).default(300),
+  /**
+   * The share (%) of the API budget left above SVC_REMAINING_FLOOR that one run may spend: at 1%,
+   * 96 runs a day that all hit it leave about 38% of the budget (0.99^96).
+   */
+  RECONCILE_BUDGET_PERCENT: positiveInt.max(100).default(1),
   /**
    * The single institution's code (its events' institution.value), put in the job_ends the
    * reconciliation makes; with INSTITUTIONS_FILE each member's code is used instead.
@@ -350,6 +368,8 @@ export const ClientConfig = EnvSchema.pick({
   SVC_TIMEOUT_MS: true,
   SVC_MAX_RETRIES: true,
   SVC_REMAINING_FLOOR: true,
+  SVC_MAX_LIST_BYTES: true,
+  SVC_MAX_ANSWER_BYTES: true,
   LOG_LEVEL: true,
 });
 export type ClientConfig = z.infer<typeof ClientConfig>;
@@ -389,6 +409,10 @@ export const WorkerConfig = ClientConfig.extend({
     RECONCILE_INTERVAL_SECONDS: true,
     RECONCILE_OVERLAP_MINUTES: true,
     RECONCILE_JOB_IDS: true,
+    RECONCILE_MAX_PAGES: true,
+    RECONCILE_MAX_RECOVERED: true,
+    RECONCILE_MAX_RUN_SECONDS: true,
+    RECONCILE_BUDGET_PERCENT: true,
     INSTITUTION_CODE: true,
     EXPECTED_EVENTS_FILE: true,
   }).shape,

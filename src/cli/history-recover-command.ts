@@ -5,6 +5,7 @@ import type { RecoveryPreview, RecoveryWindow } from '../history';
 import { createBackgroundReplays } from '../operations/background-replays';
 import type { ReplayRun } from '../operations/background-replays';
 import { RECOVERY_CAP, checkRecovery, recoveryRun } from '../operations/recover-since';
+import { recoveryRunningMessage } from '../operations/recovery-lock';
 import { routeJobOptions } from '../routes/create-fan-out';
 import { KEEP_COMPLETED_HOURS } from '../routes/route-job-options';
 import { routeQueueName } from '../routes/route-queue-name';
@@ -110,7 +111,7 @@ async function recoverOnQueue(
   });
   const replays = createBackgroundReplays({ context: history, ratePerSecond: target.rate });
   const plan = recoveryRun(window);
-  const started = replays.start({
+  const started = await replays.startRecovery({
     route: target.route.name,
     filters: plan.filters,
     actor: historyActor(),
@@ -126,6 +127,14 @@ async function recoverOnQueue(
     atMost: plan.atMost,
     details: plan.audit.details,
   });
+  if ('refused' in started) {
+    await replays.close();
+    await queue.close();
+    await redis.close();
+    throw new CliUsageError(
+      `${COMMAND}: ${recoveryRunningMessage(target.route.name, started.refused)}`,
+    );
+  }
   io.err(
     `Recovering on route ${target.route.name} at ${String(target.rate)}/s (${started.replayId})…`,
   );

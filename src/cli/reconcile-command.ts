@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createSvcClient } from '@svcws/client';
 import { loadConfig, WorkerConfig } from '../config';
+import { bodyCapsOf } from '../body-caps-of';
 import type { InstitutionEntry } from '../institutions/institutions-file';
 import { institutionQueueName } from '../institutions/institution-queue-name';
 import { loadInstitutionsFile } from '../institutions/load-institutions-file';
@@ -112,6 +113,7 @@ function institutionQueue(
       timeoutMs: config.SVC_TIMEOUT_MS,
       maxRetries: config.SVC_MAX_RETRIES,
       remainingFloor,
+      maxBodyBytes: bodyCapsOf(config),
     }),
     logger,
   };

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { auditFilters, countHistory, replayHistory, writeAudit } from '../history';
 import type { HistoryContext, HistoryFilters, ReplayOptions } from '../history';
 import type { Logger } from '../logger';
+import { takeRecoveryLock } from './recovery-lock';
+import type { RecoveryHolder } from './recovery-lock';
 
 /** A replay by query (or a recovery) started from the console, as its progress page shows it. */
 export interface ReplayRun {
@@ -47,11 +49,20 @@ export interface ReplayStart {
   readonly atMost?: number;
   /** What the audit rows add (a recovery's window). */
   readonly details?: Record<string, unknown>;
+  /** The run's id, when the caller names it first (a recovery's lock holds it). */
+  readonly replayId?: string;
 }
 
 export interface BackgroundReplays {
   /** Starts the replay and answers at once with its first progress. */
   start(replay: ReplayStart): ReplayRun;
+  /**
+   * Starts a recovery, or refuses it while another recovery of the same route runs (in any
+   * process: recovery-lock.ts), naming that one; the lock is given up when the run ends.
+   */
+  startRecovery(
+    replay: ReplayStart & { readonly kind: 'recover' },
+  ): Promise<ReplayRun | { readonly refused: RecoveryHolder }>;
   get(replayId: string): ReplayRun | undefined;
   /** Once the run has ended (done, failed or stopped): its last progress. */
   ended(replayId: string): Promise<ReplayRun | undefined>;
@@ -88,16 +99,30 @@ export function createBackgroundReplays(deps: {
     const run = runs.get(replayId);
     return run === undefined ? undefined : { ...run, errors: [...run.errors] };
   };
+  /** `onEnd` runs before the run counts as ended (`ended()` resolves after it). */
+  const start = (replay: ReplayStart, onEnd?: () => Promise<void>): ReplayRun => {
+    const run = newRun(replay);
+    forgetOld();
+    runs.set(run.replayId, run);
+    const task = runReplay(deps, replay, run, stop.signal).finally(async () => {
+      await onEnd?.();
+      tasks.delete(run.replayId);
+    });
+    tasks.set(run.replayId, task);
+    return { ...run };
+  };
   return {
-    start: (replay) => {
-      const run = newRun(replay);
-      forgetOld();
-      runs.set(run.replayId, run);
-      const task = runReplay(deps, replay, run, stop.signal).finally(() =>
-        tasks.delete(run.replayId),
-      );
-      tasks.set(run.replayId, task);
-      return { ...run };
+    start,
+    startRecovery: async (replay) => {
+      const holder = {
+        replayId: replay.replayId ?? randomUUID().slice(0, 8),
+        actor: replay.actor,
+        startedAt: new Date().toISOString(),
+      };
+      const redis = await replay.target.queue.backend.connection.client;
+      const taken = await takeRecoveryLock(redis, replay.target.queue.name, holder);
+      if ('heldBy' in taken) return { refused: taken.heldBy };
+      return start({ ...replay, replayId: holder.replayId }, () => taken.lock.release());
     },
     get,
     ended: async (replayId) => {
@@ -113,7 +138,7 @@ export function createBackgroundReplays(deps: {
 
 function newRun(replay: ReplayStart): ReplayRun {
   return {
-    replayId: randomUUID().slice(0, 8),
+    replayId: replay.replayId ?? randomUUID().slice(0, 8),
     kind: replay.kind ?? 'replay',
     route: replay.route,
     state: 'running',

@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import type { Telemetry, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { WorkerConfig } from '../config';
+import { bodyCapsOf } from '../body-caps-of';
 import type { InstitutionEntry } from '../institutions/institutions-file';
 import { institutionQueueName } from '../institutions/institution-queue-name';
 import { loadInstitutionsFile } from '../institutions/load-institutions-file';
@@ -355,6 +356,7 @@ function clientOf(
     timeoutMs: config.SVC_TIMEOUT_MS,
     maxRetries: config.SVC_MAX_RETRIES,
     remainingFloor: config.SVC_REMAINING_FLOOR,
+    maxBodyBytes: bodyCapsOf(config),
     logger,
     ...(onRemaining === undefined ? {} : { onRemaining }),
   });

@@ -10,8 +10,6 @@ import { RouteSend } from './route-send';
 import { RouteCircuit } from './route-circuit';
 import { isPersonalPath } from './is-personal-path';
 import { templatePathsOf } from './render-field-template';
-import { urlTemplateProblem } from './literal-url-origin';
-import { isRecord } from '../is-record';
 
 const codes = z.array(z.string().min(1)).min(1, 'at least one value');
 
@@ -55,21 +53,7 @@ function routeDestinationSchema<Adapters extends DestinationAdapterList>(
         Adapters[number]
       >;
     });
-  return z.preprocess(refuseTemplatedOrigin, oneOf);
-}
-
-/**
- * The host of an HTTP destination is written in the routes file, never chosen by an event
- * (literal-url-origin.ts). Read as written, before the adapter's schema normalizes the URL (a
- * tab, a backslash or an empty authority would be gone by then).
- */
-function refuseTemplatedOrigin(to: unknown, context: z.RefinementCtx): unknown {
-  if (!isRecord(to) || !isRecord(to.http) || typeof to.http.url !== 'string') return to;
-  const problem = urlTemplateProblem(to.http.url);
-  if (problem !== undefined) {
-    context.addIssue({ code: 'custom', path: ['http', 'url'], message: problem });
-  }
-  return to;
+  return oneOf;
 }
 
 export const RouteDestination = routeDestinationSchema(DESTINATION_ADAPTERS);

@@ -1,21 +1,64 @@
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readSync } from 'node:fs';
 import { parseDocument } from 'yaml';
 import { StartupFileError } from './startup-file-error';
 
 /**
- * A start-up file's text; an unreadable file is one problem naming the path and the code.
- * `file` names the file in the error (`routes file`).
+ * The most bytes a start-up file (routes, institutions, tokens, roles, expected events) may have:
+ * far above any real one, and small enough that `/dev/zero` or a mistaken path to a disk image
+ * fails at once instead of filling memory.
  */
-export function readFileText(path: string, file: string): string {
+const STARTUP_FILE_MAX_BYTES = 4 * 1024 * 1024;
+
+/** yaml's own default: an alias bomb (billion laughs) fails before it expands. */
+const MAX_ALIAS_COUNT = 100;
+
+/**
+ * A start-up file's text, read up to `maxBytes` (one byte past it refuses the file, whatever its
+ * size says: a device or a pipe has none); an unreadable or too large file is one problem naming
+ * the path and the code or the cap. `file` names the file in the error (`routes file`).
+ */
+export function readFileText(
+  path: string,
+  file: string,
+  maxBytes: number = STARTUP_FILE_MAX_BYTES,
+): string {
+  let fd: number;
   try {
-    return readFileSync(path, 'utf8');
+    fd = openSync(path, 'r');
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
-    throw new StartupFileError(file, [`cannot read ${path} (${code})`]);
+    throw unreadable(error, path, file);
+  }
+  try {
+    const buffer = Buffer.alloc(maxBytes + 1);
+    let size = 0;
+    for (;;) {
+      const read = readSync(fd, buffer, size, buffer.length - size, null);
+      if (read === 0) break;
+      size += read;
+      if (size > maxBytes) {
+        throw new StartupFileError(file, [
+          `${path} is larger than ${String(maxBytes)} bytes, the cap of a start-up file`,
+        ]);
+      }
+    }
+    return buffer.subarray(0, size).toString('utf8');
+  } catch (error) {
+    if (error instanceof StartupFileError) throw error;
+    throw unreadable(error, path, file);
+  } finally {
+    closeSync(fd);
   }
 }
 
-/** YAML (JSON is YAML too) → a plain tree; each syntax error is a problem of its own. */
+function unreadable(error: unknown, path: string, file: string): StartupFileError {
+  const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
+  return new StartupFileError(file, [`cannot read ${path} (${code})`]);
+}
+
+/**
+ * YAML (JSON is YAML too) → a plain tree; each syntax error is a problem of its own, and so is an
+ * alias bomb (more than 100 alias expansions, yaml's `maxAliasCount`): both name the file.
+ */
 export function yamlTreeOf(text: string, file: string): unknown {
   const document = parseDocument(text);
   if (document.errors.length > 0) {
@@ -25,5 +68,10 @@ export function yamlTreeOf(text: string, file: string): unknown {
       document.errors.map((error) => `YAML: ${error.message.split('\n')[0] ?? error.code}`),
     );
   }
-  return document.toJS();
+  try {
+    return document.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (error) {
+    const message = error instanceof Error ? error.message.split('\n')[0] : undefined;
+    throw new StartupFileError(file, [`YAML: ${message ?? 'cannot be read'}`]);
+  }
 }

@@ -1,3 +1,5 @@
+import { bodyCapOf, DEFAULT_BODY_CAPS } from './body-caps';
+import type { BodyCaps } from './body-caps';
 import type { ClientLogger } from './client-logger';
 import { createDownloads } from './client-download';
 import { createPaginate } from './client-paginate';
@@ -53,6 +55,11 @@ export interface SvcClientOptions<T extends EndpointTable = typeof defaultEndpoi
   transport?: HttpTransport | undefined;
   /** The operation table; the service's 94 rows unless given. */
   endpoints?: T | undefined;
+  /**
+   * The most bytes a 2xx answer may have, per family (`list` pages, other `document` answers);
+   * past it the call fails with `BODY_TOO_LARGE`. Downloads stream to their target, uncapped.
+   */
+  maxBodyBytes?: Partial<BodyCaps> | undefined;
   /** Retry backoff: first ceiling and cap (full jitter draws below them). */
   retryBaseDelayMs?: number | undefined;
   retryMaxDelayMs?: number | undefined;
@@ -95,8 +102,13 @@ export function createSvcClient(
 ): SvcClient<EndpointTable> {
   const rows = createRowLookup(options.endpoints ?? defaultEndpoints);
   const transport = transportOf(options);
-  const prepare = (endpoint: Endpoint, params: LooseParams): PreparedCall =>
+  const caps: BodyCaps = { ...DEFAULT_BODY_CAPS, ...options.maxBodyBytes };
+  const prepareDownload = (endpoint: Endpoint, params: LooseParams): PreparedCall =>
     prepareCall(endpoint, params, options.baseUrl, options.apiKey);
+  const prepare = (endpoint: Endpoint, params: LooseParams): PreparedCall => ({
+    ...prepareDownload(endpoint, params),
+    bodyCap: bodyCapOf(caps, endpoint),
+  });
   const send = async (
     endpoint: Endpoint,
     params: LooseParams = {},
@@ -113,7 +125,7 @@ export function createSvcClient(
     request,
     call: async (operation, params) => send(rows.document(rows.byOperation(operation)), params),
     paginate: createPaginate({ listRow: rows.list, send }),
-    ...createDownloads({ transport, row: rows.download, prepare }),
+    ...createDownloads({ transport, row: rows.download, prepare: prepareDownload }),
     remaining: transport.governance.remaining,
   };
 }

@@ -1,6 +1,8 @@
 /** The API client's public pieces (spec §4 operations over §5 auth, §7 errors, §8 limits). */
 export { createSvcClient } from './create-svc-client';
 export type { LooseParams, SvcClient, SvcClientOptions } from './create-svc-client';
+export { DEFAULT_BODY_CAPS } from './body-caps';
+export type { BodyCaps } from './body-caps';
 export type {
   CallOptions,
   DownloadParams,

@@ -18,6 +18,8 @@ export interface PreparedCall {
   readonly accept: BodyFormat;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: string | undefined;
+  /** The most bytes a 2xx answer may have (body-caps.ts); undefined: no cap (a download). */
+  readonly bodyCap?: number | undefined;
 }
 
 export interface CallInput {

@@ -1,5 +1,5 @@
 import type { PreparedCall } from './prepare-call';
-import { readText } from './read-body';
+import { BodyOverCap, readText } from './read-body';
 import type { Consume } from './send-request';
 import { SvcApiError } from './svc-api-error';
 
@@ -13,11 +13,48 @@ export function answerReader(call: PreparedCall): Consume<unknown> {
       response.body.resume();
       return undefined;
     }
-    const text = await readText(response.body);
+    const text = await cappedText(call, response);
     if (call.accept === 'xml') return text;
     if (text.trim() === '') return undefined;
     return checkedJson(call, text);
   };
+}
+
+/** The answer's text within the call's cap: a Content-Length past it is refused unread. */
+async function cappedText(
+  call: PreparedCall,
+  response: Parameters<Consume<unknown>>[0],
+): Promise<string> {
+  const cap = call.bodyCap;
+  if (cap === undefined) return readText(response.body);
+  const declared = Number(response.header('content-length') ?? Number.NaN);
+  try {
+    if (declared > cap) {
+      response.body.destroy();
+      throw new BodyOverCap(cap);
+    }
+    return await readText(response.body, cap);
+  } catch (error) {
+    if (!(error instanceof BodyOverCap)) throw error;
+    throw bodyTooLarge(call, response.status, cap);
+  }
+}
+
+/** Never retried: the same call would bring the same answer. */
+function bodyTooLarge(call: PreparedCall, status: number, cap: number): SvcApiError {
+  const { endpoint } = call;
+  return new SvcApiError({
+    message: `${endpoint.operation}: the answer is larger than ${String(cap)} bytes, the cap of a${endpoint.list ? ' list page' : 'n answer'} (maxBodyBytes.${endpoint.list ? 'list' : 'document'})`,
+    status,
+    code: 'BODY_TOO_LARGE',
+    meaning: undefined,
+    operation: endpoint.operation,
+    method: endpoint.method,
+    route: endpoint.route,
+    url: call.redactedUrl,
+    retryable: false,
+    limitBytes: cap,
+  });
 }
 
 function checkedJson(call: PreparedCall, text: string): unknown {

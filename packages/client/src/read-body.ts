@@ -27,11 +27,29 @@ export async function readCapped(body: Readable, cap: number = ERROR_BODY_CAP): 
   return new TextDecoder('utf-8', { fatal: false }).decode(Buffer.concat(chunks));
 }
 
-/** Reads a whole body as UTF-8 (success answers: one resource or one page of 100). */
-export async function readText(body: Readable): Promise<string> {
+/** A success answer past its cap: the body was dropped, the stream destroyed. */
+export class BodyOverCap extends Error {
+  constructor(readonly cap: number) {
+    super(`answer larger than ${String(cap)} bytes`);
+  }
+}
+
+/**
+ * Reads a whole body as UTF-8 (success answers: one resource or one page of 100), as it streams:
+ * past `cap` bytes the stream is destroyed and `BodyOverCap` thrown, so memory holds at most the
+ * cap whatever the server sends.
+ */
+export async function readText(body: Readable, cap = Number.POSITIVE_INFINITY): Promise<string> {
   const chunks: Buffer[] = [];
+  let size = 0;
   for await (const chunk of body) {
-    chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
+    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
+    size += buffer.byteLength;
+    if (size > cap) {
+      body.destroy();
+      throw new BodyOverCap(cap);
+    }
+    chunks.push(buffer);
   }
   return Buffer.concat(chunks).toString('utf8');
 }

@@ -5,7 +5,7 @@ import type { HttpMethod } from './endpoint';
  * answer was not what the table promised.
  */
 export type ClientErrorCode =
-  'NETWORK' | 'TIMEOUT' | 'ABORTED' | 'INVALID_RESPONSE' | 'DOWNLOAD_FAILED';
+  'NETWORK' | 'TIMEOUT' | 'ABORTED' | 'INVALID_RESPONSE' | 'DOWNLOAD_FAILED' | 'BODY_TOO_LARGE';
 
 export interface SvcApiErrorFields {
   /** The platform's message, or the client's when there is none. Never holds the API key. */
@@ -35,6 +35,8 @@ export interface SvcApiErrorFields {
   readonly retryAfterMs?: number | undefined;
   /** How many attempts the client made before giving up. */
   readonly attempts?: number | undefined;
+  /** BODY_TOO_LARGE: the cap (bytes) the answer went past. */
+  readonly limitBytes?: number | undefined;
   /** A sanitized copy of the underlying error (message and stack scrubbed of the key). */
   readonly cause?: Error | undefined;
 }
@@ -57,6 +59,7 @@ export class SvcApiError extends Error {
   readonly retryable: boolean;
   readonly retryAfterMs: number | undefined;
   readonly attempts: number | undefined;
+  readonly limitBytes: number | undefined;
 
   constructor(fields: SvcApiErrorFields) {
     super(fields.message, fields.cause ? { cause: fields.cause } : undefined);
@@ -74,6 +77,7 @@ export class SvcApiError extends Error {
     this.retryable = fields.retryable;
     this.retryAfterMs = fields.retryAfterMs;
     this.attempts = fields.attempts;
+    this.limitBytes = fields.limitBytes;
   }
 
   /** A copy with other fields (the attempt count, a job-submit explanation). */
@@ -103,6 +107,7 @@ export class SvcApiError extends Error {
       retryable: this.retryable,
       retryAfterMs: this.retryAfterMs,
       attempts: this.attempts,
+      limitBytes: this.limitBytes,
       cause: this.cause instanceof Error ? this.cause : undefined,
     };
   }

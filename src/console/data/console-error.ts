@@ -8,6 +8,8 @@ export const consoleError = {
   scope: (what: string) =>
     new HttpError(403, 'forbidden_scope', `${what} is outside your institution`),
   notFound: (what: string) => new HttpError(404, 'not_found', `no ${what}`),
+  /** A second recovery of a route while one runs (src/operations/recovery-lock.ts). */
+  recoveryRunning: (message: string) => new HttpError(409, 'recovery_running', message),
   badField: (field: string, rule: string) =>
     new HttpError(400, 'invalid_request', `${field}: ${rule}`),
   redisDown: (what: string) =>

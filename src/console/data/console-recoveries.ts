@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { previewRecovery } from '../../history/recovery-candidates';
 import { RECOVERY_CAP, checkRecovery, recoveryRun } from '../../operations/recover-since';
-import type { BackgroundReplays, ReplayRun } from '../../operations/background-replays';
+import type { BackgroundReplays } from '../../operations/background-replays';
+import { recoveryRunningMessage } from '../../operations/recovery-lock';
 import { consoleError } from './console-error';
 import type { ConsoleHistory, HistoryScope } from './console-history';
 import { needsOperator, parsed } from './console-input';
@@ -75,7 +76,7 @@ async function recover(
     return { dryRun: true, route: asked.route, ...preview };
   }
   const plan = recoveryRun(check.window);
-  const run: ReplayRun = replays.start({
+  const run = await replays.startRecovery({
     route: asked.route,
     filters: plan.filters,
     actor: scope.actor ?? 'console',
@@ -85,5 +86,8 @@ async function recover(
     atMost: plan.atMost,
     details: plan.audit.details,
   });
+  if ('refused' in run) {
+    throw consoleError.recoveryRunning(recoveryRunningMessage(asked.route, run.refused));
+  }
   return { dryRun: false, ...run };
 }

@@ -4,6 +4,7 @@ import type { CanonicalEvent } from '../../events/canonical-event';
 import { DeliveryError } from '../delivery-error';
 import { latin1, noLineBreak, uncarriable } from './carriable';
 import type { CarriedValue } from './carriable';
+import { urlTemplateProblem } from '../literal-url-origin';
 import { redactUrlCredentials } from '../redact-url-credentials';
 import { renderFieldTemplate } from '../render-field-template';
 import { injectTraceContext } from '../../tracing/inject-trace-context';
@@ -17,7 +18,17 @@ const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 /** `to: { http: { url, secret?, signing?, signatureHeader?, headers?, timeoutMs? } }` */
 export const HttpDestinationOptions = z
   .strictObject({
-    url: z.url({ protocol: /^https?$/ }),
+    // A template may choose the path, never the host the event goes to (literal-url-origin.ts):
+    // read as written, before z.url() (which a tab, a backslash or an empty authority could
+    // pass or fail for other reasons). The routes file reads `to:` through this schema.
+    url: z
+      .string()
+      .superRefine((url, context) => {
+        const problem = urlTemplateProblem(url);
+        if (problem !== undefined)
+          context.addIssue({ code: 'custom', message: problem, abort: true });
+      })
+      .pipe(z.url({ protocol: /^https?$/ })),
     /** Signs each body: see `signing`. */
     secret: z.string().min(1).optional(),
     /**
@@ -36,11 +47,6 @@ export const HttpDestinationOptions = z
     timeoutMs: z.number().int().positive().default(10_000),
   })
   .superRefine((options, context) => {
-    // A template may choose the path, never the host the event goes to.
-    if (/^https?:\/\/[^/?#]*\{/.test(options.url)) {
-      const message = 'templates ({field}) only in the path, not in the host';
-      context.addIssue({ code: 'custom', path: ['url'], message });
-    }
     if (options.signing !== 'standard-webhooks') return;
     const key = options.secret?.startsWith(WHSEC_PREFIX)
       ? options.secret.slice(WHSEC_PREFIX.length)

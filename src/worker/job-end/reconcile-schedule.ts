@@ -87,7 +87,13 @@ export function startReconcileSchedule(options: ReconcileScheduleOptions): Recon
       'reconciliation not scheduled',
     );
   });
-  const worker = new Worker(name, () => runScheduled(options), { connection, concurrency: 1 });
+  // Aborted on close: a run in flight ends at once (its window stays open for the next run)
+  // instead of holding the worker's shutdown until its end.
+  const shutdown = new AbortController();
+  const worker = new Worker(name, () => runScheduled(options, shutdown.signal), {
+    connection,
+    concurrency: 1,
+  });
   worker.on('error', (error) => {
     // Redis away is said once by the connection's watch (src/redis/watch-redis.ts), not per retry.
     if (isConnectionError(error)) return;
@@ -96,21 +102,38 @@ export function startReconcileSchedule(options: ReconcileScheduleOptions): Recon
   return {
     ready,
     close: async () => {
+      shutdown.abort();
       await worker.close();
       await queue.close();
     },
   };
 }
 
-async function runScheduled(options: ReconcileScheduleOptions): Promise<ReconcileReport[]> {
+/** The share of the interval a run may take at most, whatever RECONCILE_MAX_RUN_SECONDS says. */
+const RUN_SHARE_OF_INTERVAL = 0.8;
+
+async function runScheduled(
+  options: ReconcileScheduleOptions,
+  signal: AbortSignal,
+): Promise<ReconcileReport[]> {
   const { connection, logger } = options;
   const until = new Date();
+  const longest = options.everyMs * RUN_SHARE_OF_INTERVAL;
   const runId = `reconcile-${randomUUID()}`;
   const reports: ReconcileReport[] = [];
   for (const target of options.targets) {
+    if (signal.aborted) break;
+    const deadlineAt = until.getTime() + Math.min(target.limits.maxRunMs, longest);
     try {
       const since = await windowStart(connection, target.queueName, { ...options, until });
-      const report = await reconcileJobEnds(target, { since, until, dryRun: false, runId });
+      const report = await reconcileJobEnds(target, {
+        since,
+        until,
+        dryRun: false,
+        runId,
+        signal,
+        deadlineAt,
+      });
       if (report.complete) await connection.set(lastRunKey(target.queueName), until.toISOString());
       options.onRecovered?.(target.institution, report.recovered.length);
       target.logger.info(
@@ -142,5 +165,7 @@ export function summaryOf(report: ReconcileReport): Record<string, unknown> {
     recovered: report.recovered.length,
     complete: report.complete,
     ...(report.stoppedBecause === undefined ? {} : { stoppedBecause: report.stoppedBecause }),
+    ...(report.cuts.length === 0 ? {} : { cuts: report.cuts.map((one) => one.cap) }),
+    ...(report.skippedIds === 0 ? {} : { skippedIds: report.skippedIds }),
   };
 }

@@ -5,6 +5,7 @@ import type { SvcClient } from '@svcws/client';
 import type { WorkerConfig } from '../../config';
 import { createEventEnqueuer } from '../../events/enqueue-event';
 import type { Logger } from '../../logger';
+import { registerReconcileCuts } from '../../metrics/reconcile-cuts';
 import { registerRecoveredEvents } from '../../metrics/recovered-events';
 import { createImportJobMatcher } from './import-job-matcher';
 import { createJobEndSeen } from './job-end-seen';
@@ -17,6 +18,10 @@ export type ReconcileConfig = Pick<
   WorkerConfig,
   | 'IMPORT_JOB_MATCH'
   | 'RECONCILE_JOB_IDS'
+  | 'RECONCILE_MAX_PAGES'
+  | 'RECONCILE_MAX_RECOVERED'
+  | 'RECONCILE_MAX_RUN_SECONDS'
+  | 'RECONCILE_BUDGET_PERCENT'
   | 'SVC_REMAINING_FLOOR'
   | 'DEDUP_WINDOW_HOURS'
   | 'JOB_ATTEMPTS'
@@ -59,6 +64,12 @@ export function reconcileTargetOf(
     isImportJob: createImportJobMatcher(config.IMPORT_JOB_MATCH),
     jobIds: config.RECONCILE_JOB_IDS,
     remainingFloor: config.SVC_REMAINING_FLOOR,
+    limits: {
+      maxPages: config.RECONCILE_MAX_PAGES,
+      maxRecovered: config.RECONCILE_MAX_RECOVERED,
+      maxRunMs: config.RECONCILE_MAX_RUN_SECONDS * 1000,
+      budgetPercent: config.RECONCILE_BUDGET_PERCENT,
+    },
     seen: jobEndSeenOf(connection, queue),
     // The listener's job options (events/enqueue-event.ts): the same attempts, backoff, keeping.
     enqueue: createEventEnqueuer({
@@ -88,13 +99,15 @@ export function startReconciliation(options: {
   const { config, connection } = options;
   if (config.RECONCILE_INTERVAL_SECONDS === 0) return undefined;
   const targets = options.queues.map((queue) => reconcileTargetOf(connection, queue));
+  const onCut =
+    options.registry === undefined ? undefined : registerReconcileCuts(options.registry);
   const schedule = startReconcileSchedule({
     connection,
     queueName: config.QUEUE_NAME,
     everyMs: config.RECONCILE_INTERVAL_SECONDS * 1000,
     overlapMs: config.RECONCILE_OVERLAP_MINUTES * 60_000,
     maxBackMs: config.DEDUP_WINDOW_HOURS * 3_600_000,
-    targets: targets.map((one) => one.target),
+    targets: targets.map((one) => ({ ...one.target, onCut })),
     logger: options.logger,
     ...(options.registry === undefined
       ? {}

@@ -1,3 +1,4 @@
+import { HttpDestinationOptions } from 'svcws-listener';
 import { parseRoutesFile } from '../../../src/routes/load-routes-file';
 import { StartupFileError } from '../../../src/startup/startup-file-error';
 
@@ -38,9 +39,16 @@ describe('http destination: the host is literal', () => {
     ['percent-encoding in the host', 'http://hooks%2eexample.org/{id}'],
     ['the template glued to the host', 'http://hooks.example.org{id}/x'],
     ['a space in the host', 'http://hooks example.org/{id}'],
-  ])('refuses %s, naming the route', (_case, url) => {
+  ])('refuses %s, naming the route; the exported schema refuses it too', (_case, url) => {
     // One problem, naming the route; the route with a template in its path only is fine.
     expect(problemsOf(url)).toEqual([REFUSED]);
+    // One rule for the loader and the public schema (src/index.ts): a user of the package
+    // checking a destination gets the loader's answer.
+    const alone = HttpDestinationOptions.safeParse({ url });
+    expect(alone.success).toBe(false);
+    expect(alone.error?.issues.map((issue) => issue.message)).toEqual([
+      REFUSED.replace('route "hook": to.http.url: ', ''),
+    ]);
   });
 
   it.each([

@@ -171,7 +171,11 @@ describe('job_end reconciliation: found through the jobs API when the platform n
 
   it('stops at the budget floor, incomplete, with no call made under it', async () => {
     // The floor is 1000: the job list leaves 1001, the first instance page 1000, the second 999.
-    await setUp({ sandbox: { SANDBOX_DAILY_BUDGET: 1002 } });
+    // The whole budget above the floor may be spent: the floor, not the run's share, stops it.
+    await setUp({
+      sandbox: { SANDBOX_DAILY_BUDGET: 1002 },
+      worker: { RECONCILE_BUDGET_PERCENT: '100' },
+    });
     await sut.runJob('S7781', 2);
 
     const report = await reconcileNow();

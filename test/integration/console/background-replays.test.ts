@@ -124,6 +124,45 @@ describe('replays by query in the background', () => {
     await queue.close();
   });
 
+  it('runs one of four concurrent recoveries of a route; the others are refused naming it, and each event is queued once', async () => {
+    const route = uniqueQueueName('bg-recover-once');
+    const queue = new Queue(route, { connection: { url: TEST_REDIS_URL } });
+    const replays = createBackgroundReplays({ context: context(), ratePerSecond: 1000 });
+    const recover = (actor: string) =>
+      replays.startRecovery({
+        route: 'indexer',
+        filters: { action: 'bib' },
+        actor,
+        institution: undefined,
+        target: { queue, jobOptions: {}, takes: () => true },
+        kind: 'recover',
+      });
+
+    const four = await Promise.all(['ops-1', 'ops-2', 'ops-3', 'ops-4'].map(recover));
+
+    const running = four.flatMap((one) => ('refused' in one ? [] : [one]));
+    expect(running).toHaveLength(1);
+    const first = running[0];
+    if (first === undefined) throw new Error('none ran');
+    for (const one of four.filter((each) => 'refused' in each)) {
+      expect(one).toEqual({
+        refused: {
+          replayId: first.replayId,
+          actor: first.actor,
+          startedAt: expect.any(String) as unknown,
+        },
+      });
+    }
+    await replays.ended(first.replayId);
+    expect(await queue.count()).toBe(bibs.length);
+    // Ended: the route may be recovered again.
+    const again = await recover('ops-5');
+    expect('refused' in again).toBe(false);
+    await replays.close();
+    await queue.close();
+    await obliterateQueue(route);
+  });
+
   it('a recovery that fails is audited as recover.failed', async () => {
     const queue = new Queue(queueName, { connection: { url: TEST_REDIS_URL } });
     await queue.close(); // a closed queue cannot add: the recovery fails on its first event
