@@ -1,9 +1,6 @@
 import { accessSync, constants, readdirSync } from 'node:fs';
 import path from 'node:path';
 
-/** Where Debian's packages put server programs that are not on a user's PATH. */
-const SYSTEM_DIRS = ['/usr/local/sbin', '/usr/local/bin', '/usr/sbin', '/usr/bin', '/sbin', '/bin'];
-
 function executable(candidate: string): boolean {
   try {
     accessSync(candidate, constants.X_OK);
@@ -13,10 +10,13 @@ function executable(candidate: string): boolean {
   }
 }
 
-/** The first executable `name` in `dirs`, then on PATH, then in the system's directories. */
+/**
+ * The first executable `name` in `dirs` (where Debian puts a server's programs off PATH), then on
+ * PATH — only there: a program the user's PATH leaves out counts as missing.
+ */
 export function findBinary(name: string, dirs: readonly string[] = []): string | undefined {
   const onPath = (process.env.PATH ?? '').split(path.delimiter).filter((dir) => dir !== '');
-  for (const dir of [...dirs, ...onPath, ...SYSTEM_DIRS]) {
+  for (const dir of [...dirs, ...onPath]) {
     const candidate = path.join(dir, name);
     if (executable(candidate)) return candidate;
   }

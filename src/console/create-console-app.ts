@@ -52,25 +52,7 @@ export function createConsoleApp(options: ConsoleAppOptions): Express {
   app.set('trust proxy', options.trustedProxies.length === 0 ? false : [...options.trustedProxies]);
   // Before any sign-in: a container's or load balancer's health check carries no token.
   app.use(createHealthRoutes({ checkReady: options.checkReady }));
-  app.use(
-    helmet({
-      contentSecurityPolicy: {
-        useDefaults: false,
-        directives: {
-          defaultSrc: ["'none'"],
-          // Only files of this origin (htmx on the replay progress page), never inline script.
-          scriptSrc: ["'self'"],
-          connectSrc: ["'self'"],
-          styleSrc: ["'self'"],
-          imgSrc: ["'self'"],
-          formAction: ["'self'"],
-          frameAncestors: ["'none'"],
-          baseUri: ["'none'"],
-        },
-      },
-      referrerPolicy: { policy: 'no-referrer' },
-    }),
-  );
+  app.use(securityHeaders());
   app.use((_req, res, next) => {
     res.setHeader('Cache-Control', 'no-store');
     next();
@@ -107,4 +89,25 @@ export function createConsoleApp(options: ConsoleAppOptions): Express {
   app.use(pagesRouter(deps));
   app.use(pageErrorHandler(options.logger));
   return app;
+}
+
+/** helmet's headers, with a CSP that allows no inline script and no script from elsewhere. */
+function securityHeaders(): ReturnType<typeof helmet> {
+  return helmet({
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'none'"],
+        // Only files of this origin (htmx on the replay progress page), never inline script.
+        scriptSrc: ["'self'"],
+        connectSrc: ["'self'"],
+        styleSrc: ["'self'"],
+        imgSrc: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+        baseUri: ["'none'"],
+      },
+    },
+    referrerPolicy: { policy: 'no-referrer' },
+  });
 }

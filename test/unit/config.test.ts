@@ -15,7 +15,7 @@ describe('loadConfig', () => {
       PORT: 3000,
       WEBHOOK_PATH: '/webhooks',
       BODY_LIMIT: '1mb',
-      REDIS_URL: 'redis://127.0.0.1:6379',
+      REDIS_URL: 'redis://redis.internal:6379',
       QUEUE_NAME: 'svc-events',
       DEDUP_WINDOW_HOURS: 48,
       LOG_LEVEL: 'info',

@@ -1,5 +1,5 @@
 import express from 'express';
-import type { Request, Router } from 'express';
+import type { Request, Response, Router } from 'express';
 import type { WrongTokenLimit } from '../../http/wrong-token-limit';
 import type { Logger } from '../../logger';
 import { clientOf } from '../auth/bearer-guess-limit';
@@ -39,39 +39,7 @@ export function signInRoutes(options: SignInOptions): Router {
   router.get('/sign-in', (_req, res) => {
     res.type('html').send(page('Sign in', signInPage({})).value);
   });
-  router.post('/sign-in', form, limiter, (req, res) => {
-    const token = tokenOf(req);
-    const signed = token === undefined ? undefined : options.auth.signIn(token);
-    if (signed?.outcome === 'sessions-full') {
-      options.logger.warn({ ip: req.ip, reason: 'sessions_full' }, 'console sign-in refused');
-      res
-        .status(503)
-        .type('html')
-        .send(page('Sign in', signInPage({ error: 'No session is free: try again later.' })).value);
-      return;
-    }
-    if (signed?.outcome !== 'signed-in') {
-      options.logger.warn({ ip: req.ip }, 'console sign-in refused');
-      res
-        .status(401)
-        .type('html')
-        .send(page('Sign in', signInPage({ error: 'That token is not valid.' })).value);
-      return;
-    }
-    options.logger.info(
-      { actor: signed.principal.name, role: signed.principal.role },
-      'console sign-in',
-    );
-    res.cookie(SESSION_COOKIE, signed.cookie, {
-      httpOnly: true,
-      // Secure behind TLS: https here, or X-Forwarded-Proto from the trusted proxy.
-      secure: req.secure,
-      sameSite: 'strict',
-      maxAge: signed.maxAgeMs,
-      path: '/',
-    });
-    res.redirect(303, '/');
-  });
+  router.post('/sign-in', form, limiter, (req, res) => signIn(options, req, res));
   router.post('/sign-out', form, (req, res) => {
     if (!options.auth.csrfHolds(req, (req.body as Record<string, unknown> | undefined)?._csrf)) {
       throw consoleError.csrf();
@@ -86,4 +54,36 @@ export function signInRoutes(options: SignInOptions): Router {
 function tokenOf(req: Request): string | undefined {
   const token = (req.body as Record<string, unknown> | undefined)?.token;
   return typeof token === 'string' ? token : undefined;
+}
+
+/** Signs in with the form's token: a session cookie and a redirect, or the page with what went wrong. */
+function signIn(options: SignInOptions, req: Request, res: Response): void {
+  const token = tokenOf(req);
+  const signed = token === undefined ? undefined : options.auth.signIn(token);
+  if (signed?.outcome !== 'signed-in') {
+    const full = signed?.outcome === 'sessions-full';
+    options.logger.warn(
+      full ? { ip: req.ip, reason: 'sessions_full' } : { ip: req.ip },
+      'console sign-in refused',
+    );
+    const error = full ? 'No session is free: try again later.' : 'That token is not valid.';
+    res
+      .status(full ? 503 : 401)
+      .type('html')
+      .send(page('Sign in', signInPage({ error })).value);
+    return;
+  }
+  options.logger.info(
+    { actor: signed.principal.name, role: signed.principal.role },
+    'console sign-in',
+  );
+  res.cookie(SESSION_COOKIE, signed.cookie, {
+    httpOnly: true,
+    // Secure behind TLS: https here, or X-Forwarded-Proto from the trusted proxy.
+    secure: req.secure,
+    sameSite: 'strict',
+    maxAge: signed.maxAgeMs,
+    path: '/',
+  });
+  res.redirect(303, '/');
 }

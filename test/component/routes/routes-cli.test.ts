@@ -21,7 +21,7 @@ import { eventually, routeEvent, silentLogger } from './support/route-events';
 const ROUTES = `
 routes:
   - { name: indexer, match: { event: [LOAN_CREATED] }, to: { http: { url: "\${HOOK}" } }, retry: { attempts: 3, backoffMs: 50 } }
-  - { name: bibs, match: { action: [bib] }, to: { amqp: { url: "amqp://app:\${MQ_PASSWORD}@127.0.0.1:5672", exchange: ex } } }
+  - { name: bibs, match: { action: [bib] }, to: { amqp: { url: "amqp://app:\${MQ_PASSWORD}@mq.internal:5672", exchange: ex } } }
   - { name: loans, match: { action: [loan], event: [LOAN_CREATED] }, to: { file: { dir: "\${ARCHIVE}/{action}" } } }
 `;
 
@@ -89,7 +89,7 @@ describe('npm run events -- routes …', () => {
         (await run('routes')).out.includes('last hour: delivered 0  retrying 0  failed 1'),
       'the refused attempt in the figures',
     );
-    expect(result.out).toContain('bibs  amqp  amqp://app:***@127.0.0.1:5672 exchange ex');
+    expect(result.out).toContain('bibs  amqp  amqp://app:***@mq.internal:5672 exchange ex');
     expect(result.out).not.toContain('pw-not-shown');
 
     expect((await run('routes', 'pause', 'indexer')).out).toBe(

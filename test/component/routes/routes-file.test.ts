@@ -10,14 +10,14 @@ routes:
   - name: loans
     match: { action: [LOAN, request], event: [LOAN_CREATED], institution: [01ABC_INST] }
     to:
-      amqp: { url: "amqp://app:\${MQ_PASSWORD}@127.0.0.1:5672", exchange: library-events, routingKey: "{action}.{event}" }
+      amqp: { url: "amqp://app:\${MQ_PASSWORD}@mq.internal:5672", exchange: library-events, routingKey: "{action}.{event}" }
     retry: { attempts: 3, backoffMs: 100 }
     ratePerSecond: 50
   - name: bib-indexer
     match: { action: [bib] }
     to: { http: { url: "https://indexer.example.org/hook", secret: "\${INDEXER_SECRET}", timeoutMs: 2000 } }
   - name: users
-    to: { nats: { servers: "nats://127.0.0.1:4222", subject: "library.{action}" } }
+    to: { nats: { servers: "nats://nats.internal:4222", subject: "library.{action}" } }
   - name: stream
     to: { redisStream: { stream: "events:{institution}", maxLen: 1000 } }
   - name: archive
@@ -50,7 +50,7 @@ describe('routes file', () => {
     const [loans, indexer, users] = routes;
     expect(loans?.to).toEqual({
       kind: 'amqp',
-      options: expect.objectContaining({ url: 'amqp://app:s3cret-pw@127.0.0.1:5672' }) as unknown,
+      options: expect.objectContaining({ url: 'amqp://app:s3cret-pw@mq.internal:5672' }) as unknown,
     });
     expect(loans?.match.action).toEqual(['loan', 'request']);
     expect(loans?.retry).toEqual({ attempts: 3, backoffMs: 100 });
