@@ -5,7 +5,7 @@ import pg from 'pg';
  * Opens a connection to 127.0.0.1:port, sends `hello` (if any) and resolves true when the first
  * bytes back satisfy `accept`; false on any error, refusal or silence within a second.
  */
-export function tcpAnswers(
+function tcpAnswers(
   port: number,
   hello: Buffer | undefined,
   accept: (first: Buffer) => boolean,

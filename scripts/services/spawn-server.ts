@@ -84,6 +84,6 @@ function tailOf(file: string): string {
   }
 }
 
-export function delay(ms: number): Promise<void> {
+function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -147,9 +147,9 @@ describe('the metrics keys', () => {
     }
   });
 
-  it('give the worker METRICS_TOKEN and WORKER_METRICS_HOST, every interface by default', () => {
+  it('give the worker METRICS_TOKEN and WORKER_METRICS_HOST, the loopback by default', () => {
     const base = { SVC_BASE_URL: 'http://127.0.0.1:9', SVC_API_KEY: 'key' };
-    expect(loadConfig(WorkerConfig, base)).not.toHaveProperty('WORKER_METRICS_HOST');
+    expect(loadConfig(WorkerConfig, base)).toHaveProperty('WORKER_METRICS_HOST', '127.0.0.1');
     expect(
       loadConfig(WorkerConfig, { ...base, WORKER_METRICS_HOST: '10.0.0.5', METRICS_TOKEN: TOKEN }),
     ).toMatchObject({ WORKER_METRICS_HOST: '10.0.0.5', METRICS_TOKEN: TOKEN });
