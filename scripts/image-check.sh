@@ -90,6 +90,8 @@ cat >"$work/config/routes.yaml" <<ROUTES
 routes:
   - name: archive
     match: { action: [loan] }
+    # The check sends a marked test event (send-test-event --sample): this route opts in.
+    testEvents: true
     to: { file: { dir: /app/archive } }
 ROUTES
 cli console-token --role viewer --name image-check >"$work/token.txt"

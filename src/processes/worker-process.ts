@@ -244,7 +244,7 @@ function startEventWorker(
   const stepped = withEventSteps(dispatch, eventSteps);
   const recorded = history === undefined ? stepped : history.withJourney(stepped);
   // The entries' guards run before the steps: a job a guard answers is neither routed nor recorded.
-  // A test event passes by them (a job_end's would claim its made-up instance): it is recorded,
+  // A test event passes by them (a once-only guard would claim its made-up subject): it is recorded,
   // routed to the routes that opt in, and completed by the handler list without work.
   const kindGuarded = entries.reduce<Dispatch>(
     (inner, entry) =>
