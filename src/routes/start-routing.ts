@@ -105,6 +105,11 @@ export interface Routing {
   readonly queues: ReadonlyMap<string, Queue>;
   /** Route name → its worker (empty when `runWorkers` is false). */
   readonly workers: ReadonlyMap<string, Worker>;
+  /**
+   * Resolves once every route worker is connected and each route's pause has been read (one round
+   * trip each): from then on an attempt may go inline. For a caller that must know, not guess.
+   */
+  whenReady(): Promise<void>;
   /** Waits for deliveries in flight, then closes workers, adapters and queues. */
   close(): Promise<void>;
 }
@@ -160,6 +165,10 @@ export function startRouting(options: StartRoutingOptions): Routing {
     }),
     queues,
     workers,
+    whenReady: async () => {
+      await Promise.all([...workers.values()].map((worker) => worker.waitUntilReady()));
+      await Promise.all(pausedStates.map((state) => state.confirm()));
+    },
     close: async () => {
       for (const state of pausedStates) state.stop();
       await Promise.all([...workers.values()].map((worker) => worker.close()));

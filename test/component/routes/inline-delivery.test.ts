@@ -76,8 +76,8 @@ describe('routing: the first attempt inline', () => {
       .map((line) => `${String(line.attempt)} ${String(line.msg)}`);
   }
 
-  /** Until the route's queue-state read (paused-state.ts) has answered once. */
-  const settle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 300));
+  /** Until the route workers run and each route's pause read (paused-state.ts) has answered. */
+  const settle = (): Promise<void> => routing?.whenReady() ?? Promise.resolve();
 
   it('delivers on the happy path with no route job at all', async () => {
     const { fanOut } = start(`

@@ -61,8 +61,8 @@ describe('route figures: every attempt counted, inline and queued, from one sour
       // ROUTE_INLINE on, as by default: the first attempt leaves no route job.
       inline: { deadlineMs: 2000 },
     });
-    // Until the inline path has read the queue's pause once (paused-state.ts).
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Until the route workers run and the inline path has read the queue's pause (paused-state.ts).
+    await routing.whenReady();
   });
   afterEach(async () => {
     await routing.close();
