@@ -31,9 +31,11 @@ ensure_node_image
 git archive --format=tar HEAD >"$work/repo.tar"
 cp scripts/fresh-check/in-container.sh scripts/fresh-check/take-ports.js "$work/"
 ca=()
-# The registries may be reached through a TLS-inspecting proxy: npm inside trusts the host's bundle.
+# The registries may be reached through a TLS-inspecting proxy: npm inside trusts the host's bundle,
+# set in the container's global npmrc as on this machine (an environment variable would not reach
+# an npm that a test runs with a user's clean environment).
 if [ -f /etc/ssl/certs/ca-certificates.crt ]; then
-  ca=(-v /etc/ssl/certs/ca-certificates.crt:/etc/host-ca.crt:ro -e npm_config_cafile=/etc/host-ca.crt)
+  ca=(-v /etc/ssl/certs/ca-certificates.crt:/etc/host-ca.crt:ro -e FRESH_CA=/etc/host-ca.crt)
 fi
 # A fresh machine's root may mount (the spool's full-disk test makes a small tmpfs); a container's
 # root needs the capability for that.
