@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { redisAnswers as answers } from '../../scripts/services/probes';
 import { freePort } from './free-port';
 
 export interface PrivateRedis {
@@ -65,19 +65,6 @@ export async function startPrivateRedis(options: PrivateRedisOptions = {}): Prom
       await rm(dir, { recursive: true, force: true });
     },
   };
-}
-
-/** True once the port answers PING with PONG. */
-function answers(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect(port, '127.0.0.1');
-    socket.once('error', () => resolve(false));
-    socket.once('connect', () => socket.write('PING\r\n'));
-    socket.once('data', (data: Buffer) => {
-      socket.destroy();
-      resolve(data.toString().startsWith('+PONG'));
-    });
-  });
 }
 
 async function waitUntil(check: () => Promise<boolean>): Promise<void> {
