@@ -5,7 +5,8 @@
 # with ports 6379, 5672, 4222, 5432 and 1883 taken by other programs. It runs the committed tree
 # (git archive HEAD, what a clone has) and fails on any non-zero exit or a test run with no test.
 #
-# FRESH_NODE_MAJOR (default 20, the oldest Node the product supports) picks the Node of the image.
+# FRESH_NODE_MAJOR (default 20, the oldest Node the product supports) picks the Node of the image;
+# FRESH_TEST_RUNS (default 1) runs npm test that many times in a row in the same container.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -42,6 +43,6 @@ fi
 step "README quick start in $NODE_IMAGE on podman's bridge network ($(git rev-parse --short HEAD))"
 started=$SECONDS
 podman run --rm --name "$name" --network bridge "${PODMAN_RUN[@]}" "${ca[@]}" --cap-add SYS_ADMIN \
-  -v "$work:/fresh:ro" "$NODE_IMAGE" bash /fresh/in-container.sh ||
+  -e FRESH_TEST_RUNS="${FRESH_TEST_RUNS:-1}" -v "$work:/fresh:ro" "$NODE_IMAGE" bash /fresh/in-container.sh ||
   fail "the quick start failed in a fresh container (output above)"
 step "passed in $((SECONDS - started)) s"

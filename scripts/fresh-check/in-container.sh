@@ -13,10 +13,14 @@ started=$SECONDS
 npm ci && npm run demo
 echo "--- npm ci && npm run demo: exit 0 in $((SECONDS - started)) s"
 
-echo "--- npm test"
-started=$SECONDS
-status=0
-npm test 2>&1 | tee /tmp/npm-test.log || status=$?
-echo "--- npm test: exit $status in $((SECONDS - started)) s"
-[ "$status" -eq 0 ] || exit "$status"
-grep -qE '^tests: [1-9][0-9]* passed, 0 failed' /tmp/npm-test.log || { echo "no test ran"; exit 1; }
+# FRESH_TEST_RUNS (default 1): how many times npm test runs in a row on the same fresh machine.
+runs=${FRESH_TEST_RUNS:-1}
+for run in $(seq 1 "$runs"); do
+  echo "--- npm test (run $run of $runs)"
+  started=$SECONDS
+  status=0
+  npm test 2>&1 | tee /tmp/npm-test.log || status=$?
+  echo "--- npm test (run $run of $runs): exit $status in $((SECONDS - started)) s"
+  [ "$status" -eq 0 ] || exit "$status"
+  grep -qE '^tests: [1-9][0-9]* passed, 0 failed' /tmp/npm-test.log || { echo "no test ran"; exit 1; }
+done
