@@ -164,7 +164,7 @@ describe('the journey has every step: received, queued, taken, attempts, finishe
         return done(steps);
       },
       what,
-      20_000,
+      60_000,
     );
     return steps;
   }
@@ -254,9 +254,12 @@ describe('the journey has every step: received, queued, taken, attempts, finishe
     closers.push(held.close);
     // The inline delivery waits on a destination that never answers: the run is in flight.
     const env = { ...(await workerEnv(held.url)), ROUTE_INLINE_DEADLINE_MS: '60000' };
+    // A lock that outlives a CPU-starved renewal: with 1.5 s, a child starved past it lost its lock,
+    // aborted its own run and ended it before the kill (seen at load 13 on 2 cores). The next
+    // worker takes the job once this lock has expired after the kill.
     const child: ChildWorker = spawnWorker('test/integration/worker/support/worker-child.ts', {
       ...env,
-      TEST_LOCK_MS: '1500',
+      TEST_LOCK_MS: '10000',
       TEST_STALLED_MS: '500',
     });
     closers.push(async () => {
