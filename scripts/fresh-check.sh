@@ -6,7 +6,8 @@
 # (git archive HEAD, what a clone has) and fails on any non-zero exit or a test run with no test.
 #
 # FRESH_NODE_MAJOR (default 20, the oldest Node the product supports) picks the Node of the image;
-# FRESH_TEST_RUNS (default 1) runs npm test that many times in a row in the same container.
+# FRESH_TEST_RUNS (default 1) runs npm test that many times in a row in the same container;
+# FRESH_STRESS=1 runs the last of them beside stress-ng --cpu 2 (both cores taken).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -43,6 +44,6 @@ fi
 step "README quick start in $NODE_IMAGE on podman's bridge network ($(git rev-parse --short HEAD))"
 started=$SECONDS
 podman run --rm --name "$name" --network bridge "${PODMAN_RUN[@]}" "${ca[@]}" --cap-add SYS_ADMIN \
-  -e FRESH_TEST_RUNS="${FRESH_TEST_RUNS:-1}" -v "$work:/fresh:ro" "$NODE_IMAGE" bash /fresh/in-container.sh ||
+  -e FRESH_TEST_RUNS="${FRESH_TEST_RUNS:-1}" -e FRESH_STRESS="${FRESH_STRESS:-0}" -v "$work:/fresh:ro" "$NODE_IMAGE" bash /fresh/in-container.sh ||
   fail "the quick start failed in a fresh container (output above)"
 step "passed in $((SECONDS - started)) s"
