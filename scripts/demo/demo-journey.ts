@@ -29,7 +29,7 @@ function complete(steps: readonly JourneyStep[], routes: readonly string[]): boo
   );
   return (
     steps.some((step) => step.kind === 'received') &&
-    steps.some((step) => step.kind === 'job_end') &&
+    steps.some((step) => step.kind === 'outcome') &&
     steps.some((step) => step.kind === 'finished') &&
     routes.every((route) => delivered.has(route))
   );
@@ -50,7 +50,7 @@ function lineOf(step: JourneyStep): string {
       return `${at}  finished: ${step.outcome}`;
     case 'attempt':
       return `${at}  route ${step.route}: attempt ${String(step.attempt)} ${step.outcome} in ${String(step.durationMs)} ms${step.error === null ? '' : ` (${step.error})`}`;
-    case 'job_end':
+    case 'outcome':
       return `${at}  processed: job_end ${step.outcome}${filesOf(step.files)}${step.error === null ? '' : ` (${step.error})`}`;
   }
 }

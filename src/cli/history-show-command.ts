@@ -7,7 +7,8 @@ import { eventLine } from './history-search-command';
 import { openCliHistory } from './open-cli-history';
 import { parseCommandArgs } from './parse-command-args';
 
-function stepLine(step: JourneyStep): string {
+/** One step a line; an outcome is named by the event's action (`job_end  completed`). */
+function stepLine(step: JourneyStep, action: string): string {
   switch (step.kind) {
     case 'received':
       return `${step.at}  received  ${eventLine(step.event)}`;
@@ -25,9 +26,15 @@ function stepLine(step: JourneyStep): string {
         .join(' ');
       return `${step.at}  route ${step.route}  attempt ${String(step.attempt)} (${step.path})  ${step.outcome}  ${String(step.durationMs)} ms  ${answer}`;
     }
-    case 'job_end':
-      return `${step.at}  job_end  ${step.outcome}${step.error === null ? '' : `  ${step.error}`}${filesLines(step.files)}`;
+    case 'outcome':
+      return `${step.at}  ${action}  ${step.outcome}${step.error === null ? '' : `  ${step.error}`}${filesLines(step.files)}`;
   }
+}
+
+/** The event's action, from its arrival (every journey starts with it). */
+function actionOf(steps: readonly JourneyStep[]): string {
+  for (const step of steps) if (step.kind === 'received') return step.event.action;
+  return 'outcome';
 }
 
 /** The records files a job_end stored, one indented line each: path, bytes, records. */
@@ -58,7 +65,7 @@ export async function historyShowCommand(args: string[], io: CliIo): Promise<num
   try {
     const steps = await historyJourney(history, eventId, values.institution);
     if (values.json === true) io.out(JSON.stringify(steps));
-    else for (const step of steps) io.out(stepLine(step));
+    else for (const step of steps) io.out(stepLine(step, actionOf(steps)));
     if (steps.length === 0) {
       io.err(`No event ${eventId} in the history.`);
       return 1;

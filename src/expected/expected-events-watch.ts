@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import { isRecord } from '../is-record';
 import type { Logger } from '../logger';
-import type { Dispatch } from '../worker/handler-registry';
+import type { RunStage } from '../worker/event-run';
 import { jobIdOfInstance } from '../worker/job-end/job-id-of-instance';
 import type { ExpectedEvent } from './expected-events-file';
 import { ruleName } from './expected-events-file';
@@ -30,18 +30,23 @@ export function expectedSinceKey(queueName: string): string {
  * that meets a rule costs a write; the others pass untouched. A write that fails is logged and
  * never fails the event.
  */
-export function withExpectedEvents(
-  dispatch: Dispatch,
-  { redis, watch, logger }: { redis: Redis; watch: ExpectedEventsOfQueue; logger: Logger },
-): Dispatch {
-  if (watch.rules.length === 0) return dispatch;
+export function expectedEventsStage({
+  redis,
+  watch,
+  logger,
+}: {
+  redis: Redis;
+  watch: ExpectedEventsOfQueue;
+  logger: Logger;
+}): RunStage | undefined {
+  if (watch.rules.length === 0) return undefined;
   const now = String(Date.now());
   const pipeline = redis.pipeline();
   for (const rule of watch.rules)
     pipeline.hsetnx(expectedSinceKey(watch.queueName), ruleName(rule), now);
   void pipeline.exec().catch(() => undefined);
-  return async (job, signal) => {
-    const met = watch.rules.filter((rule) => meets(rule, job.name.toLowerCase(), job.data));
+  return async (run, next) => {
+    const met = watch.rules.filter((rule) => meets(rule, run.action, run.job.data));
     if (met.length > 0) {
       const fields = met.flatMap((rule) => [ruleName(rule), String(Date.now())]);
       await redis.hset(expectedLastKey(watch.queueName), ...fields).catch((error: unknown) => {
@@ -51,7 +56,7 @@ export function withExpectedEvents(
         );
       });
     }
-    return dispatch(job, signal);
+    return next();
   };
 }
 

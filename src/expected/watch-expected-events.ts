@@ -2,17 +2,17 @@ import type { Redis } from 'ioredis';
 import type { Registry } from 'prom-client';
 import type { Logger } from '../logger';
 import { registerExpectedEventsMetrics } from '../metrics/expected-events-metrics';
-import type { Dispatch } from '../worker/handler-registry';
+import type { RunStage } from '../worker/event-run';
 import { loadExpectedEventsFile } from './expected-events-file';
 import { expectedWatchesOf } from './expected-watches-of';
-import { withExpectedEvents } from './expected-events-watch';
+import { expectedEventsStage } from './expected-events-watch';
 import { readExpectedEvents } from './read-expected-events';
 
 /**
  * EXPECTED_EVENTS_FILE in the worker (docs/operations.md, "Expected events"): read at start-up,
  * each rule given to the institutions it names (all when it names none), the events that meet
  * them noted as they are taken, and the rules' state exported on the worker's metrics. Returns
- * what wraps one queue's dispatch; without a rule, the dispatch as it is.
+ * one queue's stage of the event run (event-run-stages.ts); without a rule for it, none.
  */
 export function watchExpectedEvents(options: {
   readonly file: string | undefined;
@@ -20,7 +20,7 @@ export function watchExpectedEvents(options: {
   readonly logger: Logger;
   readonly registry?: Registry | undefined;
   readonly queues: readonly { institution: string | undefined; queueName: string }[];
-}): (queueName: string, dispatch: Dispatch) => Dispatch {
+}): (queueName: string) => RunStage | undefined {
   // Without the file the metrics are declared all the same, with no series: the alert's
   // metrics exist on every worker (and its rule is checked against them).
   const { expected } =
@@ -31,11 +31,11 @@ export function watchExpectedEvents(options: {
       readExpectedEvents(options.connection, watches),
     );
   }
-  if (expected.length === 0) return (_queueName, dispatch) => dispatch;
-  return (queueName, dispatch) => {
+  if (expected.length === 0) return () => undefined;
+  return (queueName) => {
     const watch = watches.find((one) => one.queueName === queueName);
-    if (watch === undefined) return dispatch;
-    return withExpectedEvents(dispatch, {
+    if (watch === undefined) return undefined;
+    return expectedEventsStage({
       redis: options.connection,
       watch,
       logger: options.logger,

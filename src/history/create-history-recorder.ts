@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import type { CanonicalEvent } from '../events/canonical-event';
 import { maskPersonalValues } from '../events/personal-fields';
 import type { Logger } from '../logger';
+import type { OutcomeSubject } from '../worker/handler-entry';
 import { eventRecordOf, institutionOf, patronOf, receivedAtOf } from './event-record-of';
 import type { HistoryBodies } from './history-bodies';
 import { deriveHistoryKeys } from './history-keys';
@@ -10,7 +11,7 @@ import type {
   AttemptOutcome,
   AuditRecord,
   HistoryRecord,
-  JobEndRecord,
+  OutcomeRecord,
   StepOutcome,
   StepRecord,
 } from './history-record';
@@ -43,15 +44,17 @@ export interface AttemptInput {
   readonly durationMs: number;
 }
 
-export interface JobEndInput {
+/** What one event's handler came to (outcome-stage.ts): its subject as its entry reads it. */
+export interface OutcomeInput {
   readonly event: CanonicalEvent;
+  readonly subject?: OutcomeSubject;
   readonly outcome: string;
   readonly counters?: Record<string, unknown>;
   readonly files?: readonly { path: string; bytes: number; records?: number }[];
   readonly error?: string;
 }
 
-/** One run of an event's job taken, or ended (with-journey-recorded.ts). */
+/** One run of an event's job taken, or ended (journey-stage.ts). */
 export interface StepInput {
   readonly event: CanonicalEvent;
   readonly step: 'taken' | 'ended';
@@ -80,7 +83,7 @@ export interface AuditInput {
 export interface HistoryRecorder {
   event: (event: CanonicalEvent, receivedAt?: Date | string) => Promise<boolean>;
   attempt: (input: AttemptInput) => Promise<boolean>;
-  jobEnd: (input: JobEndInput) => Promise<boolean>;
+  outcome: (input: OutcomeInput) => Promise<boolean>;
   step: (input: StepInput) => Promise<boolean>;
   audit: (input: AuditInput) => Promise<boolean>;
   /** Records dropped by this recorder since it was made. */
@@ -121,7 +124,7 @@ export function createHistoryRecorder(options: HistoryRecorderOptions): HistoryR
     event: (event, receivedAt) =>
       appendMade(event, () => eventRecordOf(event, receivedAtOf(event, receivedAt), keys, bodies)),
     attempt: (input) => append(attemptRecordOf(input)),
-    jobEnd: (input) => append(jobEndRecordOf(input)),
+    outcome: (input) => append(outcomeRecordOf(input)),
     step: (input) => appendMade(input.event, () => stepRecordOf(input)),
     audit: (input) => append(auditRecordOf(input)),
     dropped: () => dropped,
@@ -154,16 +157,16 @@ function attemptRecordOf(input: AttemptInput): HistoryRecord {
   };
 }
 
-function jobEndRecordOf(input: JobEndInput): JobEndRecord {
-  const { event } = input;
-  const instance = event.job_instance as { id?: unknown; name?: unknown } | undefined;
+function outcomeRecordOf(input: OutcomeInput): OutcomeRecord {
+  const { event, subject } = input;
   return {
-    type: 'job_end',
+    type: 'outcome',
     eventReceivedAt: receivedAtOf(event, undefined).toISOString(),
     institution: institutionOf(event),
     eventId: event.id,
-    ...(typeof instance?.id === 'string' ? { jobInstanceId: instance.id } : {}),
-    ...(typeof instance?.name === 'string' ? { jobName: instance.name } : {}),
+    action: event.action,
+    ...(subject?.id === undefined ? {} : { subjectId: subject.id }),
+    ...(subject?.name === undefined ? {} : { subjectName: subject.name }),
     outcome: input.outcome,
     ...(input.counters === undefined ? {} : { counters: input.counters }),
     ...(input.files === undefined ? {} : { files: [...input.files] }),

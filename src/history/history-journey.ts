@@ -50,9 +50,10 @@ export type JourneyStep =
     }
   | {
       readonly at: string;
-      readonly kind: 'job_end';
+      /** What the event's handler came to (its entry's outcome record): its subject's id. */
+      readonly kind: 'outcome';
       readonly outcome: string;
-      readonly jobInstanceId: string | null;
+      readonly subjectId: string | null;
       readonly counters: unknown;
       readonly files: unknown;
       readonly error: string | null;
@@ -72,7 +73,7 @@ interface AttemptRow {
 
 interface OutcomeRow {
   outcome: string;
-  jobInstanceId: string | null;
+  subjectId: string | null;
   counters: unknown;
   files: unknown;
   error: string | null;
@@ -84,7 +85,7 @@ const iso = (time: Date | string): string => new Date(time).toISOString();
 /**
  * Everything recorded for one event, oldest first (docs/history.md, "The journey"): its arrival
  * (the listener's clock), when its job was queued and each time a worker took it, each route's
- * attempts, what its job_end came to (the records files), and when its processing finished. An
+ * attempts, what its handler came to (an outcome: the records files of an import), and when its processing finished. An
  * id sent by two institutions is two events: give the institution to see one. Attempts and steps
  * are read from the event's own day partition.
  */
@@ -110,7 +111,7 @@ export async function historyJourney(
     );
   }
   const outcomes = await context.db.query<OutcomeRow>(
-    `SELECT o.outcome, o.job_instance_id AS "jobInstanceId", o.counters, o.files, o.error,
+    `SELECT o.outcome, o.job_instance_id AS "subjectId", o.counters, o.files, o.error,
             o.recorded_at AS "recordedAt"
        FROM job_outcomes o WHERE o.event_id = $1${sameInstitution.replace('e.', 'o.')}`,
     params,
@@ -120,9 +121,9 @@ export async function historyJourney(
     ...partitionSteps,
     ...outcomes.rows.map((row): JourneyStep => ({
       at: iso(row.recordedAt),
-      kind: 'job_end',
+      kind: 'outcome',
       outcome: row.outcome,
-      jobInstanceId: row.jobInstanceId,
+      subjectId: row.subjectId,
       counters: row.counters,
       files: row.files,
       error: row.error,
@@ -139,7 +140,7 @@ const ORDER: Readonly<Record<JourneyStep['kind'], number>> = {
   received: 0,
   queued: 1,
   taken: 2,
-  job_end: 3,
+  outcome: 3,
   attempt: 4,
   released: 5,
   finished: 6,

@@ -51,14 +51,20 @@ export const AttemptRecord = z.object({
 });
 export type AttemptRecord = z.infer<typeof AttemptRecord>;
 
-/** What one job_end came to: the instance read, its counters, the records files, or the error. */
-export const JobEndRecord = z.object({
-  type: z.literal('job_end'),
+/**
+ * What one event's handler came to, for an action whose handler entry states it (outcomeOf): the
+ * action, its subject's id and name as the entry reads them, the outcome, its counters, the files
+ * it stored, or the error. Kept in the `job_outcomes` table (subject id and name in its
+ * `job_instance_id` and `job_name` columns).
+ */
+export const OutcomeRecord = z.object({
+  type: z.literal('outcome'),
   eventReceivedAt: time,
   institution: z.string(),
   eventId: z.string(),
-  jobInstanceId: z.string().optional(),
-  jobName: z.string().optional(),
+  action: z.string(),
+  subjectId: z.string().optional(),
+  subjectName: z.string().optional(),
   outcome: z.string(),
   counters: z.record(z.string(), z.unknown()).optional(),
   files: z
@@ -67,7 +73,7 @@ export const JobEndRecord = z.object({
   error: z.string().optional(),
   recordedAt: time,
 });
-export type JobEndRecord = z.infer<typeof JobEndRecord>;
+export type OutcomeRecord = z.infer<typeof OutcomeRecord>;
 
 /** How one run of an event's job ended (the first two end the event's processing). */
 export const StepOutcome = z.enum(['completed', 'failed', 'retrying', 'rate-limited', 'aborted']);
@@ -114,7 +120,7 @@ export type AuditRecord = z.infer<typeof AuditRecord>;
 export const HistoryRecord = z.discriminatedUnion('type', [
   EventRecord,
   AttemptRecord,
-  JobEndRecord,
+  OutcomeRecord,
   StepRecord,
   AuditRecord,
 ]);

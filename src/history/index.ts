@@ -24,7 +24,7 @@ export type { AuditPage } from './list-audit';
 export { writeAudit } from './write-audit';
 export { startHistory } from './start-history';
 export type { HistoryRuntime, HistoryTuning } from './start-history';
-export type { OutcomesOf } from './with-outcomes-recorded';
+export type { OutcomeReader, OutcomesOf } from './outcome-stage';
 export { listSetAside } from './list-set-aside';
 export type { SetAsideEntry } from './list-set-aside';
 export { previewRecovery } from './recovery-candidates';

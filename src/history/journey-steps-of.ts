@@ -28,7 +28,7 @@ const iso = (time: Date | string): string => new Date(time).toISOString();
 const FINAL: ReadonlySet<StepOutcome> = new Set(['completed', 'failed']);
 
 /**
- * The worker's steps of one event (with-journey-recorded.ts), read from the event's own day
+ * The worker's steps of one event (journey-stage.ts), read from the event's own day
  * partition of event_steps: each distinct add to the queue (a job taken twice was queued once),
  * each take with the end of its run — null when none was recorded (still running, or its worker
  * stopped: no time is made up) — and each end, `finished` or `released`.

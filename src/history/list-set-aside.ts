@@ -5,7 +5,7 @@ export interface SetAsideEntry {
   /** The record's outbox id (its key in the history). */
   readonly recordId: string;
   readonly setAsideAt: string;
-  /** event, attempt, job_end or audit. */
+  /** event, attempt, outcome, step or audit. */
   readonly recordType: string;
   readonly patron: boolean;
   readonly institution: string;

@@ -1,3 +1,4 @@
+import { currentRecordOf } from './outcome-record-before-1';
 import { HistoryRecord } from './history-record';
 import type { StoredRecord } from './write-history-batch';
 
@@ -61,6 +62,6 @@ function jsonOf(text: string | undefined): unknown {
 }
 
 function parseRecord(value: unknown): HistoryRecord | undefined {
-  const result = HistoryRecord.safeParse(value);
+  const result = HistoryRecord.safeParse(currentRecordOf(value));
   return result.success ? result.data : undefined;
 }

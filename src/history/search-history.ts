@@ -19,7 +19,7 @@ export interface HistoryEventSummary {
   readonly requestIds: string[];
   readonly jobInstanceIds: string[];
   readonly hasBody: boolean;
-  /** A job_end the reconciliation found again (its body's `meta.recovered`, docs/history.md). */
+  /** An event the reconciliation found again (its body's `meta.recovered`, docs/history.md). */
   readonly recovered: boolean;
 }
 
@@ -36,7 +36,7 @@ export interface HistoryContext {
 }
 
 /**
- * The reconciliation's mark (src/worker/job-end/recovered-job-end.ts): `meta.recovered` in the
+ * The reconciliation's mark (a kind room's `meta.recovered`, docs/history.md): `meta.recovered` in the
  * body, or — the body not kept (HISTORY_BODIES) — the id it gives, which no platform id has.
  */
 const RECOVERED = `(COALESCE(e.body->'meta'->'recovered' = 'true'::jsonb, false)

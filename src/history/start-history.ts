@@ -3,7 +3,7 @@ import type { Registry } from 'prom-client';
 import type { WorkerConfig } from '../config';
 import type { Logger } from '../logger';
 import type { EventStep } from '../worker/event-step';
-import type { Dispatch } from '../worker/handler-registry';
+import type { RunStage } from '../worker/event-run';
 import { createHistoryRecorder } from './create-history-recorder';
 import type { HistoryRecorder } from './create-history-recorder';
 import { createHistoryWriter, outboxBacklog, outboxOldestAgeMs } from './create-history-writer';
@@ -14,9 +14,9 @@ import { historyStreamKey } from './history-stream-key';
 import { openHistoryUntilStopped } from './open-history-until-stopped';
 import { pruneOnSchedule } from './prune-on-schedule';
 import type { SqlExecutor } from './sql-executor';
-import { withJourneyRecorded } from './with-journey-recorded';
-import { withOutcomesRecorded } from './with-outcomes-recorded';
-import type { OutcomesOf } from './with-outcomes-recorded';
+import { journeyStage } from './journey-stage';
+import { outcomeStage } from './outcome-stage';
+import type { OutcomesOf } from './outcome-stage';
 
 /** The history's timings (tests make them short) and an opened database (the demo's PGlite). */
 export interface HistoryTuning {
@@ -63,13 +63,13 @@ export interface HistoryRuntime {
    * it is in Redis before the job ends, as every record.
    */
   recordedWith(step: EventStep | undefined): EventStep;
-  /** The dispatch with what each job of an action with an outcome came to recorded after it. */
-  withOutcomes(dispatch: Dispatch): Dispatch;
+  /** The run's stage recording what a job of an action with an outcome came to (outcome-stage.ts). */
+  readonly outcome: RunStage | undefined;
   /**
-   * The dispatch (the steps and the handler) with each run's take and end recorded around it
-   * (with-journey-recorded.ts): the journey's queued, taken and finished.
+   * The run's stage recording its take and end around the steps and the handler
+   * (journey-stage.ts): the journey's queued, taken and finished.
    */
-  withJourney(dispatch: Dispatch): Dispatch;
+  readonly journey: RunStage;
   /** Stops the writer (the batch in hand is written or left pending), the timer, the database. */
   close(): Promise<void>;
 }
@@ -110,9 +110,8 @@ export function startHistory(options: StartHistoryOptions): HistoryRuntime | und
   return {
     recorder,
     recordedWith: (step) => recordedWith(recorder, step),
-    withOutcomes: (dispatch) =>
-      withOutcomesRecorded(dispatch, recorder, options.outcomes ?? new Map()),
-    withJourney: (dispatch) => withJourneyRecorded(dispatch, recorder),
+    outcome: outcomeStage(recorder, options.outcomes ?? new Map()),
+    journey: journeyStage(recorder),
     close: async () => {
       stopping.abort();
       await started;

@@ -91,8 +91,8 @@ function keysOf(record: HistoryRecord): (string | undefined)[] {
       ];
     case 'attempt':
       return [record.institution, record.eventId, record.route, record.jobId];
-    case 'job_end':
-      return [record.institution, record.eventId, record.jobInstanceId];
+    case 'outcome':
+      return [record.institution, record.eventId, record.subjectId];
     case 'step':
       return [record.institution, record.eventId, record.jobId];
     case 'audit':
@@ -136,14 +136,14 @@ export function storableRecord(record: HistoryRecord): HistoryRecord {
         route: storableIdentifier(record.route),
         ...(record.jobId === undefined ? {} : { jobId: storableIdentifier(record.jobId) }),
       };
-    case 'job_end':
+    case 'outcome':
       return {
         ...record,
         institution: storableIdentifier(record.institution),
         eventId: storableIdentifier(record.eventId),
-        ...(record.jobInstanceId === undefined
+        ...(record.subjectId === undefined
           ? {}
-          : { jobInstanceId: storableIdentifier(record.jobInstanceId) }),
+          : { subjectId: storableIdentifier(record.subjectId) }),
       };
     case 'step':
       return {

@@ -4,7 +4,7 @@ import type {
   AuditRecord,
   EventRecord,
   HistoryRecord,
-  JobEndRecord,
+  OutcomeRecord,
   StepRecord,
 } from './history-record';
 import type { SqlExecutor, SqlQuery } from './sql-executor';
@@ -44,10 +44,10 @@ ON CONFLICT DO NOTHING`;
 const INSERT_JOB_OUTCOMES = `
 INSERT INTO job_outcomes (record_id, event_received_at, institution, event_id, job_instance_id,
   job_name, outcome, counters, files, error, recorded_at)
-SELECT r.id, r."eventReceivedAt", r.institution, r."eventId", r."jobInstanceId", r."jobName",
+SELECT r.id, r."eventReceivedAt", r.institution, r."eventId", r."subjectId", r."subjectName",
   r.outcome, r.counters, r.files, r.error, r."recordedAt"
 FROM jsonb_to_recordset($1::jsonb) AS r(id text, "eventReceivedAt" timestamptz, institution text,
-  "eventId" text, "jobInstanceId" text, "jobName" text, outcome text, counters jsonb, files jsonb,
+  "eventId" text, "subjectId" text, "subjectName" text, outcome text, counters jsonb, files jsonb,
   error text, "recordedAt" timestamptz)
 ON CONFLICT DO NOTHING`;
 
@@ -82,7 +82,7 @@ export async function writeHistoryBatch(
 ): Promise<void> {
   const events: EventRecord[] = [];
   const attempts: (AttemptRecord & { id: string })[] = [];
-  const outcomes: (JobEndRecord & { id: string })[] = [];
+  const outcomes: (OutcomeRecord & { id: string })[] = [];
   const steps: (StepRecord & { id: string })[] = [];
   const audits: (AuditRecord & { id: string })[] = [];
   for (const stored of batch) {
@@ -90,7 +90,7 @@ export async function writeHistoryBatch(
     const record = storableRecord(stored.record);
     if (record.type === 'event') events.push(record);
     else if (record.type === 'attempt') attempts.push({ ...record, id });
-    else if (record.type === 'job_end') outcomes.push({ ...record, id });
+    else if (record.type === 'outcome') outcomes.push({ ...record, id });
     else if (record.type === 'step') steps.push({ ...record, id });
     else audits.push({ ...record, id });
   }

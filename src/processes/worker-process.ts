@@ -22,16 +22,22 @@ import type { SvcClient } from '@svcws/client';
 import { createWorker } from '../worker/create-worker';
 import type { CreateWorkerOptions, RunningWorker } from '../worker/create-worker';
 import type { EventStep } from '../worker/event-step';
-import { withEventSteps } from '../worker/event-step';
-import { dispatchInSpan } from '../worker/dispatch-in-span';
+import type { RunStage } from '../worker/event-run';
+import { eventRunDispatch } from '../worker/event-run-stages';
+import { spanStage } from '../worker/span-stage';
 import { handlerEntries } from '../worker/handler-entries';
-import type { BackgroundDeps, Closeable, EventQueue, HandlerEntry } from '../worker/handler-entry';
-import { createHandlerRegistry, eventIdOf } from '../worker/handler-registry';
-import type { Dispatch } from '../worker/handler-registry';
-import { isTestEvent } from '../events/test-event';
+import type {
+  BackgroundDeps,
+  Closeable,
+  EventQueue,
+  GuardDeps,
+  HandlerEntry,
+} from '../worker/handler-entry';
+import { createHandlerRegistry } from '../worker/handler-registry';
+import type { HandlerRegistry } from '../worker/handler-registry';
 import { watchExpectedEvents } from '../expected/watch-expected-events';
 import { startHistory } from '../history';
-import type { HistoryRuntime, HistoryTuning, OutcomesOf } from '../history';
+import type { HistoryRuntime, HistoryTuning, OutcomeReader, OutcomesOf } from '../history';
 
 export interface WorkerProcessOptions {
   readonly config: WorkerConfig;
@@ -106,10 +112,16 @@ export function createWorkerProcess(options: WorkerProcessOptions): WorkerProces
   const registry = options.metrics?.registry;
   const file = config.EXPECTED_EVENTS_FILE;
   const watch = watchExpectedEvents({ ...options, file, registry, queues: named });
-  const running = named.map((queue) => {
-    const watched = { ...queue, dispatch: watch(queue.queueName, queue.dispatch) };
-    return startEventWorker(options, { entries, parts: watched }, routing?.fanOut, history);
-  });
+  const running = named.map((queue) =>
+    startEventWorker(
+      options,
+      { entries, parts: queue, expected: watch(queue.queueName) },
+      {
+        fanOut: routing?.fanOut,
+        history,
+      },
+    ),
+  );
   const background = backgroundWork(entries, { ...options, registry, queues: named });
   const [first] = running;
   if (first === undefined) throw new Error('no event worker');
@@ -189,7 +201,7 @@ interface EventQueueParts {
   readonly logger: Logger;
   readonly config: WorkerConfig;
   readonly client: SvcClient;
-  readonly dispatch: Dispatch;
+  readonly handlers: HandlerRegistry;
 }
 
 /**
@@ -209,7 +221,7 @@ function queueOf(
     logger,
     remainingOf(options.metrics, member?.code, storeRemaining),
   );
-  const dispatch = createHandlerRegistry({
+  const handlers = createHandlerRegistry({
     logger,
     handlers: (options.handlers ?? handlerEntries).map((entry) => {
       const handler = entry.create({ config, client });
@@ -220,55 +232,53 @@ function queueOf(
       return handler;
     }),
   });
-  return { member, logger, config, client, dispatch };
+  return { member, logger, config, client, handlers };
 }
 
 /**
- * The worker of one queue. A member's 429 or spent budget sets the rate limit of its own queue
- * only, so the other members' work goes on.
+ * The worker of one queue, its runs' stages in their order (event-run-stages.ts). A member's 429
+ * or spent budget sets the rate limit of its own queue only, so the other members' work goes on.
  */
 function startEventWorker(
   options: WorkerProcessOptions,
-  { entries, parts }: { entries: readonly HandlerEntry[]; parts: NamedQueue },
-  fanOut: FanOut | undefined,
-  history: HistoryRuntime | undefined,
+  queue: { entries: readonly HandlerEntry[]; parts: NamedQueue; expected: RunStage | undefined },
+  { fanOut, history }: { fanOut: FanOut | undefined; history: HistoryRuntime | undefined },
 ): RunningWorker {
-  const { member, logger, config, client } = parts;
-  // The event is recorded as it is routed (both in one step): its journey starts with its arrival.
+  const { member, logger, config, client, handlers } = queue.parts;
   const routing = fanOut === undefined ? undefined : memberFanOut(fanOut, member);
+  // The event is recorded as it is routed (both in one step): its journey starts with its arrival.
   const step = history === undefined ? routing : history.recordedWith(routing);
-  const eventSteps: EventStep[] = step === undefined ? [] : [step];
-  const dispatch = history === undefined ? parts.dispatch : history.withOutcomes(parts.dispatch);
   const { telemetry } = options;
-  // Each run's take and end are recorded around the steps and the handler (the journey).
-  const stepped = withEventSteps(dispatch, eventSteps);
-  const recorded = history === undefined ? stepped : history.withJourney(stepped);
-  // The entries' guards run before the steps: a job a guard answers is neither routed nor recorded.
-  // A test event passes by them (a once-only guard would claim its made-up subject): it is recorded,
-  // routed to the routes that opt in, and completed by the handler list without work.
-  const kindGuarded = entries.reduce<Dispatch>(
-    (inner, entry) =>
-      entry.guard?.(inner, { connection: options.connection, queue: parts }) ?? inner,
-    recorded,
-  );
-  const guarded: Dispatch = (job, signal) =>
-    isTestEventJob(job.data) ? recorded(job, signal) : kindGuarded(job, signal);
-  // With tracing on, the steps and the handler run inside the event's span (dispatch-in-span.ts).
-  const run =
-    telemetry === undefined
-      ? { dispatch: guarded }
-      : { dispatch: dispatchInSpan(guarded, member?.code), telemetry };
+  const dispatch = eventRunDispatch({
+    readPayload: handlers.readPayload,
+    span: telemetry === undefined ? undefined : spanStage(member?.code),
+    guards: guardsOf(queue.entries, { connection: options.connection, queue: queue.parts }),
+    journey: history?.journey,
+    steps: step === undefined ? [] : [step],
+    outcome: history?.outcome,
+    expected: queue.expected,
+    handle: handlers.handle,
+  });
   return createWorker({
     connection: options.connection,
     queueName: queueNameOf(config, member),
     concurrency: config.WORKER_CONCURRENCY,
     maxStalledCount: config.WORKER_MAX_STALLED_COUNT,
-    ...run,
+    dispatch,
+    ...(telemetry === undefined ? {} : { telemetry }),
     logger,
     remaining: client.remaining,
     remainingFloor: config.SVC_REMAINING_FLOOR,
     ...options.tuning,
   });
+}
+
+/** Each entry's guard, by the action it guards. */
+function guardsOf(entries: readonly HandlerEntry[], deps: GuardDeps): Map<string, RunStage> {
+  const guards = new Map<string, RunStage>();
+  for (const entry of entries)
+    if (entry.guard !== undefined) guards.set(entry.action, entry.guard(deps));
+  return guards;
 }
 
 /** A queue's parts with its institution and name: for the entries' guards and background work. */
@@ -295,9 +305,9 @@ async function startUpWork(
 
 /** The entries that state their outcome, by action: the history keeps what each run came to. */
 function outcomesOf(entries: readonly HandlerEntry[]): OutcomesOf {
-  const outcomes = new Map<string, NonNullable<HandlerEntry['outcomeOf']>>();
-  for (const entry of entries) {
-    if (entry.outcomeOf !== undefined) outcomes.set(entry.action, entry.outcomeOf);
+  const outcomes = new Map<string, OutcomeReader>();
+  for (const { action, outcomeOf, subjectOf } of entries) {
+    if (outcomeOf !== undefined) outcomes.set(action, { outcomeOf, subjectOf });
   }
   return outcomes;
 }
@@ -369,10 +379,4 @@ function clientOf(
 function memberFanOut(fanOut: FanOut, member: InstitutionEntry | undefined): EventStep {
   if (member === undefined) return fanOut;
   return (event, jobId) => fanOut(event, `${member.code}-${jobId}`);
-}
-
-/** The job's data is a test event (send-test-event's), read defensively: not checked yet. */
-function isTestEventJob(data: unknown): boolean {
-  const eventId = eventIdOf(data);
-  return eventId !== undefined && isTestEvent({ id: eventId });
 }

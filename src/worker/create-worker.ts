@@ -6,9 +6,7 @@ import { createBudgetPause } from './budget-pause';
 import type { BudgetPause } from './budget-pause';
 import { decideFailure } from './failure-policy';
 import type { Dispatch } from './handler-registry';
-import { eventIdOf } from './handler-registry';
-import { withEventSteps } from './event-step';
-import type { EventStep } from './event-step';
+import { eventIdOf } from './event-run';
 import { isConnectionError } from '../redis/is-connection-error';
 import { OutageSafeWorker } from './outage-safe-worker';
 
@@ -19,10 +17,8 @@ export interface CreateWorkerOptions {
   readonly queueName: string;
   /** WORKER_CONCURRENCY: jobs processed at once by this process. */
   readonly concurrency: number;
-  /** The handler registry (handler-registry.ts). */
+  /** Each job's run: its stages and handler (event-run-stages.ts). */
   readonly dispatch: Dispatch;
-  /** Run in order for every event before its handler (event-step.ts); none unless given. */
-  readonly eventSteps?: readonly EventStep[];
   readonly logger: Logger;
   /**
    * Governance pause (budget-pause.ts): the latest `X-Svc-Api-Remaining` and SVC_REMAINING_FLOOR.
@@ -82,7 +78,7 @@ export function createWorker(options: CreateWorkerOptions): RunningWorker {
   const queue = new Queue(options.queueName, { connection, ...telemetry });
   queue.on('error', () => undefined);
   const budget = budgetPauseOf(options, queue);
-  const dispatch = withEventSteps(options.dispatch, options.eventSteps ?? []);
+  const { dispatch } = options;
 
   // Three parameters: BullMQ passes an AbortSignal only to a processor that declares it.
   const processor = async (job: Job, _token?: string, signal?: AbortSignal): Promise<unknown> => {

@@ -1,12 +1,11 @@
 import { UnrecoverableError } from 'bullmq';
 import type { Job } from 'bullmq';
 import type { CanonicalEvent } from '../events/canonical-event';
-import { safeParseCanonicalEvent } from '../events/canonical-event';
-import type { Dispatch } from './handler-registry';
+import type { RunStage } from './event-run';
 
 /**
- * Work done for every event before its handler, whatever its action (routing's fan-out, composed
- * by src/processes/worker-process.ts). A step must be safe to run again: an event job taken over
+ * Work done for every event before its handler, whatever its action (the event recorded, routing's
+ * fan-out: the `steps` of event-run-stages.ts). A step must be safe to run again: an event job taken over
  * after its worker died runs every step again.
  */
 export type EventStep = (event: CanonicalEvent, jobId: string) => Promise<unknown>;
@@ -29,23 +28,22 @@ function stepsDone(job: Job): boolean {
 }
 
 /**
- * Runs the steps in order, then the event's handler: a job_end still downloads its records, and
- * is routed too. A step that throws fails the run as a handler would (the failure policy decides).
- * When the handler fails after the steps ran, the job records it (one command, on that path
- * only), and its later runs go straight to the handler.
+ * The run's steps (the event recorded, routing's fan-out), once per job: an event whose handler
+ * has work still does it after them, and is routed too. A step that throws fails the run as a handler would
+ * (the failure policy decides). When the handler fails after the steps ran, the job records it
+ * (one command, on that path only), and its later runs go straight to the handler.
  */
-export function withEventSteps(dispatch: Dispatch, steps: readonly EventStep[]): Dispatch {
-  if (steps.length === 0) return dispatch;
-  return async (job, signal) => {
-    // Job data crosses Redis: read it as the listener's schema says, not as trusted.
-    const event = safeParseCanonicalEvent(job.data);
-    if (!event.success || job.id === undefined) {
+export function stepsOnce(steps: readonly EventStep[]): RunStage | undefined {
+  if (steps.length === 0) return undefined;
+  return async (run, next) => {
+    const { event, job, jobId } = run;
+    if (event === undefined || jobId === undefined) {
       throw new UnrecoverableError('job data is not a canonical event: not routed');
     }
     const done = stepsDone(job);
-    if (!done) for (const step of steps) await step(event.data, job.id);
+    if (!done) for (const step of steps) await step(event, jobId);
     try {
-      return await dispatch(job, signal);
+      return await next();
     } catch (error) {
       if (!done) await recordStepsDone(job);
       throw error;

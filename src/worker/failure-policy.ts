@@ -29,7 +29,7 @@ const RETRYABLE_CLIENT_STATUSES: ReadonlySet<number> = new Set([401, 403, 408]);
 
 /**
  * Handlers say themselves when an error is permanent: they throw an `UnrecoverableError` (or a
- * subclass, such as job_end's MalformedMarcError). This policy knows no event kind.
+ * subclass, such as a kind room's MalformedMarcError). This policy knows no event kind.
  */
 export function decideFailure(error: unknown): FailureDecision {
   if (error instanceof UnrecoverableError) return { kind: 'unrecoverable', reason: error.message };

@@ -3,7 +3,9 @@ import type { Registry } from 'prom-client';
 import type { WorkerConfig } from '../config';
 import type { Logger } from '../logger';
 import type { SvcClient } from '@svcws/client';
-import type { Dispatch, RegisteredHandler } from './handler-registry';
+import type { CanonicalEvent } from '../events/canonical-event';
+import type { RunStage } from './event-run';
+import type { RegisteredHandler } from './handler-registry';
 
 /** What a kind room's handler is built from: the configuration and client of one event queue. */
 export interface HandlerDeps {
@@ -53,7 +55,13 @@ export interface Closeable {
   close(): Promise<void>;
 }
 
-/** What one run of a handler came to, as the history keeps it (its job outcome). */
+/** The subject an outcome is about, as its kind names it (an instance's id and name). */
+export interface OutcomeSubject {
+  readonly id?: string;
+  readonly name?: string;
+}
+
+/** What one run of a handler came to, as the history keeps it (its outcome record). */
 export interface HandlerOutcome {
   readonly outcome: string;
   readonly counters?: Record<string, unknown>;
@@ -73,16 +81,18 @@ export interface HandlerEntry {
    * is recorded after the handler (and the error once no attempt is left). Without it, nothing is.
    */
   readonly outcomeOf?: (result: unknown) => HandlerOutcome;
+  /** The subject the outcome is about (with `outcomeOf`): the history keeps its id and name. */
+  readonly subjectOf?: (event: CanonicalEvent) => OutcomeSubject;
   /**
    * Work once at the worker's start, beside the event workers (never delaying them): it must not
    * throw; a failure is its own to log.
    */
   readonly startUp?: (deps: StartUpDeps) => Promise<void>;
   /**
-   * Wraps one queue's dispatch, before the event steps (routing, history): a job it answers
-   * itself is neither routed nor recorded. It must pass every other action on as it is.
+   * A stage of one queue's runs of this action only, before the journey and the steps
+   * (event-run-stages.ts): a job it answers itself is neither routed nor recorded.
    */
-  readonly guard?: (dispatch: Dispatch, deps: GuardDeps) => Dispatch;
+  readonly guard?: (deps: GuardDeps) => RunStage;
   /**
    * Work that runs beside the event workers for as long as they do (a timer, a schedule), over
    * every queue; undefined when its configuration turns it off. Closed before the workers.

@@ -85,13 +85,13 @@ export const EventDetail = z.object({
     .array(
       z.looseObject({
         at: z.string(),
-        kind: z.enum(['received', 'queued', 'taken', 'attempt', 'job_end', 'released', 'finished']),
+        kind: z.enum(['received', 'queued', 'taken', 'attempt', 'outcome', 'released', 'finished']),
       }),
     )
     .describe(
       'oldest first: received (the listener), queued (by, jobId), taken (run, endedAt: null when ' +
         'no end was recorded), each route attempt (path inline or queued, status, error, ' +
-        'durationMs), job_end (outcome, files), released (a run that gave the job back: ' +
+        'durationMs), outcome (what the handler came to: outcome, subjectId, files), released (a run that gave the job back: ' +
         'outcome) and finished (outcome completed or failed)',
     ),
 });

@@ -136,7 +136,7 @@ function workerStepRow(step: WorkerStep): Html {
   }
 }
 
-function stepRow(step: JourneyStep): Html {
+function stepRow(step: JourneyStep, action: string): Html {
   if (step.kind === 'received') {
     return html`<tr>
       <td>${step.at}</td>
@@ -144,7 +144,7 @@ function stepRow(step: JourneyStep): Html {
       <td colspan="4"></td>
     </tr>`;
   }
-  if (step.kind !== 'attempt' && step.kind !== 'job_end') return workerStepRow(step);
+  if (step.kind !== 'attempt' && step.kind !== 'outcome') return workerStepRow(step);
   if (step.kind === 'attempt') {
     return html`<tr>
       <td>${step.at}</td>
@@ -161,14 +161,14 @@ function stepRow(step: JourneyStep): Html {
   }
   return html`<tr>
     <td>${step.at}</td>
-    <td>job_end ${step.jobInstanceId ?? ''}</td>
+    <td>${action} ${step.subjectId ?? ''}</td>
     <td>${step.outcome}</td>
     <td colspan="2" class="reason">${step.error ?? filesList(step.files)}</td>
     <td></td>
   </tr>`;
 }
 
-/** The records files a job_end stored (job-end-outcome-of.ts): path, bytes, records. */
+/** The files an outcome names (a job_end's records files, job-end-outcome-of.ts): path, bytes, records. */
 function filesList(files: unknown): Html | string {
   const list = Array.isArray(files) ? (files as unknown[]).filter(isFile) : [];
   if (list.length === 0) return 'no files';
@@ -200,7 +200,10 @@ export function eventPage(ctx: PageContext, detail: EventDetail): Html {
     </p>
     ${again}
     <h2>Journey</h2>
-    ${columnsTable(JOURNEY_COLUMNS, detail.steps.map(stepRow))}
+    ${columnsTable(
+      JOURNEY_COLUMNS,
+      detail.steps.map((step) => stepRow(step, event.action)),
+    )}
     <h2>
       Body${ctx.principal.role === 'viewer' ? ' (only the fields known to be safe; the rest masked)' : ''}
     </h2>

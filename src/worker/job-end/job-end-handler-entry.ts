@@ -2,10 +2,12 @@ import { defineHandler } from '../handler-registry';
 import type { HandlerEntry } from '../handler-entry';
 import { createJobEndHandler } from './create-job-end-handler';
 import { createImportJobMatcher } from './import-job-matcher';
-import { withJobEndOnce } from './job-end-once';
+import { jobEndOnce } from './job-end-once';
 import { jobEndOutcomeOf } from './job-end-outcome-of';
 import { jobEndSeenOf, startReconciliation } from './start-reconciliation';
 import { sweepRecordsDir } from './sweep-records-dir';
+import { isRecord } from '../../is-record';
+import type { OutcomeSubject } from '../handler-entry';
 
 /**
  * The job_end room's entry in the handler list: downloads the records an import job loaded, keeps
@@ -34,7 +36,17 @@ export const jobEndHandlerEntry: HandlerEntry = {
       logger,
     });
   },
-  guard: (dispatch, { connection, queue }) =>
-    withJobEndOnce(dispatch, jobEndSeenOf(connection, queue), queue.logger),
+  subjectOf: (event) => subjectOf(event.job_instance),
+  guard: ({ connection, queue }) => jobEndOnce(jobEndSeenOf(connection, queue), queue.logger),
   background: (deps) => startReconciliation(deps),
 };
+
+/** The instance a job_end's outcome is about: its id and name as the event gives them. */
+function subjectOf(instance: unknown): OutcomeSubject {
+  if (!isRecord(instance)) return {};
+  const { id, name } = instance;
+  return {
+    ...(typeof id === 'string' ? { id } : {}),
+    ...(typeof name === 'string' ? { name } : {}),
+  };
+}

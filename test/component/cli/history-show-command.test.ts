@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import { jobEndOutcome } from '../../helpers/job-end-outcome';
 import { runCli } from '../../../src/cli/run-cli';
 import { createHistoryRecorder } from '../../../src/history/create-history-recorder';
 import { createHistoryWriter } from '../../../src/history/create-history-writer';
@@ -46,14 +47,15 @@ describe('npm run events -- history show', () => {
       await recordRun(recorder, loan, { jobId: loan.id, endedAt: new Date(Date.now() + 100) });
       // The job_end's worker died before the end of its run: no end is recorded.
       await recordRun(recorder, jobEnd, { jobId: jobEnd.id });
-      await recorder.jobEnd({
-        event: jobEnd,
-        outcome: 'completed',
-        files: [
-          { path: '/records/a.mrc', bytes: 2048, records: 2 },
-          { path: '/records/b.xml', bytes: 10 },
-        ],
-      });
+      await recorder.outcome(
+        jobEndOutcome(jobEnd, {
+          outcome: 'completed',
+          files: [
+            { path: '/records/a.mrc', bytes: 2048, records: 2 },
+            { path: '/records/b.xml', bytes: 10 },
+          ],
+        }),
+      );
       if (db === undefined) throw new Error('no database');
       const writer = createHistoryWriter({ redis, db, streamKey: historyStreamKey(queueName) });
       while ((await writer.drainOnce()) > 0);
@@ -97,7 +99,7 @@ describe('npm run events -- history show', () => {
     const io = captureIo(env);
     expect(await runCli(['history', 'show', jobEnd.id, '--json'], io)).toBe(0);
     const steps = JSON.parse(io.stdout()) as Record<string, unknown>[];
-    expect(steps.map((step) => step.kind)).toEqual(['received', 'queued', 'taken', 'job_end']);
+    expect(steps.map((step) => step.kind)).toEqual(['received', 'queued', 'taken', 'outcome']);
     expect(steps[2]).toMatchObject({ endedAt: null });
     const text = captureIo(env);
     expect(await runCli(['history', 'show', jobEnd.id], text)).toBe(0);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CanonicalEvent } from '../../../src/events/canonical-event';
 import { defineHandler } from '../../../src/worker/handler-registry';
 import type { HandlerEntry } from '../../../src/worker/handler-entry';
 import { workerUnderTest } from './support/worker-harness';
@@ -22,7 +23,7 @@ const loanEntry: HandlerEntry = {
   create: ({ config, client }) =>
     defineHandler({
       action: 'loan',
-      payload: z.object({ id: z.string() }),
+      payload: CanonicalEvent,
       handle: async (payload) => {
         const answer = await client.request('GET /conf/jobs/{job_id}', {
           path: { job_id: 'S7781' },

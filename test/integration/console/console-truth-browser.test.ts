@@ -1,4 +1,5 @@
 import { once } from 'node:events';
+import { jobEndOutcome } from '../../helpers/job-end-outcome';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
@@ -261,23 +262,24 @@ async function recordJourneys(
   // Run 2 is taken before its outcome is recorded (recordedAt: the moment of the call) and ends
   // after it, however long the recording itself takes.
   const run2TakenAt = new Date(Date.now() - 1);
-  await recorder.jobEnd({
-    event: jobEnd,
-    outcome: 'completed',
-    counters: { records: 1200 },
-    files: [
-      {
-        path: '/var/lib/svcws/records/01SVC_INST/2026-11-26/export-of-a-rather-long-job-name-with-many-words-6123450000561-part-0001.mrc',
-        bytes: 1_048_576,
-        records: 1000,
-      },
-      {
-        path: '/var/lib/svcws/records/01SVC_INST/2026-11-26/part-0002.mrc',
-        bytes: 204_800,
-        records: 200,
-      },
-    ],
-  });
+  await recorder.outcome(
+    jobEndOutcome(jobEnd, {
+      outcome: 'completed',
+      counters: { records: 1200 },
+      files: [
+        {
+          path: '/var/lib/svcws/records/01SVC_INST/2026-11-26/export-of-a-rather-long-job-name-with-many-words-6123450000561-part-0001.mrc',
+          bytes: 1_048_576,
+          records: 1000,
+        },
+        {
+          path: '/var/lib/svcws/records/01SVC_INST/2026-11-26/part-0002.mrc',
+          bytes: 204_800,
+          records: 200,
+        },
+      ],
+    }),
+  );
   await recordRun(recorder, jobEnd, {
     jobId: jobEnd.id,
     run: 2,

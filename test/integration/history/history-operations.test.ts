@@ -1,4 +1,5 @@
 import { Queue, Worker } from 'bullmq';
+import { jobEndOutcome } from '../../helpers/job-end-outcome';
 import { Redis } from 'ioredis';
 import type { CanonicalEvent } from '../../../src/events/canonical-event';
 import { createRejectedStore } from '../../../src/events/rejected-store';
@@ -138,15 +139,16 @@ describe('history search, journey, retention, forget and replay', () => {
   it('shows an event’s journey in order', async () => {
     const event = fixtureEvent('job-end');
     await recorder.event(event);
-    await recorder.jobEnd({
-      event,
-      outcome: 'downloaded',
-      files: [{ path: 'records/x.xml', bytes: 1200, records: 25 }],
-    });
+    await recorder.outcome(
+      jobEndOutcome(event, {
+        outcome: 'downloaded',
+        files: [{ path: 'records/x.xml', bytes: 1200, records: 25 }],
+      }),
+    );
     await deliver(event, 'indexer', 'delivered');
     await drain();
     const steps = await historyJourney(context, event.id, '01SVC_INST');
-    expect(steps.map((step) => step.kind)).toEqual(['received', 'job_end', 'attempt']);
+    expect(steps.map((step) => step.kind)).toEqual(['received', 'outcome', 'attempt']);
     expect(steps[1]).toMatchObject({
       files: [{ path: 'records/x.xml', bytes: 1200, records: 25 }],
     });

@@ -109,13 +109,13 @@ describe('the history of a job_end handled by the worker process', () => {
 
     expectEveryStep(steps);
     expect(steps[3]).toMatchObject({
-      kind: 'job_end',
+      kind: 'outcome',
       outcome: 'stored',
-      jobInstanceId: instanceId,
+      subjectId: instanceId,
       error: null,
       files: [{ path: file, bytes: expect.any(Number) as number, records: 40 }],
     });
-    expect(steps[3]?.kind === 'job_end' && steps[3].counters).toEqual(expect.any(Object));
+    expect(steps[3]?.kind === 'outcome' && steps[3].counters).toEqual(expect.any(Object));
   });
 });
 
@@ -125,7 +125,7 @@ function expectEveryStep(steps: JourneyStep[]): void {
     'received',
     'queued',
     'taken',
-    'job_end',
+    'outcome',
     'finished',
   ]);
   const times = steps.map((step) => Date.parse(step.at));

@@ -5,9 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { z } from 'zod';
 import { loadConfig, WorkerConfig } from '../../../src/config';
-import type { CanonicalEvent } from '../../../src/events/canonical-event';
+import { CanonicalEvent } from '../../../src/events/canonical-event';
 import { createEventEnqueuer } from '../../../src/events/enqueue-event';
 import { deriveHistoryKeys, historyJourney, historyStreamKey } from '../../../src/history';
 import type { JourneyStep, SqlExecutor } from '../../../src/history';
@@ -59,7 +58,7 @@ function loanHandler(failures: number): { entry: HandlerEntry; release: () => vo
     create: () =>
       defineHandler({
         action: 'loan',
-        payload: z.unknown(),
+        payload: CanonicalEvent,
         handle: async () => {
           runs += 1;
           await released;

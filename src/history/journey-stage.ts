@@ -1,13 +1,12 @@
 import { UnrecoverableError } from 'bullmq';
 import type { Job } from 'bullmq';
-import { safeParseCanonicalEvent } from '../events/canonical-event';
 import { decideFailure } from '../worker/failure-policy';
-import type { Dispatch } from '../worker/handler-registry';
+import type { RunStage } from '../worker/event-run';
 import type { HistoryRecorder } from './create-history-recorder';
 import type { StepOutcome } from './history-record';
 
 /**
- * The dispatch with each run of an event's job kept in its journey (docs/history.md, "The
+ * The stage keeping each run of an event's job in its journey (docs/history.md, "The
  * journey"): `taken` as the run starts — BullMQ's add time (`timestamp`: the listener's, or the
  * spool drainer's, or the reconciliation's) and take time (`processedOn`, this worker's clock) —
  * and `ended` once the run's work is done (the steps' inline deliveries, the handler and its
@@ -16,17 +15,13 @@ import type { StepOutcome } from './history-record';
  * the ended one is awaited before the job completes, as every record is. A run whose worker died
  * has no `ended`: the journey says so, it does not make a time up.
  */
-export function withJourneyRecorded(
-  dispatch: Dispatch,
-  recorder: Pick<HistoryRecorder, 'step'>,
-): Dispatch {
-  return async (job, signal) => {
-    // Job data crosses Redis: a job that is no event is not recorded (event-step.ts refuses it).
-    const parsed = safeParseCanonicalEvent(job.data);
-    if (!parsed.success) return dispatch(job, signal);
-    const event = parsed.data;
-    const run = Math.max(job.attemptsStarted, job.attemptsMade + 1);
-    const ids = job.id === undefined ? { event, run } : { event, run, jobId: job.id };
+export function journeyStage(recorder: Pick<HistoryRecorder, 'step'>): RunStage {
+  return async (run, next) => {
+    const { event, job, jobId, signal } = run;
+    // A job that is no event is not recorded (event-step.ts refuses it).
+    if (event === undefined) return next();
+    const runNumber = Math.max(job.attemptsStarted, job.attemptsMade + 1);
+    const ids = jobId === undefined ? { event, run: runNumber } : { event, run: runNumber, jobId };
     const taken = recorder.step({
       ...ids,
       step: 'taken',
@@ -35,7 +30,7 @@ export function withJourneyRecorded(
     });
     let outcome: StepOutcome = 'completed';
     try {
-      return await dispatch(job, signal);
+      return await next();
     } catch (error) {
       outcome = signal?.aborted === true ? 'aborted' : failedRunOutcome(job, error);
       throw error;
