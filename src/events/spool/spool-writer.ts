@@ -2,7 +2,7 @@ import { constants } from 'node:fs';
 import { open, unlink } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fsyncDir } from './fsync-dir';
+import { fsyncDirAsync } from './fsync-dir';
 import { SpoolError } from './spool-error';
 import { sealSegment, segmentPath } from './spool-segments';
 import type { Segment } from './spool-segments';
@@ -152,7 +152,7 @@ async function writableSegment(state: WriterState): Promise<Segment> {
   const path = segmentPath(dir, seq);
   const handle = await open(path, CREATE_NEW, 0o600);
   // The new file's name must survive a crash as well as its records.
-  fsyncDir(dir);
+  await fsyncDirAsync(dir);
   const segment: Segment = {
     seq,
     path,
