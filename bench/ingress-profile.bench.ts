@@ -15,6 +15,7 @@ import { freePort } from './ingress/free-port';
 import { intakeCpu, loadTree } from './ingress/intake-cpu';
 import { median } from './ingress/median';
 import { benchRedis } from './ingress/private-redis';
+import { commandCounts } from './ingress/command-counts';
 import { signedBodies } from './ingress/signed-bodies';
 import type { BodyKind, SignedBody } from './ingress/signed-bodies';
 
@@ -230,16 +231,6 @@ function post(url: string, agent: Agent, contentType: string, one: SignedBody): 
 }
 
 /** `cmdstat_evalsha:calls=12,…` lines → calls per delivery by command (CONFIG and INFO left out). */
-function commandCounts(info: string, deliveries: number): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (const match of info.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)) {
-    const [, name = '', calls = '0'] = match;
-    if (name === 'config' || name === 'info') continue;
-    counts.set(name, Number(calls) / deliveries);
-  }
-  return counts;
-}
-
 interface ProbeAnswer {
   cpuUs?: number;
   requests?: number;

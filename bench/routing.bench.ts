@@ -2,10 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Redis } from 'ioredis';
 import { Connection } from 'rabbitmq-client';
 import { buildServers } from './ingress/build-servers';
 import { benchRedis } from './ingress/private-redis';
 import { median } from './ingress/median';
+import { commandCounts, commandText } from './ingress/command-counts';
 import { historyPipeline, historyTargetLines } from './routing/history-pipeline';
 import type { HistoryResults } from './routing/history-pipeline';
 import {
@@ -53,6 +55,8 @@ interface Phase {
   readonly cpu: ReadonlyMap<string, number>;
   /** What the pipeline adds about the phase (the history's lag and rows). */
   readonly notes: readonly string[];
+  /** Redis commands per routed event, by command (listener and worker; INFO commandstats). */
+  readonly commands: ReadonlyMap<string, number>;
 }
 
 /**
@@ -142,16 +146,20 @@ async function runPipeline(
     dir,
   };
   const running = await pipeline.start(setup);
+  // The bench's own connection for INFO commandstats (its CONFIG and INFO calls are not counted).
+  const stats = new Redis(redisUrl);
   try {
     const redisPort = new URL(redisUrl).port || '6379';
-    const paced = await phase(running, redisPort, rabbit, exchange, dir, RATE);
+    const watch = { redisPort, stats };
+    const paced = await phase(running, watch, rabbit, exchange, dir, RATE);
     if (!paced.complete)
       print(`  (paced, unfinished: ${await unfinishedDeliveries(redisUrl, setup.name)})`);
-    const full = await phase(running, redisPort, rabbit, exchange, dir, undefined);
+    const full = await phase(running, watch, rabbit, exchange, dir, undefined);
     if (!full.complete)
       print(`  (full speed, unfinished: ${await unfinishedDeliveries(redisUrl, setup.name)})`);
     return { paced, full };
   } finally {
+    stats.disconnect();
     await running.stop();
     await rabbit.exchangeDelete({ exchange }).catch(() => undefined);
     await rm(dir, { recursive: true, force: true });
@@ -160,7 +168,7 @@ async function runPipeline(
 
 async function phase(
   running: RunningPipeline,
-  redisPort: string,
+  { redisPort, stats }: { redisPort: string; stats: Redis },
   rabbit: Connection,
   exchange: string,
   dir: string,
@@ -170,6 +178,7 @@ async function phase(
   const consumer = await consumeExchange(rabbit, exchange, (id) => seen.arrived(id, 'amqp'));
   const tail = tailJsonLines(dir, (id) => seen.arrived(id, 'file'));
   try {
+    await stats.config('RESETSTAT');
     const cpu = cpuProbe(running.processes, redisPort);
     const more = running.cpu?.();
     const started = performance.now();
@@ -188,6 +197,7 @@ async function phase(
     const notes = (await running.afterPhase?.(EVENTS, Date.now())) ?? [];
     const spent = new Map([...cpu.since(), ...((await more?.since()) ?? [])]);
     const events = Math.max(1, seen.latencies.length);
+    const commands = commandCounts(String(await stats.info('commandstats')), events);
     return {
       complete,
       refused,
@@ -198,6 +208,7 @@ async function phase(
       p99: quantile(seen.latencies, 0.99),
       cpu: new Map([...spent].map(([name, us]) => [name, us / events])),
       notes,
+      commands,
     };
   } finally {
     tail.stop();
@@ -221,6 +232,7 @@ function printPipeline(title: string, phases: { paced: Phase; full: Phase }): vo
       `  ${label}: ${one.complete ? '' : 'INCOMPLETE (120 s) '}${one.postsPerS.toFixed(0)} posts/s, ${one.eventsPerS.toFixed(0)} events/s end to end (last ${one.drainS.toFixed(2)} s after the last post), p50 ${one.p50.toFixed(0)} ms, p99 ${one.p99.toFixed(0)} ms${one.refused > 0 ? `, ${String(one.refused)} posts answered 503, reset or unanswered, and posted again` : ''}`,
     );
     print(`    CPU µs/event: ${cpu}; path ${pathCpu(one.cpu).toFixed(0)}`);
+    print(`    Redis commands/event: ${commandText(one.commands)}`);
     for (const note of one.notes) print(`    ${note}`);
   }
 }
