@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import request from 'supertest';
+import type { z } from 'zod';
 import { ConsoleConfig, WorkerConfig, loadConfig } from '../../../src/config';
 import { sha256Hex } from '../../../src/console';
 import { RoutesRun } from '../../../src/console/api/api-schemas';
@@ -138,7 +139,7 @@ describe('the console shows the routes the workers run, not only those it read a
   });
 
   /** GET /api/v1/routes-run as a viewer (a read: the same sign-in as every other), typed. */
-  const routesRunApi = async (): Promise<RoutesRun> =>
+  const routesRunApi = async (): Promise<z.infer<typeof RoutesRun>> =>
     RoutesRun.parse(
       (
         await request(consoleProcess.app)
