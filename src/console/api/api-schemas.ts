@@ -220,9 +220,28 @@ export const RecoveryAnswer = z.union([
   z.object({
     dryRun: z.literal(true),
     route: z.string(),
-    count: z.number().int().describe('with `more`: the cap (10,000)'),
+    count: z
+      .number()
+      .int()
+      .describe(
+        'events that failed on the route and never succeeded since; with `more`: the cap (10,000)',
+      ),
     more: z.boolean().describe('more than `count` events failed and never succeeded since'),
-    sample: z.array(RecoveryCandidate),
+    routeCount: z
+      .number()
+      .int()
+      .describe('of those, how many the route takes now (its match: and where:): what a run sends'),
+    leftOut: z
+      .record(z.string(), z.number().int())
+      .describe('failed events the route no longer takes, by action: a run leaves them out'),
+    withoutBody: z.number().int().describe('events whose body is not kept: never sent'),
+    sends: z.number().int().describe('how many a run would send'),
+    summary: z.string().describe('the dry run in words, as a replay’s'),
+    sample: z.array(
+      RecoveryCandidate.extend({
+        routeTakes: z.boolean().describe('the route takes it now (false: left out)'),
+      }),
+    ),
   }),
   ReplayRun.extend({ dryRun: z.literal(false) }).describe(
     '202 Accepted: the recovery runs in the background; Location: /api/v1/recoveries/{replayId}',
