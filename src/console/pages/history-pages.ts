@@ -245,7 +245,7 @@ export function replayPage(
   return html`<form method="get" action="/replays" class="filters">
       ${routeSelect('r-route', routes, values.route)}
       ${filterFields(values, ['route', 'outcome', 'ignoreRouteMatch'])}
-      <p>
+      <p class="wide check">
         <input
           type="checkbox"
           id="r-ignore"
