@@ -19,6 +19,7 @@ import {
 import type { ConsoleWithHistory } from '../../helpers/console-with-history';
 import { TEST_DATABASE_URL } from '../../helpers/history-database';
 import { TEST_HISTORY_KEY, fixtureEvent } from '../../helpers/history-events';
+import { recordFinalFailures } from '../../helpers/record-final-failures';
 import { startRecordingHttpReceiver } from '../../helpers/recording-http-receiver';
 import type { RecordingHttpReceiver } from '../../helpers/recording-http-receiver';
 import { TEST_REDIS_URL } from '../../helpers/redis';
@@ -199,21 +200,15 @@ describe('recover since: what failed on a route and never succeeded since, sent 
       at(fixtureEvent('user-updated', { id: 'rule-user' })),
       at(fixtureEvent('item-updated', { id: 'rule-item' })),
     ];
-    await running.record(events, async (recorder) => {
-      for (const event of events) {
-        await recorder.attempt({
-          event,
-          route: 'loans',
-          attempt: 2,
-          startedAt: new Date(),
-          endedAt: new Date(),
-          outcome: 'failed',
-          status: 500,
-          error: 'HTTP 500',
-          durationMs: 3,
-        });
-      }
-    });
+    await running.record(events, (recorder) =>
+      recordFinalFailures(recorder, events, {
+        route: 'loans',
+        attempt: 2,
+        status: 500,
+        error: 'HTTP 500',
+        durationMs: 3,
+      }),
+    );
     const asked = { route: 'loans', since: start.toISOString(), institution: 'RULE_INST' };
     const dry = await call(TOKENS.operator, '/recoveries', asked);
     expect(dry.status).toBe(200);
