@@ -1,10 +1,11 @@
 import { Queue } from 'bullmq';
 import { replayRule } from '../operations/replay-rule';
-import { previewRecovery } from '../history';
-import type { RecoveryPreview, RecoveryWindow } from '../history';
+import type { RecoveryWindow } from '../history';
 import { createBackgroundReplays } from '../operations/background-replays';
 import type { ReplayRun } from '../operations/background-replays';
 import { RECOVERY_CAP, checkRecovery, recoveryRun } from '../operations/recover-since';
+import { recoveryDryRun } from '../operations/recovery-dry-run';
+import type { RecoveryDryRun } from '../operations/recovery-dry-run';
 import { recoveryRunningMessage } from '../operations/recovery-lock';
 import { routeJobOptions } from '../routes/create-fan-out';
 import { KEEP_COMPLETED_HOURS } from '../routes/route-job-options';
@@ -60,12 +61,11 @@ export async function historyRecoverCommand(args: string[], io: CliIo): Promise<
     const asked = { route, since, until, institution: values.institution };
     const check = checkRecovery(asked, retention, new Date());
     if ('refused' in check) throw new CliUsageError(`${COMMAND}: ${check.refused.reason}`);
-    const preview = await previewRecovery(history, check.window, {
-      sampleSize: 10,
-      atMost: RECOVERY_CAP,
-    });
-    if (values['dry-run'] === true || preview.count === 0) {
-      printPreview(io, route.name, preview, values.json === true);
+    const takes = replayRule(route, false).takes;
+    const preview = await recoveryDryRun(history, check.window, takes, 10);
+    // Nothing the route takes now: a run would queue nothing, so the dry run is all there is.
+    if (values['dry-run'] === true || preview.sends === 0) {
+      printPreview(io, preview, values.json === true);
       return 0;
     }
     const run = await recoverOnQueue(io, history, check.window, {
@@ -80,20 +80,24 @@ export async function historyRecoverCommand(args: string[], io: CliIo): Promise<
   }
 }
 
-/** How many would be sent again ("more than" the cap past it) and the newest few. */
-function printPreview(io: CliIo, route: string, preview: RecoveryPreview, json: boolean): void {
+/** Both numbers and the actions left out ("more than" the cap past it), then the newest few. */
+function printPreview(io: CliIo, preview: RecoveryDryRun, json: boolean): void {
   if (json) {
     io.out(JSON.stringify(preview));
     return;
   }
-  const count = preview.more
-    ? `More than ${String(RECOVERY_CAP)} events (a run stops at ${String(RECOVERY_CAP)})`
-    : `${String(preview.count)} events`;
-  io.out(`${count} failed on route ${route} and never succeeded since; the newest:`);
+  io.out(`${preview.summary}.`);
+  if (preview.more) {
+    io.out(
+      `More than ${String(RECOVERY_CAP)} events qualify: a run stops at ${String(RECOVERY_CAP)}; run it again for the rest.`,
+    );
+  }
+  if (preview.sample.length > 0) io.out('The newest:');
   for (const one of preview.sample) {
     const status = one.status === null ? '' : ` status ${String(one.status)}`;
+    const takes = one.routeTakes ? '' : '  (left out: the route does not take it now)';
     io.out(
-      `  ${one.receivedAt}  ${one.institution}  ${one.eventId}  failed ${one.failedAt} (attempt ${String(one.attempt)}${status})  ${one.error ?? ''}`,
+      `  ${one.receivedAt}  ${one.institution}  ${one.eventId}  ${one.action}  failed ${one.failedAt} (attempt ${String(one.attempt)}${status})  ${one.error ?? ''}${takes}`,
     );
   }
 }

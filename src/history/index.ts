@@ -27,5 +27,4 @@ export type { HistoryRuntime, HistoryTuning } from './start-history';
 export type { OutcomeReader, OutcomesOf } from './outcome-stage';
 export { listSetAside } from './list-set-aside';
 export type { SetAsideEntry } from './list-set-aside';
-export { previewRecovery } from './recovery-candidates';
-export type { RecoveryPreview, RecoveryWindow } from './recovery-candidates';
+export type { RecoveryWindow } from './recovery-candidates';

@@ -57,7 +57,8 @@ export async function previewReplay(
   await forEachMatching(context, filters, async (item) => {
     if (countAtMost !== undefined && read >= countAtMost) return false;
     read += 1;
-    const event = await historyBody(context, item);
+    // The search says whether a body is kept: none to read (and test) when it is not.
+    const event = item.hasBody ? await historyBody(context, item) : undefined;
     const routeTakes = event !== undefined && options.takes(event);
     if (event === undefined) tally.withoutBody += 1;
     else if (routeTakes) tally.routeCount += 1;

@@ -5,14 +5,20 @@ import type { ReplayDryRun } from '../history/replay-history';
  * the route leaves out, and what a replay would send ("23 match your filter; 8 of them match
  * route loans; left out: 10 job_end, 5 user").
  */
-export function replayDryRunText(dry: ReplayDryRun, route: string, ignoreRouteMatch: boolean) {
+export function replayDryRunText(
+  dry: ReplayDryRun,
+  route: string,
+  ignoreRouteMatch: boolean,
+  /** What the first number counts (a recovery's: "failed on route loans and never succeeded since"). */
+  matched = 'match your filter',
+) {
   const floor = dry.more ? 'more than ' : '';
   const leftOut = Object.entries(dry.leftOut)
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([action, n]) => `${String(n)} ${action}`);
   const notTaken = dry.count - dry.routeCount - dry.withoutBody;
   const parts = [
-    `${floor}${String(dry.count)} events match your filter; ${String(dry.routeCount)} of them match route ${route}`,
+    `${floor}${String(dry.count)} events ${matched}; ${String(dry.routeCount)} of them match route ${route}`,
     ...(leftOut.length === 0
       ? []
       : [

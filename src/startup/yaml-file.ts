@@ -1,6 +1,6 @@
 import { closeSync, openSync, readSync } from 'node:fs';
-import { parseDocument } from 'yaml';
 import { StartupFileError } from './startup-file-error';
+import { yamlTreeWithLines } from './yaml-tree-with-lines';
 
 /**
  * The most bytes a start-up file (routes, institutions, tokens, roles, expected events) may have:
@@ -8,9 +8,6 @@ import { StartupFileError } from './startup-file-error';
  * fails at once instead of filling memory.
  */
 const STARTUP_FILE_MAX_BYTES = 4 * 1024 * 1024;
-
-/** yaml's own default: an alias bomb (billion laughs) fails before it expands. */
-const MAX_ALIAS_COUNT = 100;
 
 /**
  * A start-up file's text, read up to `maxBytes` (one byte past it refuses the file, whatever its
@@ -55,23 +52,7 @@ function unreadable(error: unknown, path: string, file: string): StartupFileErro
   return new StartupFileError(file, [`cannot read ${path} (${code})`]);
 }
 
-/**
- * YAML (JSON is YAML too) → a plain tree; each syntax error is a problem of its own, and so is an
- * alias bomb (more than 100 alias expansions, yaml's `maxAliasCount`): both name the file.
- */
+/** A start-up file's YAML as a plain tree (yaml-tree-with-lines.ts, where its errors are made). */
 export function yamlTreeOf(text: string, file: string): unknown {
-  const document = parseDocument(text);
-  if (document.errors.length > 0) {
-    // The first line of yaml's message only: the rest quotes the source, which may hold a secret.
-    throw new StartupFileError(
-      file,
-      document.errors.map((error) => `YAML: ${error.message.split('\n')[0] ?? error.code}`),
-    );
-  }
-  try {
-    return document.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
-  } catch (error) {
-    const message = error instanceof Error ? error.message.split('\n')[0] : undefined;
-    throw new StartupFileError(file, [`YAML: ${message ?? 'cannot be read'}`]);
-  }
+  return yamlTreeWithLines(text, file).tree;
 }

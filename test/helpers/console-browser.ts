@@ -42,9 +42,17 @@ export async function launchTestBrowser(): Promise<TestBrowser> {
   };
 }
 
-export async function screenshot(page: Page, name: string): Promise<void> {
+/** The whole page as `.tmp/screenshots/<name>.png`; `viewport: true` only what is in view. */
+export async function screenshot(
+  page: Page,
+  name: string,
+  options: { viewport?: boolean } = {},
+): Promise<void> {
   await mkdir(SCREENSHOTS, { recursive: true });
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+  await page.screenshot({
+    path: join(SCREENSHOTS, `${name}.png`),
+    fullPage: options.viewport !== true,
+  });
 }
 
 interface AxeViolation {

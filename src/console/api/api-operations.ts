@@ -8,6 +8,7 @@ import {
   RejectedDetail,
   RejectedList,
   RouteList,
+  RoutesRun,
   AuditList,
   AuditQuery,
   EventDetail,
@@ -107,6 +108,17 @@ function liveOperations(deps: OperationDeps): Operation[] {
       summary: 'Routes: destination (redacted), rules, counts, recent failures',
       response: RouteList,
       handle: async (input) => ({ items: await deps.actions.listRoutes(input.principal) }),
+    },
+    {
+      method: 'get',
+      path: '/routes-run',
+      summary:
+        'The routes the workers run now (their registry in Redis), beside the console’s file',
+      response: RoutesRun,
+      handle: async () => {
+        const run = await deps.actions.routesRun();
+        return { ...run, consoleHash: run.consoleHash ?? null };
+      },
     },
     ...(['pause', 'resume'] as const).map((verb): Operation => ({
       method: 'post',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { RejectedEntry } from '../../events/rejected-store';
+import { RoutesRunEntry } from '../../routes/routes-run-registry';
 import { FailedJob, RouteView } from '../data/console-views';
 
 /**
@@ -11,6 +12,27 @@ export const ApiError = z
   .describe('401 unsigned, 403 role or scope, 404, 400 naming the field');
 
 export const RouteList = z.object({ items: z.array(RouteView) });
+/** GET /routes-run: the workers' registry in Redis (routes-run-registry.ts) beside the console's file. */
+export const RoutesRun = z.object({
+  workers: z
+    .array(RoutesRunEntry)
+    .describe('the workers alive now (refreshed within 35 s): the routes file each read, by hash'),
+  hashes: z.array(z.string()).describe('the routes files’ sha256 the workers read'),
+  consoleHash: z
+    .string()
+    .nullable()
+    .describe('sha256 of the routes file the console read at its start; null: none or unreadable'),
+  workersDisagree: z.boolean().describe('the workers read different routes files'),
+  consoleDiffers: z
+    .boolean()
+    .describe('the workers agree on a routes file other than the one the console read'),
+  unknownToConsole: z
+    .array(z.object({ name: z.string(), workers: z.array(z.string()) }))
+    .describe('routes some worker runs that the console’s file did not have at its start'),
+  runByNoWorker: z
+    .array(z.string())
+    .describe('the console’s routes no worker runs now (empty while no worker is registered)'),
+});
 /** A viewer sees ref, time, status, reason, length and institution: what the bytes held is not. */
 const RejectedSeen = RejectedEntry.extend({
   requestId: RejectedEntry.shape.requestId.optional().describe('operators only'),
@@ -198,9 +220,28 @@ export const RecoveryAnswer = z.union([
   z.object({
     dryRun: z.literal(true),
     route: z.string(),
-    count: z.number().int().describe('with `more`: the cap (10,000)'),
+    count: z
+      .number()
+      .int()
+      .describe(
+        'events that failed on the route and never succeeded since; with `more`: the cap (10,000)',
+      ),
     more: z.boolean().describe('more than `count` events failed and never succeeded since'),
-    sample: z.array(RecoveryCandidate),
+    routeCount: z
+      .number()
+      .int()
+      .describe('of those, how many the route takes now (its match: and where:): what a run sends'),
+    leftOut: z
+      .record(z.string(), z.number().int())
+      .describe('failed events the route no longer takes, by action: a run leaves them out'),
+    withoutBody: z.number().int().describe('events whose body is not kept: never sent'),
+    sends: z.number().int().describe('how many a run would send'),
+    summary: z.string().describe('the dry run in words, as a replay’s'),
+    sample: z.array(
+      RecoveryCandidate.extend({
+        routeTakes: z.boolean().describe('the route takes it now (false: left out)'),
+      }),
+    ),
   }),
   ReplayRun.extend({ dryRun: z.literal(false) }).describe(
     '202 Accepted: the recovery runs in the background; Location: /api/v1/recoveries/{replayId}',

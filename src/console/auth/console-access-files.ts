@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { secretsMatch, tokenDigest } from '../../http/token-matcher';
 import { ruleOfIssue } from '../../startup/rule-of-issue';
 import { StartupFileError } from '../../startup/startup-file-error';
-import { readFileText, yamlTreeOf } from '../../startup/yaml-file';
+import { readFileText } from '../../startup/yaml-file';
+import { yamlTreeWithLines } from '../../startup/yaml-tree-with-lines';
 import { PrincipalGrant } from './principal';
 import type { Principal } from './principal';
 
@@ -23,25 +24,58 @@ export const ConsoleRolesFile = z.strictObject({
 });
 export type ConsoleRolesFile = z.infer<typeof ConsoleRolesFile>;
 
-/** One of the console's access files, read at start-up; a problem stops the start (StartupFileError). */
-function readYaml<S extends z.ZodType>(path: string, file: string, schema: S): z.infer<S> {
-  const tree = yamlTreeOf(readFileText(path, file), file);
+/** What each entry of an access file is, in the words its problems end with. */
+const EXPECTED_ENTRY = {
+  tokens:
+    'expected an entry `- { name: <name>, sha256: <64 hex digits: the token’s SHA-256, never the token>, role: viewer|operator }` (and `institution: <code>` to hold it to one); `npm run events -- console-token` prints one',
+  identities:
+    'expected an entry `- { identity: <the identity the proxy sends>, role: viewer|operator }` (and `institution: <code>` to hold it to one)',
+} as const;
+
+/**
+ * A problem of an access file: its line, the place (`tokens.2.sha256`), the rule broken and the
+ * entry expected there. Never the value: a token pasted where its hash belongs stays unprinted.
+ */
+function problemOf(
+  issue: z.core.$ZodIssue,
+  lineOf: (path: readonly PropertyKey[]) => number,
+  list: keyof typeof EXPECTED_ENTRY,
+): string {
+  const at = issue.code === 'unrecognized_keys' ? [...issue.path, issue.keys[0] ?? ''] : issue.path;
+  const place = issue.path.length === 0 ? 'the file' : issue.path.join('.');
+  const expected =
+    issue.path.length <= 1 ? `expected \`${list}:\` and a list under it` : EXPECTED_ENTRY[list];
+  return `line ${String(lineOf(at))}: ${place}: ${ruleOfIssue(issue)}; ${expected}`;
+}
+
+/**
+ * One of the console's access files, read at start-up; a problem stops the start
+ * (StartupFileError naming the file's path and each problem's line).
+ */
+function readYaml<S extends z.ZodType>(
+  path: string,
+  file: string,
+  schema: S,
+  list: keyof typeof EXPECTED_ENTRY,
+): z.infer<S> {
+  const named = `${file} ${path}`;
+  const { tree, lineOf } = yamlTreeWithLines(readFileText(path, file), named);
   const result = schema.safeParse(tree);
   if (!result.success) {
     throw new StartupFileError(
-      file,
-      result.error.issues.map((issue) => `${issue.path.join('.')}: ${ruleOfIssue(issue)}`),
+      named,
+      result.error.issues.map((issue) => problemOf(issue, lineOf, list)),
     );
   }
   return result.data;
 }
 
 export function loadConsoleTokensFile(path: string): ConsoleTokensFile {
-  return readYaml(path, 'console tokens file', ConsoleTokensFile);
+  return readYaml(path, 'console tokens file', ConsoleTokensFile, 'tokens');
 }
 
 export function loadConsoleRolesFile(path: string): ConsoleRolesFile {
-  return readYaml(path, 'console roles file', ConsoleRolesFile);
+  return readYaml(path, 'console roles file', ConsoleRolesFile, 'identities');
 }
 
 /** The principal a raw token stands for; digests of one length compare in constant time. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { previewRecovery } from '../../history/recovery-candidates';
-import { RECOVERY_CAP, checkRecovery, recoveryRun } from '../../operations/recover-since';
+import { checkRecovery, recoveryRun } from '../../operations/recover-since';
+import { recoveryDryRun } from '../../operations/recovery-dry-run';
 import type { BackgroundReplays } from '../../operations/background-replays';
 import { recoveryRunningMessage } from '../../operations/recovery-lock';
 import { consoleError } from './console-error';
@@ -69,11 +69,9 @@ async function recover(
   }
   if (asked.dryRun) {
     const context = { db: options.db, keys: options.keys };
-    const preview = await previewRecovery(context, check.window, {
-      sampleSize: SAMPLE_SIZE,
-      atMost: RECOVERY_CAP,
-    });
-    return { dryRun: true, route: asked.route, ...preview };
+    const takes = target.rule(false).takes;
+    const dry = await recoveryDryRun(context, check.window, takes, SAMPLE_SIZE);
+    return { dryRun: true, route: asked.route, ...dry };
   }
   const plan = recoveryRun(check.window);
   const run = await replays.startRecovery({

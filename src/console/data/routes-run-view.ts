@@ -11,6 +11,10 @@ export interface RoutesRunView {
   readonly hashes: readonly string[];
   /** The hash of the routes file the console read at its start (undefined: none, or unreadable). */
   readonly consoleHash: string | undefined;
+  /** The workers read different routes files (more than one hash). */
+  readonly workersDisagree: boolean;
+  /** The workers agree on a routes file that is not the one the console read at its start. */
+  readonly consoleDiffers: boolean;
   /** Routes some worker runs that the console's routes file did not have at its start. */
   readonly unknownToConsole: readonly { readonly name: string; readonly workers: string[] }[];
   /** The console's routes that no worker runs now (empty while no worker is registered). */
@@ -30,10 +34,13 @@ export function routesRunView(
     }
   }
   const known = new Set(consoleRoutes);
+  const hashes = [...new Set(workers.map((worker) => worker.hash))];
   return {
     workers,
-    hashes: [...new Set(workers.map((worker) => worker.hash))],
+    hashes,
     consoleHash,
+    workersDisagree: hashes.length > 1,
+    consoleDiffers: hashes.length === 1 && consoleHash !== hashes[0],
     unknownToConsole: [...runners]
       .filter(([name]) => !known.has(name))
       .map(([name, ids]) => ({ name, workers: ids })),

@@ -1,4 +1,8 @@
-/** The console's one stylesheet, served at /console.css (CSP allows styles from 'self' only). */
+/**
+ * The console's one stylesheet, served at /console.css (CSP allows styles from 'self' only). The
+ * search forms (`.filters`: events, replay by query, recover since) lay their fields out in a
+ * grid, as many to a row as fit, so at 1,280 × 800 their first results are in view.
+ */
 export const CONSOLE_CSS = `
 body { font-family: system-ui, sans-serif; margin: 0; color: #1a1a1a; background: #fff; }
 header { display: flex; flex-wrap: wrap; align-items: center; gap: 1rem; padding: .5rem 1rem; background: #1f3a5f; color: #fff; }
@@ -23,4 +27,10 @@ pre { white-space: pre-wrap; word-break: break-all; background: #f4f4f4; padding
 button { cursor: pointer; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 label { display: block; margin: .5rem 0; }
+.filters { display: grid; grid-template-columns: repeat(auto-fill, minmax(14rem, 1fr)); gap: .5rem 1rem; align-items: end; margin-bottom: 1rem; }
+.filters p { margin: 0; }
+.filters label { margin: 0 0 .2rem; }
+.filters input:not([type="checkbox"]), .filters select { width: 100%; box-sizing: border-box; }
+.filters .wide { grid-column: 1 / -1; }
+.filters .check label { display: inline; margin-left: .3rem; }
 `;

@@ -1,5 +1,6 @@
 import { isRecord } from '../../is-record';
 import type { AuditPage, HistoryEventSummary, HistoryPage, JourneyStep } from '../../history';
+import { eventHeadline } from './event-headline';
 import { html } from './html';
 import type { Html } from './html';
 import { columnsTable } from './layout';
@@ -194,10 +195,7 @@ export function eventPage(ctx: PageContext, detail: EventDetail): Html {
   const { event } = detail;
   const routes = detail.routes ?? [];
   const again = ctx.principal.role === 'operator' ? deliverAgain(ctx, detail, routes) : '';
-  return html`<p>
-      ${event.institution} · ${event.action} · ${event.eventCode ?? '—'} · received
-      ${event.receivedAt}${recoveredBadge(event)}
-    </p>
+  return html`<p id="event-headline">${eventHeadline(event)}${recoveredBadge(event)}</p>
     ${again}
     <h2>Journey</h2>
     ${columnsTable(
@@ -250,7 +248,7 @@ export function replayPage(
   return html`<form method="get" action="/replays" class="filters">
       ${routeSelect('r-route', routes, values.route)}
       ${filterFields(values, ['route', 'outcome', 'ignoreRouteMatch'])}
-      <p>
+      <p class="wide check">
         <input
           type="checkbox"
           id="r-ignore"

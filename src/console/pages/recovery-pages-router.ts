@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import type { RecoveryPreview } from '../../history/recovery-candidates';
+import type { RecoveryDryRun } from '../../operations/recovery-dry-run';
 import type { ReplayRun } from '../../operations/background-replays';
 import { consoleError } from '../data/console-error';
 import type { ConsoleHistory } from '../data/console-history';
@@ -93,6 +93,6 @@ async function recoveryView(
       : ((await history.recover(
           { ...values, dryRun: true },
           scopeOf(ctx.principal),
-        )) as RecoveryPreview);
+        )) as RecoveryDryRun);
   return { title: 'Recover since', body: recoveryPage(ctx, values, routes, preview) };
 }

@@ -1,6 +1,6 @@
-import type { RecoveryPreview } from '../../history/recovery-candidates';
 import type { SetAsideEntry } from '../../history/list-set-aside';
 import { RECOVERY_CAP } from '../../operations/recover-since';
+import type { RecoveryDryRun } from '../../operations/recovery-dry-run';
 import { html } from './html';
 import type { Html } from './html';
 import { routeSelect } from './history-pages';
@@ -17,10 +17,20 @@ export const RECOVERY_FIELDS = [
 /** The fields a set-aside page lists (never the record: it holds the sealed body). */
 export type SetAsideRow = Omit<SetAsideEntry, 'record'>;
 
-function candidatesTable(preview: RecoveryPreview): Html {
+function candidatesTable(preview: RecoveryDryRun): Html {
   if (preview.sample.length === 0) return html`<p>Nothing to recover in this window.</p>`;
   return columnsTable(
-    ['Event', 'Institution', 'Received', 'Last failure', 'Attempt', 'Status', 'Last error'],
+    [
+      'Event',
+      'Institution',
+      'Action',
+      'Received',
+      'Last failure',
+      'Attempt',
+      'Status',
+      'Last error',
+      'Route takes it',
+    ],
     preview.sample.map(
       (one) =>
         html`<tr>
@@ -31,11 +41,13 @@ function candidatesTable(preview: RecoveryPreview): Html {
             >
           </td>
           <td>${one.institution}</td>
+          <td>${one.action}</td>
           <td>${one.receivedAt}</td>
           <td>${one.failedAt}</td>
           <td>${one.attempt}</td>
           <td>${one.status ?? '—'}</td>
           <td>${one.error ?? '—'}</td>
+          <td>${one.routeTakes ? 'yes' : 'no: left out'}</td>
         </tr>`,
     ),
   );
@@ -45,24 +57,27 @@ function candidatesTable(preview: RecoveryPreview): Html {
 function dryRunSection(
   ctx: PageContext,
   values: Readonly<Record<string, string>>,
-  preview: RecoveryPreview,
+  preview: RecoveryDryRun,
 ): Html {
-  const count = preview.more ? `More than ${String(RECOVERY_CAP)}` : String(preview.count);
   const hidden = Object.entries(values).map(
     ([name, value]) => html`<input type="hidden" name="${name}" value="${value}" />`,
   );
-  const confirm =
+  const sends = preview.more ? `the first ${String(RECOVERY_CAP)}` : String(preview.sends);
+  const nothing =
     preview.count === 0
       ? ''
+      : html`<p>Nothing to send again: route ${values.route ?? ''} takes none of these events.</p>`;
+  const confirm =
+    preview.sends === 0
+      ? nothing
       : html`<form method="post" action="/recoveries">
             <input type="hidden" name="_csrf" value="${ctx.csrf}" />${hidden}
-            <button type="submit">
-              Send ${preview.more ? `the first ${String(RECOVERY_CAP)}` : count} again to
-              ${values.route ?? ''}
-            </button>
+            <button type="submit">Send ${sends} again to ${values.route ?? ''}</button>
           </form>
           <p>The recovery runs in the background; its page shows how far it is.</p>`;
+  const count = preview.more ? `More than ${String(RECOVERY_CAP)}` : String(preview.count);
   return html`<h2>Dry run: ${count} events failed and never succeeded since</h2>
+    <p id="recovery-summary">${preview.summary}.</p>
     ${preview.more ? html`<p>A run stops at ${RECOVERY_CAP}; run it again for the rest.</p>` : ''}
     ${candidatesTable(preview)} ${confirm}`;
 }
@@ -75,7 +90,7 @@ export function recoveryPage(
   ctx: PageContext,
   values: Readonly<Record<string, string>>,
   routes: readonly string[],
-  preview?: RecoveryPreview,
+  preview?: RecoveryDryRun,
 ): Html {
   return html`<p>
       Sends again, on the route's own queue, the events whose deliveries there failed and never

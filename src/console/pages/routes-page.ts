@@ -33,11 +33,11 @@ function workersSection(run: RoutesRunView, consoleRoutes: number): Html {
       'No worker says it runs routes (none has written to Redis in the last 35 s): no route is being delivered.',
     );
   }
-  if (run.hashes.length > 1) {
+  if (run.workersDisagree) {
     warnings.push(
       `The workers read different routes files (${String(run.hashes.length)} versions): restart them with the same file.`,
     );
-  } else if (run.hashes.length === 1 && run.consoleHash !== run.hashes[0]) {
+  } else if (run.consoleDiffers) {
     warnings.push(
       "The console read another version of the routes file at its start: the routes below are the workers'; restart the console to read their settings.",
     );

@@ -4,8 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import request from 'supertest';
+import type { z } from 'zod';
 import { ConsoleConfig, WorkerConfig, loadConfig } from '../../../src/config';
 import { sha256Hex } from '../../../src/console';
+import { RoutesRun } from '../../../src/console/api/api-schemas';
 import { createConsoleProcess } from '../../../src/processes/console-process';
 import type { ConsoleProcess } from '../../../src/processes/console-process';
 import { createWorkerProcess } from '../../../src/processes/worker-process';
@@ -22,6 +24,7 @@ import { eventually, silentLogger } from '../routes/support/route-events';
 jest.setTimeout(60_000);
 
 const OPERATOR = 'operator-token-of-the-routes-run-test';
+const VIEWER = 'viewer-token-of-the-routes-run-test';
 const bearer = { Authorization: `Bearer ${OPERATOR}` };
 
 const routesYaml = (...names: string[]): string =>
@@ -54,7 +57,8 @@ describe('the console shows the routes the workers run, not only those it read a
     await writeFile(join(dir, 'routes.yaml'), routesYaml('loans'));
     await writeFile(
       join(dir, 'tokens.yaml'),
-      `tokens:\n  - { name: ops, sha256: ${sha256Hex(OPERATOR)}, role: operator }\n`,
+      `tokens:\n  - { name: ops, sha256: ${sha256Hex(OPERATOR)}, role: operator }\n` +
+        `  - { name: reader, sha256: ${sha256Hex(VIEWER)}, role: viewer }\n`,
     );
     consoleConnection = openProducerConnection(TEST_REDIS_URL);
     consoleProcess = createConsoleProcess({
@@ -132,6 +136,46 @@ describe('the console shows the routes the workers run, not only those it read a
     expect(after).toContain("requests (new: run by workers, not in the console's file)");
     expect(after).not.toContain('different routes files');
     expect(after).toContain('The console read another version of the routes file at its start');
+  });
+
+  /** GET /api/v1/routes-run as a viewer (a read: the same sign-in as every other), typed. */
+  const routesRunApi = async (): Promise<z.infer<typeof RoutesRun>> =>
+    RoutesRun.parse(
+      (
+        await request(consoleProcess.app)
+          .get('/api/v1/routes-run')
+          .set({ Authorization: `Bearer ${VIEWER}` })
+          .expect(200)
+      ).body,
+    );
+
+  it('answers the registry in the JSON API: a route added while the console runs, and workers that disagree on the file', async () => {
+    await request(consoleProcess.app).get('/api/v1/routes-run').expect(401);
+    const none = await routesRunApi();
+    expect(none).toMatchObject({ workers: [], runByNoWorker: [], workersDisagree: false });
+    expect(none.consoleHash).toMatch(/^[0-9a-f]{64}$/);
+
+    startWorker();
+    await workersSaying(1);
+    const one = await routesRunApi();
+    expect(one.workers).toEqual([
+      expect.objectContaining({ routes: ['loans'], hash: one.consoleHash, pid: process.pid }),
+    ]);
+    expect(one).toMatchObject({ workersDisagree: false, consoleDiffers: false });
+
+    // `requests` is added to the file while the console runs; a second worker reads the new file.
+    await writeFile(join(dir, 'routes.yaml'), routesYaml('loans', 'requests'));
+    startWorker();
+    await workersSaying(2);
+    const two = await routesRunApi();
+    expect(two.hashes).toHaveLength(2);
+    expect(two.hashes).toContain(one.consoleHash);
+    expect(two.workersDisagree).toBe(true);
+    expect(two.unknownToConsole).toEqual([{ name: 'requests', workers: [expect.any(String)] }]);
+    expect(two.runByNoWorker).toEqual([]);
+    const document = (await request(consoleProcess.app).get('/api/v1/openapi.json').expect(200))
+      .body as { paths: Record<string, unknown> };
+    expect(Object.keys(document.paths)).toContain('/api/v1/routes-run');
   });
 
   it('says no worker runs routes when none has registered', async () => {

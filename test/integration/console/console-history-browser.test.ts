@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import {
   launchTestBrowser,
+  screenshot,
   screenshotWithoutViolations,
   signedInPage,
 } from '../../helpers/console-browser';
@@ -151,6 +152,33 @@ describe('the console’s history pages in a real browser', () => {
     await checked(page, 'audit');
     await page.goto(`${consoleUnderTest.url}/forget`);
     await checked(page, 'forget');
+  });
+
+  it('lays the search forms out in a grid: at 1,280 × 800 the first result is in view', async () => {
+    const page = await signIn(TOKENS.operator);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    /** The first result row's top and the form's height, in CSS pixels of the viewport. */
+    const firstRowTop = async (): Promise<{ top: number; formHeight: number }> => {
+      const row = await page.locator('tbody tr').first().boundingBox();
+      const form = await page.locator('form.filters').boundingBox();
+      if (row === null || form === null) throw new Error('no result row or form on the page');
+      return { top: row.y, formHeight: form.height };
+    };
+    await page.goto(`${consoleUnderTest.url}/events`);
+    expect(await page.locator('tbody tr').count()).toBeGreaterThan(0);
+    const events = await firstRowTop();
+    // Several fields to a row: 14 fields in a column took more than the whole viewport.
+    expect(events.formHeight).toBeLessThan(300);
+    expect(events.top).toBeLessThan(800 - 30);
+    await screenshot(page, 'events-grid-1280', { viewport: true });
+
+    await page.goto(`${consoleUnderTest.url}/replays?route=library-main&institution=01SVC_INST`);
+    await page.waitForSelector('text=Dry run: 4 events match your filter');
+    const replays = await firstRowTop();
+    expect(replays.formHeight).toBeLessThan(350);
+    expect(replays.top).toBeLessThan(800 - 30);
+    await screenshotWithoutViolations(page, 'replays-grid-1280');
+    await screenshot(page, 'replays-grid-1280-viewport', { viewport: true });
   });
 
   it('masks patron fields for a viewer and shows no action buttons', async () => {

@@ -13,6 +13,7 @@ import {
 } from '../../helpers/console-with-history';
 import type { ConsoleWithHistory } from '../../helpers/console-with-history';
 import { deliveredAttempt, fixtureEvent } from '../../helpers/history-events';
+import { recordFinalFailures } from '../../helpers/record-final-failures';
 
 describe('recover since, records set aside and recovered events in a real browser', () => {
   let consoleUnderTest: ConsoleWithHistory;
@@ -34,19 +35,13 @@ describe('recover since, records set aside and recovered events in a real browse
     // Slow deliveries (one every 4 s) so that the recovery's page shows it running first.
     consoleUnderTest = await startConsoleWithHistory({ replayRatePerSecond: 0.25 });
     await consoleUnderTest.record([...failed, recovered, setAsideFor], async (recorder) => {
-      for (const event of failed) {
-        await recorder.attempt({
-          event,
-          route: 'loans',
-          attempt: 10,
-          startedAt: new Date(),
-          endedAt: new Date(),
-          outcome: 'failed',
-          status: 503,
-          error: 'HTTP 503 Service Unavailable',
-          durationMs: 40,
-        });
-      }
+      await recordFinalFailures(recorder, failed, {
+        route: 'loans',
+        attempt: 10,
+        status: 503,
+        error: 'HTTP 503 Service Unavailable',
+        durationMs: 40,
+      });
       // A duration past PostgreSQL's integer: the writer sets this attempt aside.
       await recorder.attempt(deliveredAttempt(setAsideFor, 1));
     });

@@ -19,6 +19,7 @@ import {
 import type { ConsoleWithHistory } from '../../helpers/console-with-history';
 import { TEST_DATABASE_URL } from '../../helpers/history-database';
 import { TEST_HISTORY_KEY, fixtureEvent } from '../../helpers/history-events';
+import { recordFinalFailures } from '../../helpers/record-final-failures';
 import { startRecordingHttpReceiver } from '../../helpers/recording-http-receiver';
 import type { RecordingHttpReceiver } from '../../helpers/recording-http-receiver';
 import { TEST_REDIS_URL } from '../../helpers/redis';
@@ -187,6 +188,62 @@ describe('recover since: what failed on a route and never succeeded since, sent 
     expect(again.body).toMatchObject({ count: 0, more: false });
   });
 
+  it('dry run counts by the route’s rule: both numbers and the actions it leaves out (API and CLI)', async () => {
+    // Failed on `loans` when the routes file sent them there: a loan, and a user and an item
+    // event that `loans` (match: { action: [loan] }) no longer takes.
+    const at = (event: CanonicalEvent): CanonicalEvent => ({
+      ...event,
+      institution: { value: 'RULE_INST', desc: 'Rule test' },
+    });
+    const events = [
+      at(fixtureEvent('loan-created', { id: 'rule-loan' })),
+      at(fixtureEvent('user-updated', { id: 'rule-user' })),
+      at(fixtureEvent('item-updated', { id: 'rule-item' })),
+    ];
+    await running.record(events, (recorder) =>
+      recordFinalFailures(recorder, events, {
+        route: 'loans',
+        attempt: 2,
+        status: 500,
+        error: 'HTTP 500',
+        durationMs: 3,
+      }),
+    );
+    const asked = { route: 'loans', since: start.toISOString(), institution: 'RULE_INST' };
+    const dry = await call(TOKENS.operator, '/recoveries', asked);
+    expect(dry.status).toBe(200);
+    expect(dry.body).toMatchObject({
+      dryRun: true,
+      count: 3,
+      routeCount: 1,
+      leftOut: { item: 1, user: 1 },
+      sends: 1,
+      summary:
+        '3 events failed on route loans and never succeeded since; 1 of them match route loans; left out: 1 item, 1 user',
+    });
+    const sample = dry.body.sample as { eventId: string; routeTakes: boolean }[];
+    expect(Object.fromEntries(sample.map((one) => [one.eventId, one.routeTakes]))).toEqual({
+      'rule-loan': true,
+      'rule-user': false,
+      'rule-item': false,
+    });
+
+    const cli = captureIo(cliEnv());
+    const args = ['history', 'recover', '--route', 'loans', '--since', start.toISOString()];
+    expect(await runCli([...args, '--institution', 'RULE_INST', '--dry-run'], cli)).toBe(0);
+    expect(cli.stdout()).toContain(
+      '3 events failed on route loans and never succeeded since; 1 of them match route loans; left out: 1 item, 1 user.',
+    );
+    expect(cli.stdout()).toMatch(
+      /rule-user {2}user .*\(left out: the route does not take it now\)/,
+    );
+    const json = captureIo(cliEnv());
+    expect(await runCli([...args, '--institution', 'RULE_INST', '--dry-run', '--json'], json)).toBe(
+      0,
+    );
+    expect(JSON.parse(json.stdout())).toMatchObject({ count: 3, routeCount: 1, sends: 1 });
+  });
+
   it('over the cap, says "more than 10000" (API and CLI)', async () => {
     await insertFailedEvents(running.schema, 'CAP_INST', 10_001);
     const dry = await call(TOKENS.operator, '/recoveries', {
@@ -200,7 +257,7 @@ describe('recover since: what failed on a route and never succeeded since, sent 
     const code = await runCli([...args, '--institution', 'CAP_INST', '--dry-run'], cli);
     expect(cli.stderr()).toBe('');
     expect(code).toBe(0);
-    expect(cli.stdout()).toContain('More than 10000 events');
+    expect(cli.stdout()).toContain('More than 10000 events qualify');
   });
 
   it('marks a recovered job_end: API list, history search and history show --json', async () => {

@@ -27,7 +27,8 @@ export function jobEndEvent(base: EventBase, jobInstance: Record<string, unknown
 /**
  * Events of the other kinds. Their payloads are not shown in the spec (§6.2); these are invented
  * in the platform family's style, with one subject object each. As the platform sends them, the
- * action is the kind (LOAN, BIB, USER, REQUEST) and the change is the `event` code.
+ * action is the kind (LOAN, BIB, USER, REQUEST, ITEM, NOTIFICATION) and the change is the `event`
+ * code; a notification's subject is `notification_data`, as in real payloads.
  */
 export function sampleEvent(
   kind: Exclude<EventKind, 'job_end'>,
@@ -97,6 +98,38 @@ const SAMPLE_BODIES: Readonly<Record<Exclude<EventKind, 'job_end'>, SampleBody>>
       mms_id: `99${n}0000561`,
       title: 'The politics of light',
       request_date: time.slice(0, 10),
+    },
+  }),
+  item: (n, time) => ({
+    action: 'ITEM',
+    event: { value: 'ITEM_UPDATED', desc: 'Item updated' },
+    item: {
+      bib_data: { mms_id: `99${n}0000561`, title: 'A history of rivers', author: 'Okafor, Amara' },
+      holding_data: { holding_id: `22${n}0000561`, call_number: 'GB1201 .O43 2019' },
+      item_data: {
+        pid: `23${n}0000561`,
+        barcode: `3900${n}`,
+        modification_date: `${time.slice(0, 10)}Z`,
+        base_status: { value: '1', desc: 'Item in place' },
+        library: { value: 'MAIN', desc: 'Main Library' },
+        location: { value: 'STACKS', desc: 'Main stacks' },
+        requested: false,
+      },
+    },
+  }),
+  notification: (n, time) => ({
+    action: 'NOTIFICATION',
+    event: { value: 'NOTIFICATION', desc: 'Notification' },
+    notification_data: {
+      notification_type: 'FulfillmentLetter',
+      letter_code: 'LoanStatusNoticeLetter',
+      channel: 'EMAIL',
+      user_id: `S10${n}`,
+      item: [
+        { barcode: `3900${n}`, title: 'A history of rivers', due_date: time },
+        { barcode: `3901${n}`, title: 'Essays on memory', due_date: time },
+      ],
+      message: 'Your loans are due soon.',
     },
   }),
 };

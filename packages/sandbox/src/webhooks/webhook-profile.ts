@@ -1,7 +1,10 @@
 import { z } from 'zod';
 
-/** The event kinds the sandbox can send; a profile subscribes to some or (no `events`) all. */
-const EVENT_KINDS = ['job_end', 'loan', 'bib', 'user', 'request'] as const;
+/**
+ * The event kinds the sandbox can send (each kind the listener takes: src/events/kinds/); a profile
+ * subscribes to some or (no `events`) all.
+ */
+const EVENT_KINDS = ['job_end', 'loan', 'bib', 'user', 'request', 'item', 'notification'] as const;
 export const EventKind = z.enum(EVENT_KINDS);
 export type EventKind = z.infer<typeof EventKind>;
 

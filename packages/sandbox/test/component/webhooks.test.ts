@@ -140,7 +140,7 @@ describe('sandbox webhooks (spec §6)', () => {
     receiver = await startReceiver();
     sut = await startSandbox();
     await register('json');
-    for (const kind of ['loan', 'bib', 'user', 'request']) {
+    for (const kind of ['loan', 'bib', 'user', 'request', 'item', 'notification']) {
       await sut.admin('POST', '/events', { kind });
     }
     const sent = receiver.posts.map((post) => {
@@ -155,6 +155,8 @@ describe('sandbox webhooks (spec §6)', () => {
       ['BIB', 'BIB_UPDATED'],
       ['USER', 'USER_UPDATED'],
       ['REQUEST', 'REQUEST_CREATED'],
+      ['ITEM', 'ITEM_UPDATED'],
+      ['NOTIFICATION', 'NOTIFICATION'],
     ]);
   });
 

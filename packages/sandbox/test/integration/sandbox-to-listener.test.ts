@@ -2,7 +2,9 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { listenerUnderTest, TEST_SECRET } from '../../../../test/helpers/listener-under-test';
 import type { ListenerUnderTest } from '../../../../test/helpers/listener-under-test';
+import { eventKinds } from '../../../../src/events/kinds/event-kinds';
 import { startSandbox } from '../../src/testing/start-sandbox';
+import { EventKind } from '../../src/webhooks/webhook-profile';
 import type { SandboxUnderTest } from '../../src/testing/start-sandbox';
 
 async function until<T>(
@@ -17,6 +19,23 @@ async function until<T>(
   }
   throw new Error(`gave up waiting for ${what}`);
 }
+
+/** Every kind the sandbox fires without a job run, and the subject each one carries. */
+const SUBJECT_OF: Readonly<Record<string, string>> = {
+  loan: 'item_loan',
+  bib: 'bib',
+  user: 'webhook_user',
+  request: 'user_request',
+  item: 'item',
+  notification: 'notification_data',
+};
+const FIRED_KINDS = Object.keys(SUBJECT_OF);
+
+it('can fire every kind the listener takes (src/events/kinds/)', () => {
+  const listenerKinds = eventKinds.map((kind) => kind.name).sort();
+  expect([...EventKind.options].sort()).toEqual(listenerKinds);
+  expect([...FIRED_KINDS, 'job_end'].sort()).toEqual(listenerKinds);
+});
 
 describe.each(['json', 'xml'] as const)(
   'the sandbox delivering %s to the real listener',
@@ -71,6 +90,51 @@ describe.each(['json', 'xml'] as const)(
           ]),
         },
         meta: { format },
+      });
+    });
+
+    it('fires every kind the listener takes, each delivered, accepted and queued', async () => {
+      // Not a reset: it restarts the event ids, and the listener would take a loan with the
+      // job_end's id above for a redelivery. One profile, registered afresh.
+      const profiles = (await sandbox.admin('GET', '/webhooks')).json.profiles as { id: string }[];
+      for (const profile of profiles) await sandbox.admin('DELETE', `/webhooks/${profile.id}`);
+      expect(
+        (await sandbox.admin('POST', '/webhooks', { url: webhookUrl, secret: TEST_SECRET, format }))
+          .status,
+      ).toBe(201);
+      const fired = new Map<string, string>();
+      for (const kind of FIRED_KINDS) {
+        const answer = await sandbox.admin('POST', '/events', { kind });
+        expect(answer.status).toBe(202);
+        fired.set(kind, (answer.json.event as { id: string }).id);
+      }
+      const delivered = await until(async () => {
+        const list = await sandbox.admin('GET', '/deliveries');
+        const rows = (list.json.deliveries as { event_id: string; status?: number }[]).filter(
+          (row) => [...fired.values()].includes(row.event_id),
+        );
+        return rows.length === FIRED_KINDS.length ? rows : undefined;
+      }, 'a delivery of each kind');
+      expect(delivered.map((row) => row.status)).toEqual(FIRED_KINDS.map(() => 200));
+
+      const jobs = await listener.events.queue.getJobs(['waiting']);
+      for (const [kind, id] of fired) {
+        const job = jobs.find((one) => (one.data as { id?: string }).id === id);
+        expect(job?.data).toMatchObject({ action: kind, meta: { format } });
+        expect((job?.data as Record<string, unknown>)[SUBJECT_OF[kind] ?? '']).toEqual(
+          expect.any(Object),
+        );
+      }
+      // A notification's letter and an item's barcode come through as the platform sent them.
+      const notice = jobs.find(
+        (one) => (one.data as { id?: string }).id === fired.get('notification'),
+      );
+      expect(notice?.data).toMatchObject({
+        notification_data: { letter_code: 'LoanStatusNoticeLetter', channel: 'EMAIL' },
+      });
+      const item = jobs.find((one) => (one.data as { id?: string }).id === fired.get('item'));
+      expect(item?.data).toMatchObject({
+        item: { item_data: { barcode: expect.stringMatching(/^3900\d{4}$/) } },
       });
     });
 
