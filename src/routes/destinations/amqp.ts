@@ -9,7 +9,7 @@ import { renderTemplate } from '../render-template';
 import type { DeliveryPreview, Destination } from './destination';
 import type { DestinationAdapter } from './destination-adapter';
 import type { DestinationContext } from './destination-context';
-import { errnoCode as codeOf } from './errno-code';
+import { errnoCode as codeOf } from '../../errno-code';
 import { withTimeout } from '../../with-timeout';
 import { atMostBytes, uncarriable } from './carriable';
 import type { CarriedValue } from './carriable';
