@@ -24,7 +24,7 @@ import type { CreateWorkerOptions, RunningWorker } from '../worker/create-worker
 import type { EventStep } from '../worker/event-step';
 import { withEventSteps } from '../worker/event-step';
 import { dispatchInSpan } from '../worker/dispatch-in-span';
-import { handlerEntries } from '../worker/handler-entries';
+import { handlerEntries } from '../handlers/handler-entries';
 import type { BackgroundDeps, Closeable, EventQueue, HandlerEntry } from '../worker/handler-entry';
 import { createHandlerRegistry, eventIdOf } from '../worker/handler-registry';
 import type { Dispatch } from '../worker/handler-registry';

@@ -61,7 +61,7 @@ export interface HandlerOutcome {
 }
 
 /**
- * One entry of the handler list (src/worker/handler-entries.ts): each kind room exports one,
+ * One entry of the handler list (src/handlers/handler-entries.ts): each kind room exports one,
  * so the generic worker runs handlers without knowing any kind.
  */
 export interface HandlerEntry {
