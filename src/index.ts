@@ -67,7 +67,7 @@ export { toPlatformXml } from './platform-xml/to-platform-xml';
 export { pluralOf } from './platform-xml/plural-of';
 
 // the outbound challenge of spec §6.1 (the CLI's `challenge` command)
-export { checkChallenge } from './cli/check-challenge';
+export { checkChallenge } from './http/check-challenge';
 
 // API client (the 94 operations of spec §4): its public surface by name; the pieces it shares with
 // the worker (the atomic file writer, the record check) are the client package's own business.

@@ -3,7 +3,7 @@ import { extname } from 'node:path';
 import type { CliIo } from './cli-io';
 import { CliUsageError } from './cli-usage-error';
 import { messageOf } from '../operations/message-of';
-import { requestFailureOf } from './request-failure';
+import { requestFailureOf } from '../request-failure';
 import { parseCommandArgs, positiveIntOption } from './parse-command-args';
 import { listenerUrl, printableUrl } from './printable-url';
 import { SAMPLE_KINDS, sampleEvent } from './sample-events';
