@@ -1,10 +1,9 @@
 import type { Redis } from 'ioredis';
-import { isRecord } from '../is-record';
 import type { Logger } from '../logger';
+import type { HandlerEntry } from '../worker/handler-entry';
 import type { Dispatch } from '../worker/handler-registry';
-import { jobIdOfInstance } from '../worker/job-end/job-id-of-instance';
 import type { ExpectedEvent } from './expected-events-file';
-import { ruleName } from './expected-events-file';
+import { expectedNameOf, ruleName } from './expected-events-file';
 
 /** The rules of one institution's event queue. */
 export interface ExpectedEventsOfQueue {
@@ -32,8 +31,15 @@ export function expectedSinceKey(queueName: string): string {
  */
 export function withExpectedEvents(
   dispatch: Dispatch,
-  { redis, watch, logger }: { redis: Redis; watch: ExpectedEventsOfQueue; logger: Logger },
+  options: {
+    redis: Redis;
+    watch: ExpectedEventsOfQueue;
+    logger: Logger;
+    /** The handler list: a rule that expects an event by name asks its action's entry. */
+    entries: readonly HandlerEntry[];
+  },
 ): Dispatch {
+  const { redis, watch, logger, entries } = options;
   if (watch.rules.length === 0) return dispatch;
   const now = String(Date.now());
   const pipeline = redis.pipeline();
@@ -41,7 +47,9 @@ export function withExpectedEvents(
     pipeline.hsetnx(expectedSinceKey(watch.queueName), ruleName(rule), now);
   void pipeline.exec().catch(() => undefined);
   return async (job, signal) => {
-    const met = watch.rules.filter((rule) => meets(rule, job.name.toLowerCase(), job.data));
+    const met = watch.rules.filter((rule) =>
+      meets(rule, job.name.toLowerCase(), job.data, entries),
+    );
     if (met.length > 0) {
       const fields = met.flatMap((rule) => [ruleName(rule), String(Date.now())]);
       await redis.hset(expectedLastKey(watch.queueName), ...fields).catch((error: unknown) => {
@@ -55,24 +63,18 @@ export function withExpectedEvents(
   };
 }
 
-/** Whether an event (action, data as queued) meets a rule. */
-export function meets(rule: ExpectedEvent, action: string, data: unknown): boolean {
+/**
+ * Whether an event (action, data as queued) meets a rule: by its action, or by a name that the
+ * entry of its action says the event bears (`expectedBy`); an action without it meets no such rule.
+ */
+export function meets(
+  rule: ExpectedEvent,
+  action: string,
+  data: unknown,
+  entries: readonly HandlerEntry[],
+): boolean {
   if (rule.kind !== undefined) return action === rule.kind;
-  if (action !== 'job_end' || rule.jobEnd === undefined) return false;
-  const subject = isRecord(data) && isRecord(data.job_instance) ? data.job_instance : undefined;
-  if (subject === undefined) return false;
-  const wanted = rule.jobEnd.toLowerCase();
-  const info = isRecord(subject.job_info) ? subject.job_info : {};
-  const jobId = jobIdOfInstance({
-    job_info: { id: typeof info.id === 'string' ? info.id : undefined },
-    link: typeof subject.link === 'string' ? subject.link : undefined,
-  });
-  const jobName = typeof info.name === 'string' ? info.name : undefined;
-  const instanceName = typeof subject.name === 'string' ? subject.name.toLowerCase() : '';
-  // Without job_info, the instance's name starts with the job's: `Import MARC records - 11/06/…`.
-  return (
-    jobId?.toLowerCase() === wanted ||
-    jobName?.toLowerCase() === wanted ||
-    instanceName.startsWith(`${wanted} - `)
-  );
+  const name = expectedNameOf(rule);
+  const entry = entries.find((one) => one.action === action);
+  return name !== undefined && entry?.expectedBy?.(data, name) === true;
 }

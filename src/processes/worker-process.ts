@@ -105,7 +105,7 @@ export function createWorkerProcess(options: WorkerProcessOptions): WorkerProces
   const named = queues.map((queue) => namedQueue(config, queue));
   const registry = options.metrics?.registry;
   const file = config.EXPECTED_EVENTS_FILE;
-  const watch = watchExpectedEvents({ ...options, file, registry, queues: named });
+  const watch = watchExpectedEvents({ ...options, file, registry, queues: named, entries });
   const running = named.map((queue) => {
     const watched = { ...queue, dispatch: watch(queue.queueName, queue.dispatch) };
     return startEventWorker(options, { entries, parts: watched }, routing?.fanOut, history);
