@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import type { CliIo } from './cli-io';
 import { CliUsageError } from './cli-usage-error';
-import { messageOf } from '../operations/message-of';
+import { messageOf } from '../message-of';
 import { requestFailureOf } from '../request-failure';
 import { parseCommandArgs, positiveIntOption } from './parse-command-args';
 import { listenerUrl, printableUrl } from './printable-url';

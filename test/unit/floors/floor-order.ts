@@ -29,6 +29,7 @@ export const FLOORS: readonly (readonly string[])[] = [
     'body-caps-of.ts',
     'errno-code.ts',
     'is-record.ts',
+    'message-of.ts',
     'request-failure.ts',
     'with-timeout.ts',
   ],
