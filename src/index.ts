@@ -1,4 +1,5 @@
-// The package's one public entry. Composition roots live in src/bin and are not exported.
+// The package's one public entry: the product's own pieces. Composition roots live in src/bin and
+// are not exported; the API client is its own package, imported as @svcws/client.
 export {
   ConfigError,
   loadConfig,
@@ -67,66 +68,12 @@ export { toPlatformXml } from './platform-xml/to-platform-xml';
 export { pluralOf } from './platform-xml/plural-of';
 
 // the outbound challenge of spec §6.1 (the CLI's `challenge` command)
-export { checkChallenge } from './cli/check-challenge';
-
-// API client (the 94 operations of spec §4): its public surface by name; the pieces it shares with
-// the worker (the atomic file writer, the record check) are the client package's own business.
-export {
-  createSvcClient,
-  SvcApiError,
-  SvcParamError,
-  endpoints,
-  endpointByOperation,
-  defineArea,
-  redactUrl,
-  createRateLimiter,
-  nodeHttpTransport,
-  CodeField,
-  JobInfo,
-  JobInstance,
-  JobInstanceCounter,
-} from '@svcws/client';
-export type {
-  LooseParams,
-  SvcClient,
-  SvcClientOptions,
-  CallOptions,
-  DownloadParams,
-  DownloadResult,
-  DownloadStream,
-  DownloadTarget,
-  EndpointTable,
-  Page,
-  RequestParams,
-  RouteOf,
-  ClientErrorCode,
-  SvcApiErrorFields,
-  EndpointRoute,
-  ResponseOf,
-  Area,
-  AreaTable,
-  BodyFormat,
-  Endpoint,
-  EndpointRow,
-  HttpMethod,
-  PathParams,
-  Refusal,
-  ResponseOfEndpoint,
-  RateLimiter,
-  Release,
-  Sleep,
-  HttpTransport,
-  TransportRequest,
-  TransportResponse,
-  ClientLogger,
-} from '@svcws/client';
+export { checkChallenge } from './http/check-challenge';
 
 // routing (docs/routing.md): the routes file, its validation, and the routing a worker starts
 export { loadRoutesFile, parseRoutesFile } from './routes/load-routes-file';
 export { RoutesFile, Route, RouteMatch, RouteDestination, RouteRetry } from './routes/routes-file';
 export { StartupFileError } from './startup/startup-file-error';
-/** @deprecated The routes and institutions files share one error: use StartupFileError. */
-export { StartupFileError as RoutesFileError } from './startup/startup-file-error';
 export { startRouting } from './routes/start-routing';
 export type { Routing, StartRoutingOptions } from './routes/start-routing';
 export { routeQueueName } from './routes/route-queue-name';

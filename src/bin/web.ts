@@ -13,7 +13,7 @@ import { closeServer } from '../http/close-server';
 import { configureServer } from '../http/configure-server';
 import { createListenerProcess } from '../processes/listener-process';
 import type { ListenerProcess } from '../processes/listener-process';
-import { enqueueBoundMs } from '../processes/enqueue-bound-ms';
+import { enqueueBoundMs } from '../events/enqueue-bound-ms';
 import { listenerReadyFields } from '../processes/listener-ready-fields';
 import type { Logger } from '../logger';
 import type { Redis } from 'ioredis';

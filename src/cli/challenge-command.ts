@@ -1,4 +1,4 @@
-import { checkChallenge } from './check-challenge';
+import { checkChallenge } from '../http/check-challenge';
 import type { CliIo } from './cli-io';
 import { CliUsageError } from './cli-usage-error';
 import { parseCommandArgs, positiveIntOption } from './parse-command-args';

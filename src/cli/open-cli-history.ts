@@ -1,7 +1,7 @@
 import { HistoryConfig, loadConfig } from '../config';
 import { deriveHistoryKeys, openHistoryDatabase } from '../history';
 import type { HistoryContext, SqlExecutor } from '../history';
-import { messageOf } from '../operations/message-of';
+import { messageOf } from '../message-of';
 import type { CliIo } from './cli-io';
 
 export interface CliHistory extends HistoryContext {

@@ -3,7 +3,7 @@ import { loadConfig } from '../config';
 import { openRedis } from '../redis/open-redis';
 import type { CliIo } from './cli-io';
 import { CliQueueConfig } from './cli-config';
-import { messageOf } from '../operations/message-of';
+import { messageOf } from '../message-of';
 import { redisWhere } from '../redis/redis-target';
 
 export interface CliRedis {

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { ParseArgsConfig } from 'node:util';
 import { CliUsageError } from './cli-usage-error';
-import { messageOf } from '../operations/message-of';
+import { messageOf } from '../message-of';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 

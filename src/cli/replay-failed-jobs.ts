@@ -1,5 +1,5 @@
 import type { Job } from 'bullmq';
-import { messageOf } from '../operations/message-of';
+import { messageOf } from '../message-of';
 import { replayFailedJob } from '../operations/replay-failed-job';
 import type { CliIo } from './cli-io';
 

@@ -5,7 +5,7 @@ import { CliUsageError } from './cli-usage-error';
 import { failedCommand } from './failed-command';
 import { forInstitution } from './for-institution';
 import { historyCommand } from './history-command';
-import { messageOf } from '../operations/message-of';
+import { messageOf } from '../message-of';
 import { reconcileCommand } from './reconcile-command';
 import { rejectedCommand } from './rejected-command';
 import { replayCommand } from './replay-command';

@@ -6,9 +6,7 @@ import { rootFieldRules } from './kinds/event-kinds';
 import { FieldFlag } from './kinds/field-rules';
 import type { FieldRules } from './kinds/field-rules';
 import { MAX_NESTING_DEPTH } from './max-nesting-depth';
-
-/** Keys that would reach an object's prototype if copied by assignment anywhere downstream. */
-const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+import { UNSAFE_KEYS } from './unsafe-keys';
 
 // Module constants, not property reads of imports: this runs for every key of every delivery.
 const CODE = FieldFlag.code;

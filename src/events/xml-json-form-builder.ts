@@ -1,6 +1,7 @@
 import { FieldFlag } from './kinds/field-rules';
 import type { FieldRules } from './kinds/field-rules';
 import { pluralOf } from '../platform-xml/plural-of';
+import { UNSAFE_KEYS } from './unsafe-keys';
 
 /** One open element; its value is decided when it closes. */
 interface Frame {
@@ -21,7 +22,6 @@ interface Frame {
   repeated: Set<string> | undefined;
 }
 
-const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 const BLANK = /^\s*$/;
 
 /**

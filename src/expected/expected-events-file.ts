@@ -39,6 +39,14 @@ export function ruleName(rule: ExpectedEvent): string {
   return rule.jobEnd === undefined ? `kind:${rule.kind ?? ''}` : `job_end:${rule.jobEnd}`;
 }
 
+/**
+ * The name a rule expects an event by (its `jobEnd`: a job's id or name), in lower case; undefined
+ * for a rule that expects a kind. Which events bear that name, their handler entry says.
+ */
+export function expectedNameOf(rule: ExpectedEvent): string | undefined {
+  return rule.jobEnd?.toLowerCase();
+}
+
 const FILE = 'expected events file';
 
 /** Reads EXPECTED_EVENTS_FILE at start-up; a problem stops the start naming the rule and field. */

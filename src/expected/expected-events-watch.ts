@@ -1,10 +1,9 @@
 import type { Redis } from 'ioredis';
-import { isRecord } from '../is-record';
 import type { Logger } from '../logger';
 import type { RunStage } from '../worker/event-run';
-import { jobIdOfInstance } from '../worker/job-end/job-id-of-instance';
+import type { HandlerEntry } from '../worker/handler-entry';
 import type { ExpectedEvent } from './expected-events-file';
-import { ruleName } from './expected-events-file';
+import { expectedNameOf, ruleName } from './expected-events-file';
 
 /** The rules of one institution's event queue. */
 export interface ExpectedEventsOfQueue {
@@ -30,15 +29,14 @@ export function expectedSinceKey(queueName: string): string {
  * that meets a rule costs a write; the others pass untouched. A write that fails is logged and
  * never fails the event.
  */
-export function expectedEventsStage({
-  redis,
-  watch,
-  logger,
-}: {
+export function expectedEventsStage(options: {
   redis: Redis;
   watch: ExpectedEventsOfQueue;
   logger: Logger;
+  /** The handler list: a rule that expects an event by name asks its action's entry. */
+  entries: readonly HandlerEntry[];
 }): RunStage | undefined {
+  const { redis, watch, logger, entries } = options;
   if (watch.rules.length === 0) return undefined;
   const now = String(Date.now());
   const pipeline = redis.pipeline();
@@ -46,7 +44,7 @@ export function expectedEventsStage({
     pipeline.hsetnx(expectedSinceKey(watch.queueName), ruleName(rule), now);
   void pipeline.exec().catch(() => undefined);
   return async (run, next) => {
-    const met = watch.rules.filter((rule) => meets(rule, run.action, run.job.data));
+    const met = watch.rules.filter((rule) => meets(rule, run.action, run.job.data, entries));
     if (met.length > 0) {
       const fields = met.flatMap((rule) => [ruleName(rule), String(Date.now())]);
       await redis.hset(expectedLastKey(watch.queueName), ...fields).catch((error: unknown) => {
@@ -60,24 +58,18 @@ export function expectedEventsStage({
   };
 }
 
-/** Whether an event (action, data as queued) meets a rule. */
-export function meets(rule: ExpectedEvent, action: string, data: unknown): boolean {
+/**
+ * Whether an event (action, data as queued) meets a rule: by its action, or by a name that the
+ * entry of its action says the event bears (`expectedBy`); an action without it meets no such rule.
+ */
+export function meets(
+  rule: ExpectedEvent,
+  action: string,
+  data: unknown,
+  entries: readonly HandlerEntry[],
+): boolean {
   if (rule.kind !== undefined) return action === rule.kind;
-  if (action !== 'job_end' || rule.jobEnd === undefined) return false;
-  const subject = isRecord(data) && isRecord(data.job_instance) ? data.job_instance : undefined;
-  if (subject === undefined) return false;
-  const wanted = rule.jobEnd.toLowerCase();
-  const info = isRecord(subject.job_info) ? subject.job_info : {};
-  const jobId = jobIdOfInstance({
-    job_info: { id: typeof info.id === 'string' ? info.id : undefined },
-    link: typeof subject.link === 'string' ? subject.link : undefined,
-  });
-  const jobName = typeof info.name === 'string' ? info.name : undefined;
-  const instanceName = typeof subject.name === 'string' ? subject.name.toLowerCase() : '';
-  // Without job_info, the instance's name starts with the job's: `Import MARC records - 11/06/…`.
-  return (
-    jobId?.toLowerCase() === wanted ||
-    jobName?.toLowerCase() === wanted ||
-    instanceName.startsWith(`${wanted} - `)
-  );
+  const name = expectedNameOf(rule);
+  const entry = entries.find((one) => one.action === action);
+  return name !== undefined && entry?.expectedBy?.(data, name) === true;
 }

@@ -3,6 +3,7 @@ import type { Registry } from 'prom-client';
 import type { Logger } from '../logger';
 import { registerExpectedEventsMetrics } from '../metrics/expected-events-metrics';
 import type { RunStage } from '../worker/event-run';
+import type { HandlerEntry } from '../worker/handler-entry';
 import { loadExpectedEventsFile } from './expected-events-file';
 import { expectedWatchesOf } from './expected-watches-of';
 import { expectedEventsStage } from './expected-events-watch';
@@ -20,6 +21,8 @@ export function watchExpectedEvents(options: {
   readonly logger: Logger;
   readonly registry?: Registry | undefined;
   readonly queues: readonly { institution: string | undefined; queueName: string }[];
+  /** The handler list, whose entries say which events a rule's name means (`expectedBy`). */
+  readonly entries: readonly HandlerEntry[];
 }): (queueName: string) => RunStage | undefined {
   // Without the file the metrics are declared all the same, with no series: the alert's
   // metrics exist on every worker (and its rule is checked against them).
@@ -39,6 +42,7 @@ export function watchExpectedEvents(options: {
       redis: options.connection,
       watch,
       logger: options.logger,
+      entries: options.entries,
     });
   };
 }

@@ -2,7 +2,7 @@ export { createHistoryRecorder } from './create-history-recorder';
 export type { AuditInput, HistoryRecorder } from './create-history-recorder';
 export { createHistoryWriter, outboxBacklog } from './create-history-writer';
 export { forgetPerson } from './forget-person';
-export type { ForgetOptions } from './forget-person';
+export type { ForgetOptions, ForgetReport } from './forget-person';
 export { historyBody } from './history-body';
 export type { HistoryFilters } from './history-filters';
 export { historyJourney } from './history-journey';

@@ -11,7 +11,7 @@ export interface HealthRoutesOptions {
 
 /**
  * `/healthz`: the process is up. `/readyz`: it can queue events (Redis answers), or with a spool
- * keep them (src/processes/listener-spool.ts).
+ * keep them (src/events/spool/open-listener-spool.ts).
  */
 export function createHealthRoutes({
   checkReady,

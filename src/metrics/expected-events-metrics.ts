@@ -1,6 +1,6 @@
 import { Gauge } from 'prom-client';
 import type { Registry } from 'prom-client';
-import type { ExpectedEventState } from '../expected/read-expected-events';
+import type { ExpectedEventState } from './expected-event-state';
 
 /**
  * `svcws_expected_event_age_seconds{institution, rule}` and

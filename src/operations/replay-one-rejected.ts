@@ -1,7 +1,7 @@
 import { createEventIntake } from '../events/event-intake';
 import type { RejectedStore } from '../events/rejected-store';
 import { RefusedDeliveryError } from '../events/refused-delivery-error';
-import { messageOf } from './message-of';
+import { messageOf } from '../message-of';
 import type { ReplayTargets } from './replay-targets';
 
 /** What became of one kept delivery: queued (and removed), or kept with the reason. */

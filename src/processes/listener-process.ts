@@ -18,9 +18,9 @@ import type { Logger } from '../logger';
 import { createWebMetrics } from '../metrics/web-metrics';
 import type { WebMetrics } from '../metrics/web-metrics';
 import type { MetricsServer } from '../metrics/serve-metrics';
-import { enqueueBoundMs } from './enqueue-bound-ms';
-import { openListenerSpool } from './listener-spool';
-import type { ListenerSpool } from './listener-spool';
+import { enqueueBoundMs } from '../events/enqueue-bound-ms';
+import { openListenerSpool } from '../events/spool/open-listener-spool';
+import type { ListenerSpool } from '../events/spool/open-listener-spool';
 import type { Spool } from '../events/spool/create-spool';
 
 /**

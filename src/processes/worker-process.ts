@@ -25,7 +25,7 @@ import type { EventStep } from '../worker/event-step';
 import type { RunStage } from '../worker/event-run';
 import { eventRunDispatch } from '../worker/event-run-stages';
 import { spanStage } from '../worker/span-stage';
-import { handlerEntries } from '../worker/handler-entries';
+import { handlerEntries } from '../handlers/handler-entries';
 import type {
   BackgroundDeps,
   Closeable,
@@ -111,7 +111,7 @@ export function createWorkerProcess(options: WorkerProcessOptions): WorkerProces
   const named = queues.map((queue) => namedQueue(config, queue));
   const registry = options.metrics?.registry;
   const file = config.EXPECTED_EVENTS_FILE;
-  const watch = watchExpectedEvents({ ...options, file, registry, queues: named });
+  const watch = watchExpectedEvents({ ...options, file, registry, queues: named, entries });
   const running = named.map((queue) =>
     startEventWorker(
       options,

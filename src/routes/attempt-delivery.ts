@@ -12,6 +12,7 @@ import type { RecordedOutcome } from './record-attempt';
 import type { RouteFiguresWriter } from './route-figures';
 import type { RouteMetrics } from './route-metrics';
 import type { AnyRoute } from './routes-file';
+import { messageOf } from '../message-of';
 
 /** What one route delivers through: its destination, and where outcomes are logged and counted. */
 export interface RouteDelivery {
@@ -195,15 +196,16 @@ function countAttempt(
     // Masked as the history masks it: a destination's answer may quote a user id.
     ...(error === undefined
       ? {}
-      : { error: maskPersonalValues(messageOf(error), event).slice(0, ERROR_KEPT) }),
+      : {
+          error: maskPersonalValues(messageOf(error, { withCause: false }), event).slice(
+            0,
+            ERROR_KEPT,
+          ),
+        }),
   });
 }
 
 /** The longest failure message the figures keep (a receiver's reason can be long). */
 const ERROR_KEPT = 500;
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 const PASS: Admission = { kind: 'pass' };

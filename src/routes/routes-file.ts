@@ -9,7 +9,7 @@ import { RouteWhere } from './match-where';
 import { RouteSend } from './route-send';
 import { RouteCircuit } from './route-circuit';
 import { isPersonalPath } from './is-personal-path';
-import { templatePathsOf } from './render-field-template';
+import { templatePathsOf } from './render-template';
 
 const codes = z.array(z.string().min(1)).min(1, 'at least one value');
 

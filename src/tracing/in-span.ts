@@ -1,6 +1,6 @@
 import { SpanStatusCode, trace } from '@opentelemetry/api';
 import type { Attributes, Link, Span, SpanKind } from '@opentelemetry/api';
-import { errnoCode } from '../routes/destinations/errno-code';
+import { errnoCode } from '../errno-code';
 
 /** The instrumentation scope of the spans this code opens itself. */
 const SCOPE = 'svcws-listener';

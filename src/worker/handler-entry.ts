@@ -69,7 +69,7 @@ export interface HandlerOutcome {
 }
 
 /**
- * One entry of the handler list (src/worker/handler-entries.ts): each kind room exports one,
+ * One entry of the handler list (src/handlers/handler-entries.ts): each kind room exports one,
  * so the generic worker runs handlers without knowing any kind.
  */
 export interface HandlerEntry {
@@ -98,4 +98,10 @@ export interface HandlerEntry {
    * every queue; undefined when its configuration turns it off. Closed before the workers.
    */
   readonly background?: (deps: BackgroundDeps) => Closeable | undefined;
+  /**
+   * Whether an event of this action (its data as queued) is one that a rule of
+   * EXPECTED_EVENTS_FILE naming `name` (lower case) expects; without it, only rules by kind see
+   * this action's events.
+   */
+  readonly expectedBy?: (data: unknown, name: string) => boolean;
 }

@@ -3,7 +3,7 @@ import type { Express } from 'express';
 import { loadConfig, WebConfig } from '../../src/config';
 import type { EventQueue } from '../../src/events/create-event-queue';
 import type { RejectedStore } from '../../src/events/rejected-store';
-import { enqueueBoundMs } from '../../src/processes/enqueue-bound-ms';
+import { enqueueBoundMs } from '../../src/events/enqueue-bound-ms';
 import { createListenerProcess } from '../../src/processes/listener-process';
 import type { ListenerProcess } from '../../src/processes/listener-process';
 import { closeRedis } from '../../src/redis/close-redis';

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { RejectedEntry } from '../../events/rejected-store';
 import { RoutesRunEntry } from '../../routes/routes-run-registry';
+import type { HistoryEventSummary, JourneyStep } from '../../history';
+import { StepOutcome } from '../../history/history-record';
+import type { EventJourney } from '../data/console-history';
 import { FailedJob, RouteView } from '../data/console-views';
 
 /**
@@ -89,11 +92,63 @@ const EventSummary = z.object({
   jobInstanceIds: z.array(z.string()),
   hasBody: z.boolean(),
   recovered: z.boolean().describe('a job_end the reconciliation found again (meta.recovered)'),
-});
+}) satisfies z.ZodType<HistoryEventSummary>;
 export const EventsPage = z.object({
   items: z.array(EventSummary),
   next: z.string().optional().describe('pass as `after` for the next page'),
 });
+const jobId = z.string().nullable();
+const run = z
+  .number()
+  .int()
+  .describe('1 for the first take; one more each time it was taken again');
+/** One step of the journey, as the history reads it (src/history/history-journey.ts). */
+const JourneyStepView = z.discriminatedUnion('kind', [
+  z.object({ at: z.string(), kind: z.literal('received'), event: EventSummary }),
+  z.object({
+    at: z.string(),
+    kind: z.literal('queued'),
+    by: z.enum(['listener', 'reconciliation']),
+    jobId,
+  }),
+  z.object({
+    at: z.string(),
+    kind: z.literal('taken'),
+    jobId,
+    run,
+    endedAt: z.string().nullable().describe('null: no end recorded'),
+  }),
+  z.object({
+    at: z.string(),
+    kind: z.enum(['finished', 'released']),
+    outcome: StepOutcome,
+    jobId,
+    run,
+  }),
+  z.object({
+    at: z.string(),
+    kind: z.literal('attempt'),
+    route: z.string(),
+    attempt: z.number().int(),
+    outcome: z.string(),
+    status: z.number().int().nullable(),
+    error: z.string().nullable(),
+    durationMs: z.number(),
+    startedAt: z.string(),
+    path: z.enum(['inline', 'queued']),
+    jobId,
+  }),
+  z.object({
+    at: z.string(),
+    kind: z.literal('outcome'),
+    outcome: z.string(),
+    subjectId: z.string().nullable(),
+    counters: z.unknown(),
+    files: z.unknown(),
+    error: z.string().nullable(),
+  }),
+]) satisfies z.ZodType<JourneyStep>;
+/** The journey's shape is the history's (EventJourney): `satisfies` holds this schema to it. */
 export const EventDetail = z.object({
   event: EventSummary,
   routes: z
@@ -104,19 +159,14 @@ export const EventDetail = z.object({
     .unknown()
     .describe('the event as received, patron fields masked for viewers; null: not kept'),
   steps: z
-    .array(
-      z.looseObject({
-        at: z.string(),
-        kind: z.enum(['received', 'queued', 'taken', 'attempt', 'outcome', 'released', 'finished']),
-      }),
-    )
+    .array(JourneyStepView)
     .describe(
       'oldest first: received (the listener), queued (by, jobId), taken (run, endedAt: null when ' +
         'no end was recorded), each route attempt (path inline or queued, status, error, ' +
         'durationMs), outcome (what the handler came to: outcome, subjectId, files), released (a run that gave the job back: ' +
         'outcome) and finished (outcome completed or failed)',
     ),
-});
+}) satisfies z.ZodType<EventJourney>;
 export const ReplayBody = z.object({
   route: z.string(),
   filters: z.record(z.string(), z.string()).optional().describe('as GET /events, no limit/after'),

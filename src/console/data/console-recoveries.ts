@@ -4,7 +4,7 @@ import { recoveryDryRun } from '../../operations/recovery-dry-run';
 import type { BackgroundReplays } from '../../operations/background-replays';
 import { recoveryRunningMessage } from '../../operations/recovery-lock';
 import { consoleError } from './console-error';
-import type { ConsoleHistory, HistoryScope } from './console-history';
+import type { ConsoleHistory, HistoryScope, RecoveryAnswer } from './console-history';
 import { needsOperator, parsed } from './console-input';
 import type { ConsoleHistoryOptions } from './create-console-history';
 
@@ -56,7 +56,7 @@ async function recover(
   replays: BackgroundReplays,
   request: unknown,
   scope: HistoryScope,
-): Promise<unknown> {
+): Promise<RecoveryAnswer> {
   needsOperator(scope, 'recover');
   const asked = parsed(RecoveryRequest, request, 'body');
   const institution = institutionOf(asked.institution, scope);

@@ -32,7 +32,7 @@ import { consoleRecoveries } from './console-recoveries';
 import { consoleSetAside } from './console-set-aside';
 import type { RetentionDays } from '../../history/prune-on-schedule';
 import type { RouteMatch } from '../../routes/routes-file';
-import type { AuditRecord, ConsoleHistory, HistoryScope } from './console-history';
+import type { AuditRecord, ConsoleHistory, HistoryScope, ReplayAnswer } from './console-history';
 
 /** Where a replay by query queues: the route's queue and its attempts and backoff. */
 export interface ReplayTarget {
@@ -328,7 +328,7 @@ async function replayByQuery(
   replays: BackgroundReplays,
   request: unknown,
   scope: HistoryScope,
-): Promise<unknown> {
+): Promise<ReplayAnswer> {
   needsOperator(scope, 'replay');
   const context = { db: options.db, keys: options.keys };
   const asked = parsed(ReplayRequest, request, 'body');

@@ -13,7 +13,7 @@ import { isoOrNull, jobInstitution } from './job-institution';
 import { toHttpError } from './console-error';
 import { whileRedisAnswers } from './while-redis-answers';
 import type { Principal } from '../auth/principal';
-import type { ExpectedEventState } from '../../expected/read-expected-events';
+import type { ExpectedEventState } from '../../metrics/expected-event-state';
 import { readRouteReport } from '../../routes/read-route-report';
 import { routeQueueCounts } from '../../routes/route-queue-counts';
 import type { Route } from '../../routes/routes-file';

@@ -1,9 +1,8 @@
 import type { Request, Response, Router } from 'express';
-import type { AuditPage, HistoryPage } from '../../history';
 import type { ConsoleAuth } from '../auth/console-auth';
 import { consoleError } from '../data/console-error';
 import { formPrincipal } from './form-principal';
-import type { ConsoleHistory, HistoryScope } from '../data/console-history';
+import type { ConsoleHistory, HistoryScope, ReplayAnswer } from '../data/console-history';
 import type { Html } from './html';
 import type { PageContext } from './layout';
 import {
@@ -14,7 +13,6 @@ import {
   forgetPage,
   replayPage,
 } from './history-pages';
-import type { EventDetail, ReplayDryRunView } from './history-pages';
 import { historyOffPage } from './queue-pages';
 import { progressPage, replayProgressSection } from './replay-progress-page';
 import type { ReplayRun } from '../../operations/background-replays';
@@ -116,7 +114,7 @@ function historyPages(deps: HistoryPagesDeps, history: ConsoleHistory): PageRout
         const scope = scopeOf(ctx.principal);
         const found = await history.journey(String(req.params.institution), id, scope);
         if (found === undefined) throw consoleError.notFound(`event ${id}`);
-        return { title: `Event ${id}`, body: eventPage(ctx, found as EventDetail) };
+        return { title: `Event ${id}`, body: eventPage(ctx, found) };
       },
     },
     {
@@ -142,7 +140,7 @@ function historyPages(deps: HistoryPagesDeps, history: ConsoleHistory): PageRout
       current: '/audit',
       view: async (ctx, req) => {
         const before = typeof req.query.before === 'string' ? { before: req.query.before } : {};
-        const found = (await history.listAudit(before, scopeOf(ctx.principal))) as AuditPage;
+        const found = await history.listAudit(before, scopeOf(ctx.principal));
         return { title: 'Audit', body: auditPage(found) };
       },
     },
@@ -151,7 +149,7 @@ function historyPages(deps: HistoryPagesDeps, history: ConsoleHistory): PageRout
 
 async function eventsView(history: ConsoleHistory, ctx: PageContext, req: Request) {
   const values = filtersOf(req.query, ['after']);
-  const found = (await history.search(values, scopeOf(ctx.principal))) as HistoryPage;
+  const found = await history.search(values, scopeOf(ctx.principal));
   const { after: _after, ...kept } = values;
   return { title: 'Events', body: eventsPage(ctx, kept, found) };
 }
@@ -166,13 +164,14 @@ async function replayView(
   const values = filtersOf(req.query, ['route', 'ignoreRouteMatch']);
   const routes = await deps.routeNames(ctx.principal);
   const { route, ignoreRouteMatch, ...filters } = values;
-  const dry =
+  const answer =
     route === undefined
       ? undefined
-      : ((await history.replayByQuery(
+      : await history.replayByQuery(
           { route, filters, dryRun: true, ignoreRouteMatch: ignoreRouteMatch === 'on' },
           scopeOf(ctx.principal),
-        )) as ReplayDryRunView);
+        );
+  const dry = answer?.dryRun === true ? answer : undefined;
   return { title: 'Replay by query', body: replayPage(ctx, values, routes, dry) };
 }
 
@@ -181,7 +180,7 @@ async function progressOf(
   scope: HistoryScope,
   id: string,
 ): Promise<ReplayRun> {
-  const run = (await history.replayProgress(id, scope)) as ReplayRun | undefined;
+  const run = await history.replayProgress(id, scope);
   if (run === undefined) throw consoleError.notFound(`replay ${id}`);
   return run;
 }
@@ -193,7 +192,8 @@ interface HistoryForm {
 }
 
 function historyForms(history: ConsoleHistory): HistoryForm[] {
-  const started = (answer: unknown) => `/replays/${(answer as ReplayRun).replayId}`;
+  // The forms ask for no dry run: the answer is the run they started.
+  const started = (answer: ReplayAnswer) => `/replays/${answer.dryRun ? '' : answer.replayId}`;
   return [
     {
       path: '/replays',
@@ -225,7 +225,7 @@ function historyForms(history: ConsoleHistory): HistoryForm[] {
       path: '/forget',
       run: async (scope, req) => {
         const { user = '' } = filtersOf(req.body, ['user']);
-        const report = (await history.forget({ user }, scope)) as { historyEvents: number };
+        const report = await history.forget({ user }, scope);
         return `Forgotten: ${String(report.historyEvents)} events removed from the history.`;
       },
     },

@@ -1,6 +1,7 @@
 import { isRecord } from '../../is-record';
 import type { AuditPage, HistoryEventSummary, HistoryPage, JourneyStep } from '../../history';
 import { eventHeadline } from './event-headline';
+import type { EventJourney, ReplayAnswer } from '../data/console-history';
 import { html } from './html';
 import type { Html } from './html';
 import { columnsTable } from './layout';
@@ -24,27 +25,8 @@ export const EVENT_FILTERS = [
   ['outcome', 'Outcome on the route'],
 ] as const;
 
-/** An event and its journey, as createConsoleHistory answers it. */
-export interface EventDetail {
-  readonly event: HistoryEventSummary;
-  readonly body: unknown;
-  readonly steps: JourneyStep[];
-  /** Operators: the routes that take the event (its fan-out's test), where it may go again. */
-  readonly routes?: readonly string[];
-}
-
 /** A replay's dry run, as createConsoleHistory answers it (replay-dry-run-text.ts). */
-export interface ReplayDryRunView {
-  readonly count: number;
-  readonly more: boolean;
-  readonly routeCount: number;
-  readonly leftOut: Record<string, number>;
-  readonly sends: number;
-  readonly outsideRoute: number;
-  readonly summary: string;
-  readonly ignoreRouteMatch: boolean;
-  readonly sample: (HistoryEventSummary & { readonly routeTakes: boolean })[];
-}
+export type ReplayDryRunView = Extract<ReplayAnswer, { dryRun: true }>;
 
 function filterFields(values: Readonly<Record<string, string>>, leaveOut: string[] = []): Html {
   return html`${EVENT_FILTERS.filter(([name]) => !leaveOut.includes(name)).map(
@@ -191,7 +173,7 @@ function isFile(value: unknown): value is { path: string; bytes: number; records
 /** One event: its fields, its journey and (operators) "deliver again to route X". */
 const JOURNEY_COLUMNS = ['At', 'Step', 'Outcome', 'Status', 'Error or files', 'Duration'];
 
-export function eventPage(ctx: PageContext, detail: EventDetail): Html {
+export function eventPage(ctx: PageContext, detail: EventJourney): Html {
   const { event } = detail;
   const routes = detail.routes ?? [];
   const again = ctx.principal.role === 'operator' ? deliverAgain(ctx, detail, routes) : '';
@@ -213,7 +195,7 @@ ${detail.body === null ? 'not kept (HISTORY_BODIES, or forgotten)' : JSON.string
  * "Deliver again": only the routes that take the event (as its fan-out would have sent it), none
  * chosen for the operator; an event no route takes (or whose body is not kept) says so instead.
  */
-function deliverAgain(ctx: PageContext, detail: EventDetail, routes: readonly string[]): Html {
+function deliverAgain(ctx: PageContext, detail: EventJourney, routes: readonly string[]): Html {
   if (detail.body === null) return html`<p>Not kept, so it cannot be delivered again.</p>`;
   if (routes.length === 0) return html`<p>No route takes this event (their match:).</p>`;
   return html`<form method="post" action="${eventPath(detail.event)}/replay">

@@ -1,6 +1,4 @@
 import type { Request, Response } from 'express';
-import type { RecoveryDryRun } from '../../operations/recovery-dry-run';
-import type { ReplayRun } from '../../operations/background-replays';
 import { consoleError } from '../data/console-error';
 import type { ConsoleHistory } from '../data/console-history';
 import { formPrincipal } from './form-principal';
@@ -10,7 +8,6 @@ import type { PageContext } from './layout';
 import { historyOffPage } from './queue-pages';
 import { progressPage } from './replay-progress-page';
 import { RECOVERY_FIELDS, recoveryPage, setAsidePage } from './recovery-pages';
-import type { SetAsideRow } from './recovery-pages';
 
 /** The recovery form's values (route and window), empty ones left out. */
 const recoveryValues = (source: unknown): Record<string, string> =>
@@ -39,8 +36,9 @@ export function addRecoveryPages(deps: HistoryPagesDeps): void {
   deps.router.post('/recoveries', async (req: Request, res: Response) => {
     const principal = formPrincipal(deps.auth, req);
     const asked = { ...recoveryValues(req.body), dryRun: false };
-    const run = (await history.recover(asked, scopeOf(principal))) as ReplayRun;
-    res.redirect(303, `/recoveries/${run.replayId}`);
+    // No dry run asked: the answer is the recovery it started.
+    const run = await history.recover(asked, scopeOf(principal));
+    res.redirect(303, `/recoveries/${run.dryRun ? '' : run.replayId}`);
   });
 }
 
@@ -56,8 +54,7 @@ function recoveryPages(deps: HistoryPagesDeps, history: ConsoleHistory): PageRou
       current: '/recoveries',
       view: async (ctx, req) => {
         const id = String(req.params.id);
-        const run = (await history.recoveryProgress(id, scopeOf(ctx.principal))) as
-          ReplayRun | undefined;
+        const run = await history.recoveryProgress(id, scopeOf(ctx.principal));
         if (run === undefined) throw consoleError.notFound(`recovery ${id}`);
         return progressPage(run);
       },
@@ -67,11 +64,7 @@ function recoveryPages(deps: HistoryPagesDeps, history: ConsoleHistory): PageRou
       current: '/set-aside',
       view: async (ctx, req) => {
         const before = typeof req.query.before === 'string' ? { before: req.query.before } : {};
-        const found = (await history.listSetAside(before, scopeOf(ctx.principal))) as {
-          count: number;
-          items: SetAsideRow[];
-          next?: string;
-        };
+        const found = await history.listSetAside(before, scopeOf(ctx.principal));
         return { title: 'Records set aside', body: setAsidePage(ctx, found) };
       },
     },
@@ -87,12 +80,10 @@ async function recoveryView(
 ) {
   const values = recoveryValues(req.query);
   const routes = await deps.routeNames(ctx.principal);
-  const preview =
+  const answer =
     values.route === undefined || values.since === undefined
       ? undefined
-      : ((await history.recover(
-          { ...values, dryRun: true },
-          scopeOf(ctx.principal),
-        )) as RecoveryDryRun);
+      : await history.recover({ ...values, dryRun: true }, scopeOf(ctx.principal));
+  const preview = answer?.dryRun === true ? answer : undefined;
   return { title: 'Recover since', body: recoveryPage(ctx, values, routes, preview) };
 }

@@ -1,4 +1,4 @@
-import type { SetAsideEntry } from '../../history/list-set-aside';
+import type { SetAsidePage } from '../data/console-history';
 import { RECOVERY_CAP } from '../../operations/recover-since';
 import type { RecoveryDryRun } from '../../operations/recovery-dry-run';
 import { html } from './html';
@@ -13,9 +13,6 @@ export const RECOVERY_FIELDS = [
   ['until', 'Until (ISO time, default now)'],
   ['institution', 'Institution (default all)'],
 ] as const;
-
-/** The fields a set-aside page lists (never the record: it holds the sealed body). */
-export type SetAsideRow = Omit<SetAsideEntry, 'record'>;
 
 function candidatesTable(preview: RecoveryDryRun): Html {
   if (preview.sample.length === 0) return html`<p>Nothing to recover in this window.</p>`;
@@ -111,10 +108,7 @@ export function recoveryPage(
 }
 
 /** Records the history set aside: a viewer reads how many, an operator each one's facts. */
-export function setAsidePage(
-  ctx: PageContext,
-  found: { count: number; items: SetAsideRow[]; next?: string },
-): Html {
+export function setAsidePage(ctx: PageContext, found: SetAsidePage): Html {
   const summary = html`<p>
     ${found.count} records set aside: PostgreSQL refused them for their data, and the rest of their
     batch was written (docs/history.md, "Records set aside").

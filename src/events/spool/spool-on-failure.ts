@@ -11,7 +11,7 @@ export interface SpoolOnFailureOptions {
   jobOf: (event: CanonicalEvent) => EventJob;
   queueName: string;
   spool: Spool;
-  /** The enqueue bound (src/processes/enqueue-bound-ms.ts): past it, the event is spooled. */
+  /** The enqueue bound (src/events/enqueue-bound-ms.ts): past it, the event is spooled. */
   boundMs: number;
   /** False while the connection is not ready: the event is spooled without waiting for the bound. */
   connected: () => boolean;

@@ -9,7 +9,8 @@ import { renderTemplate } from '../render-template';
 import type { DeliveryPreview, Destination } from './destination';
 import type { DestinationAdapter } from './destination-adapter';
 import type { DestinationContext } from './destination-context';
-import { errnoCode as codeOf } from './errno-code';
+import { errnoCode as codeOf } from '../../errno-code';
+import { messageOf } from '../../message-of';
 import { withTimeout } from '../../with-timeout';
 import { atMostBytes, uncarriable } from './carriable';
 import type { CarriedValue } from './carriable';
@@ -116,7 +117,7 @@ export function createAmqpDestination(
         exchange.forget();
         if (error instanceof DeliveryError) throw error;
         // Broker away, channel closed, nack: all may pass on a later attempt.
-        throw new DeliveryError(`${target}: ${messageOf(error)}`, {
+        throw new DeliveryError(`${target}: ${brokerMessageOf(error)}`, {
           retryable: true,
           cause: error,
         });
@@ -157,7 +158,7 @@ function openConfirmingPublisher(
   const redact = context.redactSecrets ?? redactUrlCredentials;
   rabbit.on('error', (error: unknown) => {
     context.logger.warn(
-      { route: context.route, target: redact(target), err: redact(messageOf(error)) },
+      { route: context.route, target: redact(target), err: redact(brokerMessageOf(error)) },
       'amqp connection error',
     );
   });
@@ -218,8 +219,9 @@ function targetOf(options: AmqpDestinationOptions): string {
   return `${redactUrlCredentials(options.url)} exchange ${options.exchange}`;
 }
 
-function messageOf(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
+/** The broker's message with its code (`ECONNREFUSED: …`), credentials in URLs redacted. */
+function brokerMessageOf(error: unknown): string {
+  const text = messageOf(error, { withCause: false });
   const code = codeOf(error);
   return redactUrlCredentials(
     code !== undefined && !text.includes(code) ? `${code}: ${text}` : text,

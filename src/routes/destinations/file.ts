@@ -7,7 +7,7 @@ import { DeliveryError, noAnswerWithin } from '../delivery-error';
 import { renderTemplate } from '../render-template';
 import type { DeliveryPreview, Destination } from './destination';
 import type { DestinationAdapter, DestinationProblem } from './destination-adapter';
-import { errnoCode } from './errno-code';
+import { errnoCode } from '../../errno-code';
 import { makeDirectory, makeDirectorySync } from './make-directory';
 import { withTimeout } from '../../with-timeout';
 

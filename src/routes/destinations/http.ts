@@ -6,7 +6,7 @@ import { latin1, noLineBreak, uncarriable } from './carriable';
 import type { CarriedValue } from './carriable';
 import { urlTemplateProblem } from '../literal-url-origin';
 import { redactUrlCredentials } from '../redact-url-credentials';
-import { renderFieldTemplate } from '../render-field-template';
+import { renderTemplate } from '../render-template';
 import { injectTraceContext } from '../../tracing/inject-trace-context';
 import type { DeliveryPreview, Destination } from './destination';
 import type { DestinationAdapter } from './destination-adapter';
@@ -106,13 +106,16 @@ function renderedHeaders(
 ): Record<string, string> {
   if (templates === undefined) return {};
   return Object.fromEntries(
-    Object.entries(templates).map(([name, value]) => [name, renderFieldTemplate(value, event)]),
+    Object.entries(templates).map(([name, value]) => [
+      name,
+      renderTemplate(value, event, { paths: true }),
+    ]),
   );
 }
 
-/** The URL of one event: `{field}` templates in its path filled (render-field-template.ts). */
+/** The URL of one event: `{field}` templates in its path filled (render-template.ts). */
 function httpUrlOf(options: HttpDestinationOptions, event: CanonicalEvent): string {
-  return renderFieldTemplate(options.url, event);
+  return renderTemplate(options.url, event, { paths: true });
 }
 
 function previewHttp(

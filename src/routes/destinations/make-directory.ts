@@ -1,7 +1,7 @@
 import { mkdirSync, statSync } from 'node:fs';
 import { mkdir, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { errnoCode as codeOf } from './errno-code';
+import { errnoCode as codeOf } from '../../errno-code';
 
 /**
  * `mkdir -p` that always ends. Node's `mkdir(…, { recursive: true })` never settles for a path

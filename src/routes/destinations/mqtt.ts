@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { CanonicalEvent } from '../../events/canonical-event';
 import { DeliveryError, noAnswerWithin } from '../delivery-error';
 import { redactUrlCredentials } from '../redact-url-credentials';
-import { renderFieldTemplate } from '../render-field-template';
+import { renderTemplate } from '../render-template';
 import type { DeliveryPreview, Destination } from './destination';
 import type { DestinationAdapter } from './destination-adapter';
 import type { DestinationContext } from './destination-context';
@@ -42,7 +42,7 @@ function previewMqtt(
   return {
     kind: 'mqtt',
     target: targetOf(options),
-    address: `topic ${renderFieldTemplate(options.topic, event)}`,
+    address: `topic ${renderTemplate(options.topic, event, { paths: true })}`,
     headers: {
       qos: String(options.qos),
       retain: String(options.retain),
@@ -82,7 +82,7 @@ export function createMqttDestination(
     kind: 'mqtt',
     target,
     deliver: async (event, shaped) => {
-      const topic = renderFieldTemplate(options.topic, event);
+      const topic = renderTemplate(options.topic, event, { paths: true });
       const payload = shaped ?? JSON.stringify(event);
       const userProperties = { 'x-svc-event-id': event.id, 'x-svc-route': context.route };
       const refused = uncarriable(target, mqttValues(topic, payload, userProperties));

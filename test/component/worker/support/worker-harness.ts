@@ -55,7 +55,7 @@ export interface HarnessOptions {
   readonly sandbox?: Partial<SandboxConfig>;
   readonly worker?: Record<string, string>;
   readonly budgetPauseMs?: number;
-  /** The handler list; the one production uses (src/worker/handler-entries.ts) unless given. */
+  /** The handler list; the one production uses (src/handlers/handler-entries.ts) unless given. */
   readonly handlers?: readonly HandlerEntry[];
   /** The captured log's level; info unless given. */
   readonly logLevel?: 'info' | 'debug';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { requestFailureOf } from './request-failure';
+import { requestFailureOf } from '../request-failure';
 
 /**
  * spec §6.1: `GET {listener_url}?challenge=<value>`; the listener must answer 200 with JSON

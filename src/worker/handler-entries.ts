@@ -1,9 +1,0 @@
-import type { HandlerEntry } from './handler-entry';
-import { jobEndHandlerEntry } from './job-end/job-end-handler-entry';
-
-/**
- * The handler list: one entry per kind room (docs/worker.md), the one place that names them; the
- * worker itself (create-worker.ts, the registry, the failure policy) knows no kind. An action
- * without an entry is completed without work by the handler registry.
- */
-export const handlerEntries: readonly HandlerEntry[] = [jobEndHandlerEntry];
