@@ -20,6 +20,8 @@ import {
 import type { Pipeline, RunningPipeline } from './routing/pipelines';
 import { postEvents } from './routing/post-events';
 import { cpuProbe, loadAverage } from './routing/process-cpu';
+import { benchRabbitmq } from './routing/bench-rabbitmq';
+import type { BenchRabbitmq } from './routing/bench-rabbitmq';
 import { createTracker, quantile } from './routing/tracker';
 import { unfinishedDeliveries } from './routing/unfinished-deliveries';
 import { consumeExchange, tailJsonLines } from './routing/watch-destinations';
@@ -32,7 +34,6 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
 /** A git ref: its build runs in the same rounds (the pre-change figures). */
 const BASELINE = process.env.BENCH_BASELINE;
 const SECRET = 'bench-secret-of-the-routing';
-const AMQP_URL = process.env.BENCH_AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
 /** The pipeline's own processes: the ratio leaves out the bench's load generator and watchers. */
 const PATH_PROCESSES = ['listener', 'worker', 'redis', 'rabbitmq', 'postgres'] as const;
 /** The history-on pipeline's own figures (lag, rows), beside its phases. */
@@ -86,17 +87,18 @@ export async function run(): Promise<void> {
   const only = chosenPipelines(pipelines);
   pipelines.splice(0, pipelines.length, ...only);
   const redis = await benchRedis({ server: [], load: [], description: 'not pinned' });
-  const rabbit = new Connection(AMQP_URL);
+  const broker = await benchRabbitmq();
+  const rabbit = new Connection(broker.url);
   const results = new Map<string, { paced: Phase[]; full: Phase[] }>();
   print(
-    `${String(EVENTS)} LOAN events per phase, ${String(CONNECTIONS)} connections, paced at ${String(RATE)}/s then full speed; ${String(ROUNDS)} round(s); Redis: ${redis.private ? 'private' : redis.url}`,
+    `${String(EVENTS)} LOAN events per phase, ${String(CONNECTIONS)} connections, paced at ${String(RATE)}/s then full speed; ${String(ROUNDS)} round(s); Redis: ${redis.private ? 'private' : redis.url}; RabbitMQ: ${broker.private ? 'private' : broker.url}`,
   );
   try {
     for (let round = 1; round <= ROUNDS; round += 1) {
       // Even rounds run the pipelines in reverse, so none always runs right after the same one.
       for (const pipeline of round % 2 === 0 ? [...pipelines].reverse() : pipelines) {
         const load = loadAverage();
-        const phases = await runPipeline(pipeline, redis.url, rabbit);
+        const phases = await runPipeline(pipeline, redis.url, { rabbit, broker });
         await redis.flush();
         const entry = results.get(pipeline.name) ?? { paced: [], full: [] };
         entry.paced.push(phases.paced);
@@ -109,6 +111,7 @@ export async function run(): Promise<void> {
     for (const shaped of shapedPipelines) printShapedTarget(results, shaped.name);
   } finally {
     await rabbit.close();
+    await broker.stop();
     await redis.stop();
   }
 }
@@ -131,7 +134,7 @@ function chosenPipelines(pipelines: readonly Pipeline[]): Pipeline[] {
 async function runPipeline(
   pipeline: Pipeline,
   redisUrl: string,
-  rabbit: Connection,
+  { rabbit, broker }: { rabbit: Connection; broker: BenchRabbitmq },
 ): Promise<{ paced: Phase; full: Phase }> {
   const id = randomUUID().slice(0, 8);
   const dir = await mkdtemp(path.join(tmpdir(), 'bench-routing-'));
@@ -139,7 +142,7 @@ async function runPipeline(
   await rabbit.exchangeDeclare({ exchange, type: 'topic', durable: true });
   const setup = {
     redisUrl,
-    amqpUrl: AMQP_URL,
+    amqpUrl: broker.url,
     secret: SECRET,
     name: `bench-routing-${id}`,
     exchange,
@@ -150,7 +153,7 @@ async function runPipeline(
   const stats = new Redis(redisUrl);
   try {
     const redisPort = new URL(redisUrl).port || '6379';
-    const watch = { redisPort, stats };
+    const watch = { redisPort, stats, isBroker: broker.isBroker };
     const paced = await phase(running, watch, rabbit, exchange, dir, RATE);
     if (!paced.complete)
       print(`  (paced, unfinished: ${await unfinishedDeliveries(redisUrl, setup.name)})`);
@@ -168,7 +171,11 @@ async function runPipeline(
 
 async function phase(
   running: RunningPipeline,
-  { redisPort, stats }: { redisPort: string; stats: Redis },
+  {
+    redisPort,
+    stats,
+    isBroker,
+  }: { redisPort: string; stats: Redis; isBroker: (commandLine: string) => boolean },
   rabbit: Connection,
   exchange: string,
   dir: string,
@@ -179,7 +186,7 @@ async function phase(
   const tail = tailJsonLines(dir, (id) => seen.arrived(id, 'file'));
   try {
     await stats.config('RESETSTAT');
-    const cpu = cpuProbe(running.processes, redisPort);
+    const cpu = cpuProbe(running.processes, redisPort, isBroker);
     const more = running.cpu?.();
     const started = performance.now();
     const refused = await postEvents({

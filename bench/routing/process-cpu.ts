@@ -7,18 +7,19 @@ export interface CpuProbe {
 
 /**
  * CPU time of the processes on the path, read from /proc (user + system): the given children,
- * the Redis listening on `redisPort`, RabbitMQ's Erlang VM, and this process (the load generator
+ * the Redis listening on `redisPort`, the bench's RabbitMQ VM (`isBroker`), and this process (the load generator
  * and the destinations' watchers). Linux only; a process not found is left out.
  */
 export function cpuProbe(
   children: ReadonlyMap<string, number | undefined>,
   redisPort: string,
+  isBroker: (commandLine: string) => boolean,
 ): CpuProbe {
   const pids = new Map<string, number>();
   for (const [name, pid] of children) if (pid !== undefined) pids.set(name, pid);
   const redis = findPid((cmd) => cmd.startsWith('redis-server') && cmd.includes(`:${redisPort}`));
   if (redis !== undefined) pids.set('redis', redis);
-  const rabbit = findPid((cmd) => cmd.includes('beam.smp') && cmd.includes('rabbit'));
+  const rabbit = findPid(isBroker);
   if (rabbit !== undefined) pids.set('rabbitmq', rabbit);
   const ticks = 10_000; // µs per clock tick at the usual USER_HZ of 100
   const read = (): Map<string, number> => {
