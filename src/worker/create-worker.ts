@@ -112,8 +112,9 @@ export function createWorker(options: CreateWorkerOptions): RunningWorker {
     }
   });
   worker.on('error', (error) => {
-    // Redis away is said once by the connection's watch (src/redis/watch-redis.ts), not per retry.
-    if (isConnectionError(error)) return;
+    // Redis away is said once by the connection's watch (src/redis/watch-redis.ts), not per retry;
+    // a lock BullMQ could not renew, by the lockRenewalFailed line above (it emits both).
+    if (isConnectionError(error) || isLockRenewalError(error)) return;
     logger.warn({ err: error.message }, 'worker error');
   });
   worker.on('completed', (job) => {
@@ -186,4 +187,9 @@ function abortedRun(logger: Logger, job: Job, signal: AbortSignal, error: unknow
     'event run aborted: will run again',
   );
   return new Error(reason, { cause: error });
+}
+
+/** BullMQ's error for a lock it could not renew (lock-manager.js), sent with lockRenewalFailed. */
+function isLockRenewalError(error: Error): boolean {
+  return error.message.startsWith('could not renew lock for job ');
 }

@@ -1,6 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { loadConfig, WebConfig } from '../../../src/config';
+import { eventually } from '../routes/support/route-events';
 import { workerUnderTest } from './support/worker-harness';
 import type { WorkerUnderTest } from './support/worker-harness';
 
@@ -25,9 +26,17 @@ describe('job_end reruns', () => {
 
   it('reads an instance that is still running again later, then stores its records', async () => {
     sut = await workerUnderTest();
-    const instanceId = sut.startRun('S7781', 1500, 6);
+    // Ended by the test once the worker has read it running (a 1.5 s run had ended before a
+    // starved worker's first read, at load 9).
+    const instanceId = sut.startRun('S7781', 600_000, 6);
     const jobId = await sut.enqueue(jobEnd('evt-running', instanceId), 10, 100);
     sut.startWorker();
+    await eventually(
+      () => sut.log.lines().some((line) => line.msg === 'job_end: instance not finished'),
+      'the worker to read the instance still running',
+      60_000,
+    );
+    sut.finishRun(instanceId);
 
     const job = await sut.settled(jobId);
 

@@ -38,6 +38,8 @@ export interface WorkerUnderTest {
   runJob(jobId: string, records?: number): Promise<string>;
   /** Starts a sandbox run that ends after `durationMs` (QUEUED, then RUNNING); returns its id. */
   startRun(jobId: string, durationMs: number, records?: number): string;
+  /** Ends a started run now, COMPLETED_SUCCESS (as the sandbox's timer does for a job that succeeds). */
+  finishRun(instanceId: string): void;
   /** The job_end event the sandbox sends for an ended instance, as the listener queues it. */
   jobEndEvent(instanceId: string): Promise<Record<string, unknown>>;
   /** Queues an event as the listener does (job id from the event id). */
@@ -127,6 +129,11 @@ export async function workerUnderTest(options: HarnessOptions = {}): Promise<Wor
         durationMs,
         ...(records === undefined ? {} : { records }),
       }).id;
+    },
+    finishRun: (instanceId) => {
+      const instance = sandbox.jobs().instance(instanceId);
+      if (!instance) throw new Error(`no sandbox instance ${instanceId}`);
+      instance.end = { status: 'COMPLETED_SUCCESS', time: new Date() };
     },
     jobEndEvent: async (instanceId) => {
       const answer = await fetch(`${running.url}/sandbox/events`, {
