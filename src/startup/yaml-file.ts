@@ -36,9 +36,11 @@ export function readFileText(
       if (read === 0) break;
       size += read;
       if (size > maxBytes) {
-        throw new StartupFileError(file, [
-          `${path} is larger than ${String(maxBytes)} bytes, the cap of a start-up file`,
-        ]);
+        throw new StartupFileError(
+          file,
+          [`larger than ${String(maxBytes)} bytes, the cap of a start-up file`],
+          path,
+        );
       }
     }
     return buffer.subarray(0, size).toString('utf8');
@@ -52,12 +54,13 @@ export function readFileText(
 
 function unreadable(error: unknown, path: string, file: string): StartupFileError {
   const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
-  return new StartupFileError(file, [`cannot read ${path} (${code})`]);
+  return new StartupFileError(file, [`cannot be read (${code})`], path);
 }
 
 /**
- * YAML (JSON is YAML too) → a plain tree; each syntax error is a problem of its own, and so is an
- * alias bomb (more than 100 alias expansions, yaml's `maxAliasCount`): both name the file.
+ * YAML (JSON is YAML too) → a plain tree; each syntax error is a problem of its own, naming the
+ * line and column yaml points at, and so is an alias bomb (more than 100 alias expansions,
+ * yaml's `maxAliasCount`): both name the file.
  */
 export function yamlTreeOf(text: string, file: string): unknown {
   const document = parseDocument(text);
@@ -65,7 +68,10 @@ export function yamlTreeOf(text: string, file: string): unknown {
     // The first line of yaml's message only: the rest quotes the source, which may hold a secret.
     throw new StartupFileError(
       file,
-      document.errors.map((error) => `YAML: ${error.message.split('\n')[0] ?? error.code}`),
+      // yaml's first line ends "at line L, column C:" where it knows the place.
+      document.errors.map(
+        (error) => `YAML: ${error.message.split('\n')[0]?.replace(/:$/, '') ?? error.code}`,
+      ),
     );
   }
   try {

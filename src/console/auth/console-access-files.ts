@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { secretsMatch, tokenDigest } from '../../http/token-matcher';
 import { ruleOfIssue } from '../../startup/rule-of-issue';
-import { StartupFileError } from '../../startup/startup-file-error';
+import { StartupFileError, namingPath } from '../../startup/startup-file-error';
 import { readFileText, yamlTreeOf } from '../../startup/yaml-file';
 import { PrincipalGrant } from './principal';
 import type { Principal } from './principal';
@@ -40,8 +40,9 @@ export function loadConsoleTokensFile(path: string): ConsoleTokensFile {
   return readYaml(path, 'console tokens file', ConsoleTokensFile);
 }
 
+/** A problem names the file's path (the tokens file's does not yet). */
 export function loadConsoleRolesFile(path: string): ConsoleRolesFile {
-  return readYaml(path, 'console roles file', ConsoleRolesFile);
+  return namingPath(path, () => readYaml(path, 'console roles file', ConsoleRolesFile));
 }
 
 /** The principal a raw token stands for; digests of one length compare in constant time. */
