@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { previewRecovery } from '../../history/recovery-candidates';
 import { RECOVERY_CAP, checkRecovery, recoveryRun } from '../../operations/recover-since';
 import type { BackgroundReplays } from '../../operations/background-replays';
-import { recoveryRunningMessage } from '../../operations/recovery-lock';
 import { consoleError } from './console-error';
 import type { ConsoleHistory, HistoryScope } from './console-history';
 import { needsOperator, parsed } from './console-input';
@@ -87,7 +86,7 @@ async function recover(
     details: plan.audit.details,
   });
   if ('refused' in run) {
-    throw consoleError.recoveryRunning(recoveryRunningMessage(asked.route, run.refused));
+    throw consoleError.runRefused(run.refused);
   }
   return { dryRun: false, ...run };
 }
