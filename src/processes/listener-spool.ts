@@ -9,6 +9,7 @@ import { ReplicasNotConfirmedError } from '../events/replicas-not-confirmed-erro
 import type { RejectedStore } from '../events/rejected-store';
 import { openSpool } from '../events/spool/create-spool';
 import type { Spool } from '../events/spool/create-spool';
+import type { SpoolFileWrite } from '../events/spool/spool-writer';
 import { createDeliverSpooled } from '../events/spool/deliver-spooled';
 import { createSpoolDrainer } from '../events/spool/spool-drainer';
 import type { SpoolDrainer } from '../events/spool/spool-drainer';
@@ -39,6 +40,8 @@ export interface ListenerSpoolOptions {
   connection: Redis;
   queues: readonly EventQueue[];
   rejected: RejectedStore;
+  /** The spool's write to its files (spool-writer.ts); FileHandle.write unless given. */
+  write?: SpoolFileWrite | undefined;
 }
 
 /**
@@ -48,7 +51,12 @@ export interface ListenerSpoolOptions {
  */
 export function openListenerSpool(options: ListenerSpoolOptions): ListenerSpool {
   const { config, logger, connection, queues } = options;
-  const spool = openSpool({ dir: config.SPOOL_DIR, maxBytes: config.SPOOL_MAX_BYTES, logger });
+  const spool = openSpool({
+    dir: config.SPOOL_DIR,
+    maxBytes: config.SPOOL_MAX_BYTES,
+    logger,
+    write: options.write,
+  });
   const boundMs = enqueueBoundMs(config);
   const [first] = queues;
   if (first === undefined) throw new Error('no event queue');
