@@ -1,4 +1,5 @@
 import type { LockRedis } from './recovery-lock';
+import { refreshedHold } from './refreshed-hold';
 
 /** One replay or recovery run while it runs: named in the refusal of a run past the cap. */
 export interface RunningRun {
@@ -69,16 +70,11 @@ export async function takeRunSlot(
 }
 
 function heldSlot(redis: LockRedis, key: string, member: string): RunSlot {
-  const timer = setInterval(() => {
-    redis.runCommand('eval', [REFRESH, 1, key, member, TTL_MS]).catch(() => undefined);
-  }, REFRESH_MS);
-  timer.unref();
-  return {
-    release: async () => {
-      clearInterval(timer);
-      await redis.runCommand('zrem', [key, member]).catch(() => undefined);
-    },
-  };
+  return refreshedHold(
+    () => redis.runCommand('eval', [REFRESH, 1, key, member, TTL_MS]),
+    () => redis.runCommand('zrem', [key, member]),
+    REFRESH_MS,
+  );
 }
 
 function runOf(text: string): RunningRun {

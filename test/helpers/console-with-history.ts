@@ -45,6 +45,8 @@ export interface ConsoleWithHistory {
   readonly recorder: HistoryRecorder;
   /** Writes what the outbox holds into the history. */
   drainHistory(): Promise<void>;
+  /** The environment a CLI command over the same history, Redis and routes runs with. */
+  cliEnv(): Record<string, string>;
   close(): Promise<void>;
 }
 
@@ -130,6 +132,14 @@ export async function startConsoleWithHistory(
     redis,
     recorder,
     drainHistory,
+    cliEnv: () => ({
+      DATABASE_URL: env.DATABASE_URL,
+      HISTORY_KEY: TEST_HISTORY_KEY,
+      HISTORY_SCHEMA: history.schema,
+      REDIS_URL: TEST_REDIS_URL,
+      QUEUE_NAME: queueName,
+      ROUTES_FILE: env.ROUTES_FILE,
+    }),
     record: async (events, more) => {
       for (const event of events) await recorder.event(event);
       await more?.(recorder);

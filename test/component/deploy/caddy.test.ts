@@ -7,10 +7,8 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  HISTORY_CONSOLE_TOKENS,
-  startConsoleWithHistory,
-} from '../../helpers/console-with-history';
+import { HISTORY_CONSOLE_TOKENS } from '../../helpers/console-with-history';
+import { PROXY_SECRET, startConsoleBehindProxy } from './support/console-behind-proxy';
 import type { ConsoleWithHistory } from '../../helpers/console-with-history';
 import { listenerUnderTest } from '../../helpers/listener-under-test';
 import type { ListenerUnderTest } from '../../helpers/listener-under-test';
@@ -18,7 +16,6 @@ import { ROOT, accepting, proxyRequest, runCommand } from '../../helpers/proxy-u
 import { freePort } from '../../../bench/ingress/free-port';
 
 const SSO_IDENTITY = 'jane@library.example';
-const PROXY_SECRET = 'the-sso-proxy-secret-of-32-characters+';
 
 /**
  * deploy/proxy/Caddyfile as shipped, with only what a deployment sets changed: its upstream ports,
@@ -63,20 +60,9 @@ describe('deploy/proxy/Caddyfile: Caddy in front of the listener and the console
     listener = listenerUnderTest();
     listenerServer = createServer(listener.app).listen(0, '127.0.0.1');
     await once(listenerServer, 'listening');
-    await writeFile(
-      join(dir, 'roles.yaml'),
-      `identities:\n  - { identity: ${SSO_IDENTITY}, role: operator }\n`,
-    );
     // As behind nginx: Caddy on the loopback is the proxy whose X-Forwarded-For is believed, and
     // (to show a client cannot use it) the single sign-on one.
-    consoleApp = await startConsoleWithHistory({
-      env: {
-        CONSOLE_TRUSTED_PROXIES: '127.0.0.1',
-        CONSOLE_TRUSTED_PROXY: '127.0.0.1',
-        CONSOLE_PROXY_SECRET: PROXY_SECRET,
-        CONSOLE_ROLES_FILE: join(dir, 'roles.yaml'),
-      },
-    });
+    consoleApp = await startConsoleBehindProxy([{ identity: SSO_IDENTITY, role: 'operator' }]);
     const ports = {
       webhooks: await freePort(),
       console: await freePort(),

@@ -1,19 +1,16 @@
 import { once } from 'node:events';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startConsoleWithHistory } from '../../helpers/console-with-history';
 import type { ConsoleWithHistory } from '../../helpers/console-with-history';
 import { proxyRequest } from '../../helpers/proxy-under-test';
+import { PROXY_SECRET, startConsoleBehindProxy } from './support/console-behind-proxy';
 import { startNginxSite } from './support/nginx-site';
 import type { NginxSite } from './support/nginx-site';
 
 const JANE = 'jane@library.example';
 const DESK = 'desk@inst-a.example';
-const PROXY_SECRET = 'the-sso-proxy-secret-of-32-characters+';
 
 /**
  * The single sign-on edit docs/console.md describes, made to the shipped file as a deployer makes
@@ -65,27 +62,16 @@ async function startOauth2Stand_in(): Promise<{ server: Server; asked: string[] 
 }
 
 describe('deploy/proxy/nginx.conf with single sign-on: the identity is nginx’s, never a client’s', () => {
-  let dir: string;
   let consoleApp: ConsoleWithHistory;
   let oauth2: { server: Server; asked: string[] };
   let site: NginxSite;
 
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'svcws-sso-'));
-    await writeFile(
-      join(dir, 'roles.yaml'),
-      `identities:\n  - { identity: ${JANE}, role: operator }\n` +
-        `  - { identity: ${DESK}, role: viewer, institution: INST_A }\n`,
-    );
     // As docs/console.md says for single sign-on through nginx on the same host.
-    consoleApp = await startConsoleWithHistory({
-      env: {
-        CONSOLE_TRUSTED_PROXIES: '127.0.0.1',
-        CONSOLE_TRUSTED_PROXY: '127.0.0.1',
-        CONSOLE_PROXY_SECRET: PROXY_SECRET,
-        CONSOLE_ROLES_FILE: join(dir, 'roles.yaml'),
-      },
-    });
+    consoleApp = await startConsoleBehindProxy([
+      { identity: JANE, role: 'operator' },
+      { identity: DESK, role: 'viewer', institution: 'INST_A' },
+    ]);
     oauth2 = await startOauth2Stand_in();
     site = await startNginxSite(
       // No listener is asked for here: the webhooks' upstream is never reached.
@@ -99,7 +85,6 @@ describe('deploy/proxy/nginx.conf with single sign-on: the identity is nginx’s
     oauth2.server.close();
     await consoleApp.close();
     await rm(site.dir, { recursive: true, force: true });
-    await rm(dir, { recursive: true, force: true });
   });
 
   const page = (headers: Record<string, string>) =>

@@ -1,14 +1,11 @@
 import { once } from 'node:events';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  HISTORY_CONSOLE_TOKENS,
-  startConsoleWithHistory,
-} from '../../helpers/console-with-history';
+import { HISTORY_CONSOLE_TOKENS } from '../../helpers/console-with-history';
+import { PROXY_SECRET, startConsoleBehindProxy } from './support/console-behind-proxy';
 import type { ConsoleWithHistory } from '../../helpers/console-with-history';
 import { TEST_SECRET, listenerUnderTest } from '../../helpers/listener-under-test';
 import type { RawAnswer } from '../../helpers/raw-post';
@@ -19,10 +16,8 @@ import { startNginxSite } from './support/nginx-site';
 import type { NginxSite } from './support/nginx-site';
 
 const SSO_IDENTITY = 'jane@library.example';
-const PROXY_SECRET = 'the-sso-proxy-secret-of-32-characters+';
 
 describe('deploy/proxy: nginx with TLS in front of the listener and the console', () => {
-  let dir: string;
   let listener: ListenerUnderTest;
   let listenerServer: Server;
   let consoleApp: ConsoleWithHistory;
@@ -31,24 +26,12 @@ describe('deploy/proxy: nginx with TLS in front of the listener and the console'
   let consoleUrl: string;
 
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'svcws-proxy-roles-'));
     listener = listenerUnderTest();
     listenerServer = createServer(listener.app).listen(0, '127.0.0.1');
     await once(listenerServer, 'listening');
-    await writeFile(
-      join(dir, 'roles.yaml'),
-      `identities:\n  - { identity: ${SSO_IDENTITY}, role: operator }\n`,
-    );
     // As docs/console.md says behind this block: nginx on the loopback is the proxy whose
     // X-Forwarded-For is believed, and (to show a client cannot use it) the single sign-on one.
-    consoleApp = await startConsoleWithHistory({
-      env: {
-        CONSOLE_TRUSTED_PROXIES: '127.0.0.1',
-        CONSOLE_TRUSTED_PROXY: '127.0.0.1',
-        CONSOLE_PROXY_SECRET: PROXY_SECRET,
-        CONSOLE_ROLES_FILE: join(dir, 'roles.yaml'),
-      },
-    });
+    consoleApp = await startConsoleBehindProxy([{ identity: SSO_IDENTITY, role: 'operator' }]);
     site = await startNginxSite({
       listener: (listenerServer.address() as AddressInfo).port,
       consoleApp: Number(new URL(consoleApp.url).port),
@@ -62,7 +45,6 @@ describe('deploy/proxy: nginx with TLS in front of the listener and the console'
     await listener.close();
     await consoleApp.close();
     await rm(site.dir, { recursive: true, force: true });
-    await rm(dir, { recursive: true, force: true });
   });
 
   /** One HTTPS request through nginx, trusting the test's certificate only. */

@@ -1,6 +1,3 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { runCli } from '../../../src/cli/run-cli';
 import { historyActor } from '../../../src/cli/history-actor';
@@ -34,7 +31,6 @@ interface AuditRow {
 describe('a refused replay, recovery or forget is logged and kept in the audit', () => {
   let running: ConsoleWithHistory;
   let log: CapturedLogger;
-  let dir: string;
   /** A run of another process holding the only slot of REPLAY_MAX_RUNNING=1 while it lasts. */
   let otherRun: { slot: RunSlot; queue: Queue } | undefined;
 
@@ -45,18 +41,11 @@ describe('a refused replay, recovery or forget is logged and kept in the audit',
       env: { REPLAY_MAX_RUNNING: '1' },
     });
     await running.record([fixtureEvent('loan-created', { id: 'refused-loan-1' })]);
-    dir = await mkdtemp(join(tmpdir(), 'svc-refused-'));
-    await writeFile(
-      join(dir, 'routes.yaml'),
-      'routes:\n  - name: loans\n    match: { action: [loan] }\n' +
-        '    to: { http: { url: "http://127.0.0.1:9/hook", timeoutMs: 2000 } }\n',
-    );
   });
 
   afterAll(async () => {
     await releaseOtherRun();
     await running.close();
-    await rm(dir, { recursive: true, force: true });
   });
 
   async function holdTheOnlySlot(): Promise<void> {
@@ -208,15 +197,7 @@ describe('a refused replay, recovery or forget is logged and kept in the audit',
     }
   });
 
-  const cliEnv = () => ({
-    DATABASE_URL: TEST_DATABASE_URL,
-    HISTORY_KEY: TEST_HISTORY_KEY,
-    HISTORY_SCHEMA: running.schema,
-    REDIS_URL: TEST_REDIS_URL,
-    QUEUE_NAME: running.queueName,
-    ROUTES_FILE: join(dir, 'routes.yaml'),
-    REPLAY_MAX_RUNNING: '1',
-  });
+  const cliEnv = () => ({ ...running.cliEnv(), REPLAY_MAX_RUNNING: '1' });
 
   it.each([
     {
