@@ -175,6 +175,11 @@ export const EnvSchema = z.object({
   HISTORY_PATRON_RETENTION_DAYS: positiveInt.max(3650).default(7),
   /** Records waiting in Redis for PostgreSQL at most; beyond it new ones are dropped and counted. */
   HISTORY_BACKLOG_MAX: positiveInt.default(1_000_000),
+  /**
+   * Replay and recovery runs (console and CLI, every route) running at once at most; one more is
+   * refused, naming the runs (src/operations/running-runs.ts). Each runs at its own rate.
+   */
+  REPLAY_MAX_RUNNING: positiveInt.max(100).default(4),
   // console (docs/console.md)
   CONSOLE_PORT: port.default(3001),
   /** The console is for operators: on the loopback unless told otherwise. */
@@ -427,7 +432,10 @@ export const WorkerConfig = ClientConfig.extend({
   .superRefine(historyKeyWithDatabase);
 export type WorkerConfig = z.infer<typeof WorkerConfig>;
 
-export const HistoryConfig = EnvSchema.pick(historyKeys).superRefine(historyKeyWithDatabase);
+export const HistoryConfig = EnvSchema.pick({
+  ...historyKeys,
+  REPLAY_MAX_RUNNING: true,
+}).superRefine(historyKeyWithDatabase);
 export type HistoryConfig = z.infer<typeof HistoryConfig>;
 export const ConsoleConfig = EnvSchema.pick({
   ...redisKeys,
@@ -454,6 +462,7 @@ export const ConsoleConfig = EnvSchema.pick({
   CONSOLE_MAX_SESSIONS_PER_PRINCIPAL: true,
   // The history pages and API calls read the history (docs/history.md) when DATABASE_URL is set.
   ...historyKeys,
+  REPLAY_MAX_RUNNING: true,
 })
   .superRefine(historyKeyWithDatabase, ALWAYS)
   .superRefine((config, ctx) => {

@@ -50,6 +50,13 @@ export const TOOLS: readonly ToolKind[] = [
     neededFor: 'tests',
   },
   {
+    name: 'caddy',
+    packages: ['caddy'],
+    binaries: [{ name: 'caddy' }],
+    usedBy: 'the Caddyfile, run for real on free ports',
+    neededFor: 'tests',
+  },
+  {
     name: 'systemd-analyze',
     packages: ['systemd'],
     binaries: [{ name: 'systemd-analyze' }],

@@ -1,6 +1,7 @@
 import type { CliIo } from './cli-io';
 import { CliUsageError } from './cli-usage-error';
 import { historyForgetCommand } from './history-forget-command';
+import { keepCliRefusals } from './keep-cli-refusals';
 import { historyMaintenanceCommand } from './history-maintenance-command';
 import { historyRecoverCommand } from './history-recover-command';
 import { historyReplayCommand } from './history-replay-command';
@@ -16,12 +17,13 @@ export async function historyCommand(args: string[], io: CliIo): Promise<number>
       return historySearchCommand(rest, io);
     case 'show':
       return historyShowCommand(rest, io);
+    // A refused replay, recovery or forget is kept in the audit (keep-cli-refusals.ts).
     case 'replay':
-      return historyReplayCommand(rest, io);
+      return keepCliRefusals(io, 'replay', rest, historyReplayCommand);
     case 'recover':
-      return historyRecoverCommand(rest, io);
+      return keepCliRefusals(io, 'recover', rest, historyRecoverCommand);
     case 'forget':
-      return historyForgetCommand(rest, io);
+      return keepCliRefusals(io, 'forget', rest, historyForgetCommand);
     case 'set-aside':
       return historySetAsideCommand(rest, io);
     case 'migrate':

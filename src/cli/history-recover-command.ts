@@ -2,11 +2,11 @@ import { Queue } from 'bullmq';
 import { replayRule } from '../operations/replay-rule';
 import type { RecoveryWindow } from '../history';
 import { createBackgroundReplays } from '../operations/background-replays';
+import { runsKey } from '../operations/running-runs';
 import type { ReplayRun } from '../operations/background-replays';
 import { RECOVERY_CAP, checkRecovery, recoveryRun } from '../operations/recover-since';
 import { recoveryDryRun } from '../operations/recovery-dry-run';
 import type { RecoveryDryRun } from '../operations/recovery-dry-run';
-import { recoveryRunningMessage } from '../operations/recovery-lock';
 import { routeJobOptions } from '../routes/create-fan-out';
 import { KEEP_COMPLETED_HOURS } from '../routes/route-job-options';
 import { routeQueueName } from '../routes/route-queue-name';
@@ -113,7 +113,11 @@ async function recoverOnQueue(
   const queue = new Queue(routeQueueName(target.queueName, target.route.name), {
     connection: redis.connection,
   });
-  const replays = createBackgroundReplays({ context: history, ratePerSecond: target.rate });
+  const replays = createBackgroundReplays({
+    context: history,
+    ratePerSecond: target.rate,
+    runCap: { key: runsKey(target.queueName), max: history.config.REPLAY_MAX_RUNNING },
+  });
   const plan = recoveryRun(window);
   const started = await replays.startRecovery({
     route: target.route.name,
@@ -135,9 +139,7 @@ async function recoverOnQueue(
     await replays.close();
     await queue.close();
     await redis.close();
-    throw new CliUsageError(
-      `${COMMAND}: ${recoveryRunningMessage(target.route.name, started.refused)}`,
-    );
+    throw new CliUsageError(`${COMMAND}: ${started.refused.message}`, started.refused.code);
   }
   io.err(
     `Recovering on route ${target.route.name} at ${String(target.rate)}/s (${started.replayId})…`,

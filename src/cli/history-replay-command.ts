@@ -1,8 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
 import { previewReplay, replayHistory } from '../history';
-import type { HistoryContext, HistoryFilters, ReplayDryRun } from '../history';
+import type { HistoryFilters, ReplayDryRun } from '../history';
 import { replayDryRunText } from '../operations/replay-dry-run-text';
 import { replayRule } from '../operations/replay-rule';
+import { holdRunSlot, runsKey } from '../operations/running-runs';
 import type { ReplayRule } from '../operations/replay-rule';
 import type { Route } from '../routes/routes-file';
 import { routeJobOptions } from '../routes/create-fan-out';
@@ -15,6 +17,7 @@ import { HISTORY_FILTER_OPTIONS, historyFiltersOf } from './history-filter-optio
 import { eventLine } from './history-search-command';
 import { cliRoutes, routeNamed } from './open-route-queues';
 import { openCliHistory } from './open-cli-history';
+import type { CliHistory } from './open-cli-history';
 import { openCliRedis } from './open-cli-redis';
 import { parseCommandArgs, positiveIntOption } from './parse-command-args';
 
@@ -66,7 +69,7 @@ export async function historyReplayCommand(args: string[], io: CliIo): Promise<n
 /** The replay itself, on the route's queue: its progress on stderr, its result on stdout. */
 async function replayOnRoute(
   io: CliIo,
-  history: HistoryContext,
+  history: CliHistory,
   filters: HistoryFilters,
   run: {
     route: Route;
@@ -82,7 +85,20 @@ async function replayOnRoute(
   const queue = new Queue(routeQueueName(run.queueName, route.name), {
     connection: redis.connection,
   });
+  const replayId = randomUUID().slice(0, 8);
+  const actor = historyActor();
+  const cap = { key: runsKey(run.queueName), max: history.config.REPLAY_MAX_RUNNING };
+  const client = async () => queue.backend.connection.client;
+  const slot = await holdRunSlot(client, cap, {
+    replayId,
+    kind: 'replay',
+    route: route.name,
+    actor,
+  });
   try {
+    if ('refused' in slot) {
+      throw new CliUsageError(`history replay: ${slot.refused.message}`, slot.refused.code);
+    }
     const result = await replayHistory(history, filters, {
       queue,
       route: route.name,
@@ -90,7 +106,8 @@ async function replayOnRoute(
       takes: rule.takes,
       audit: { action: 'replay', details: rule.auditDetails },
       ratePerSecond: run.rate,
-      actor: historyActor(),
+      actor,
+      replayId,
       onProgress: ({ queued }) => {
         if (queued % 100 === 0) io.err(`  ${String(queued)} of ${String(run.sends)} queued`);
       },
@@ -103,6 +120,7 @@ async function replayOnRoute(
     }
     return 0;
   } finally {
+    if (!('refused' in slot)) await slot.release();
     await queue.close();
     await redis.close();
   }

@@ -40,6 +40,7 @@ export function routeNamed(
   if (route === undefined) {
     throw new CliUsageError(
       `${command}: no route ${name ?? '(none given)'} in ROUTES_FILE (routes: ${routes.map((r) => r.name).join(', ') || 'none'})`,
+      'not_found',
     );
   }
   return route;

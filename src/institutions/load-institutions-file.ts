@@ -1,6 +1,6 @@
 import { isRecord } from '../is-record';
 import { ruleOfIssue } from '../startup/rule-of-issue';
-import { StartupFileError } from '../startup/startup-file-error';
+import { StartupFileError, namingPath } from '../startup/startup-file-error';
 import { substituteEnv } from '../startup/substitute-env';
 import { readFileText, yamlTreeOf } from '../startup/yaml-file';
 import { InstitutionsFile } from './institutions-file';
@@ -15,10 +15,10 @@ const ONLY_A_VARIABLE = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/;
 /**
  * Reads INSTITUTIONS_FILE once, at start-up, as the routes file is read: YAML (JSON is YAML too),
  * `${VAR}` substitution on the parsed tree (startup/substitute-env.ts), then the schema. Any
- * problem throws a StartupFileError naming the institution and the field.
+ * problem throws a StartupFileError naming the file's path, the institution and the field.
  */
 export function loadInstitutionsFile(path: string, env: Env): InstitutionsFile {
-  return parseInstitutionsFile(readFileText(path, INSTITUTIONS_FILE), env);
+  return namingPath(path, () => parseInstitutionsFile(readFileText(path, INSTITUTIONS_FILE), env));
 }
 
 /** The same from the file's text. */

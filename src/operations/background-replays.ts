@@ -2,8 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { auditFilters, countHistory, replayHistory, writeAudit } from '../history';
 import type { HistoryContext, HistoryFilters, ReplayOptions } from '../history';
 import type { Logger } from '../logger';
-import { takeRecoveryLock } from './recovery-lock';
-import type { RecoveryHolder } from './recovery-lock';
+import { recoveryRunningMessage, takeRecoveryLock } from './recovery-lock';
+import type { LockRedis } from './recovery-lock';
+import { holdRunSlot } from './running-runs';
+import type { RunCap, RunRefusal } from './running-runs';
 
 /** A replay by query (or a recovery) started from the console, as its progress page shows it. */
 export interface ReplayRun {
@@ -53,16 +55,21 @@ export interface ReplayStart {
   readonly replayId?: string;
 }
 
+/** A run started (its first progress), or refused. */
+export type RunStart = ReplayRun | { readonly refused: RunRefusal };
+
 export interface BackgroundReplays {
-  /** Starts the replay and answers at once with its first progress. */
-  start(replay: ReplayStart): ReplayRun;
+  /**
+   * Starts the replay and answers at once with its first progress, or refuses it while
+   * REPLAY_MAX_RUNNING runs run (in any process: running-runs.ts), naming them.
+   */
+  start(replay: ReplayStart): Promise<RunStart>;
   /**
    * Starts a recovery, or refuses it while another recovery of the same route runs (in any
-   * process: recovery-lock.ts), naming that one; the lock is given up when the run ends.
+   * process: recovery-lock.ts), naming that one, or past the cap as `start`; the lock and the
+   * slot are given up when the run ends.
    */
-  startRecovery(
-    replay: ReplayStart & { readonly kind: 'recover' },
-  ): Promise<ReplayRun | { readonly refused: RecoveryHolder }>;
+  startRecovery(replay: ReplayStart & { readonly kind: 'recover' }): Promise<RunStart>;
   get(replayId: string): ReplayRun | undefined;
   /** Once the run has ended (done, failed or stopped): its last progress. */
   ended(replayId: string): Promise<ReplayRun | undefined>;
@@ -85,6 +92,8 @@ export function createBackgroundReplays(deps: {
   readonly context: HistoryContext;
   readonly ratePerSecond?: number | undefined;
   readonly logger?: Logger | undefined;
+  /** How many runs may run at once, over every process (unset: no cap). */
+  readonly runCap?: RunCap | undefined;
 }): BackgroundReplays {
   const runs = new Map<string, ReplayRun>();
   const tasks = new Map<string, Promise<void>>();
@@ -100,7 +109,7 @@ export function createBackgroundReplays(deps: {
     return run === undefined ? undefined : { ...run, errors: [...run.errors] };
   };
   /** `onEnd` runs before the run counts as ended (`ended()` resolves after it). */
-  const start = (replay: ReplayStart, onEnd?: () => Promise<void>): ReplayRun => {
+  const begin = (replay: ReplayStart, onEnd?: () => Promise<void>): ReplayRun => {
     const run = newRun(replay);
     forgetOld();
     runs.set(run.replayId, run);
@@ -111,17 +120,41 @@ export function createBackgroundReplays(deps: {
     tasks.set(run.replayId, task);
     return { ...run };
   };
+  /** The run in a slot under the cap (given up when it ends), or the refusal naming the runs. */
+  const start = async (replay: ReplayStart, onEnd?: () => Promise<void>): Promise<RunStart> => {
+    const replayId = replay.replayId ?? randomUUID().slice(0, 8);
+    const slot = await holdRunSlot(() => clientOf(replay), deps.runCap, {
+      replayId,
+      kind: replay.kind ?? 'replay',
+      route: replay.route,
+      actor: replay.actor,
+    });
+    if ('refused' in slot) {
+      await onEnd?.();
+      return slot;
+    }
+    return begin({ ...replay, replayId }, async () => {
+      await onEnd?.();
+      await slot.release();
+    });
+  };
   return {
-    start,
+    start: (replay) => start(replay),
     startRecovery: async (replay) => {
       const holder = {
         replayId: replay.replayId ?? randomUUID().slice(0, 8),
         actor: replay.actor,
         startedAt: new Date().toISOString(),
       };
-      const redis = await replay.target.queue.backend.connection.client;
-      const taken = await takeRecoveryLock(redis, replay.target.queue.name, holder);
-      if ('heldBy' in taken) return { refused: taken.heldBy };
+      const taken = await takeRecoveryLock(
+        await clientOf(replay),
+        replay.target.queue.name,
+        holder,
+      );
+      if ('heldBy' in taken) {
+        const message = recoveryRunningMessage(replay.route, taken.heldBy);
+        return { refused: { code: 'recovery_running', message } };
+      }
       return start({ ...replay, replayId: holder.replayId }, () => taken.lock.release());
     },
     get,
@@ -134,6 +167,11 @@ export function createBackgroundReplays(deps: {
       await Promise.all([...tasks.values()]);
     },
   };
+}
+
+/** The connection of the route's queue: the lock and the slots live beside its jobs. */
+async function clientOf(replay: ReplayStart): Promise<LockRedis> {
+  return replay.target.queue.backend.connection.client;
 }
 
 function newRun(replay: ReplayStart): ReplayRun {

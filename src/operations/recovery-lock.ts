@@ -1,3 +1,5 @@
+import { refreshedHold } from './refreshed-hold';
+
 /** What the lock needs of a connection: the route queue's own (`queue.backend.connection.client`). */
 export interface LockRedis {
   runCommand(name: string, args: (string | number)[]): Promise<unknown>;
@@ -54,16 +56,11 @@ export async function takeRecoveryLock(
 }
 
 function heldLock(redis: LockRedis, key: string, value: string): RecoveryLock {
-  const timer = setInterval(() => {
-    redis.runCommand('eval', [REFRESH, 1, key, value, TTL_MS]).catch(() => undefined);
-  }, REFRESH_MS);
-  timer.unref();
-  return {
-    release: async () => {
-      clearInterval(timer);
-      await redis.runCommand('eval', [RELEASE, 1, key, value]).catch(() => undefined);
-    },
-  };
+  return refreshedHold(
+    () => redis.runCommand('eval', [REFRESH, 1, key, value, TTL_MS]),
+    () => redis.runCommand('eval', [RELEASE, 1, key, value]),
+    REFRESH_MS,
+  );
 }
 
 function holderOf(text: string): RecoveryHolder {

@@ -1,3 +1,4 @@
+import { runsKey } from '../operations/running-runs';
 import { replayRule } from '../operations/replay-rule';
 import { Queue } from 'bullmq';
 import type { Express } from 'express';
@@ -259,6 +260,7 @@ function consoleHistoryOf(deps: {
     ...(deps.replayRatePerSecond === undefined
       ? {}
       : { replayRatePerSecond: deps.replayRatePerSecond }),
+    runCap: { key: runsKey(config.QUEUE_NAME), max: config.REPLAY_MAX_RUNNING },
     replayTarget: (name) => {
       const found = queues.routes.find((one) => one.route.name === name);
       // Replays go to the route's own queue with its attempts (as `history replay` does).

@@ -22,6 +22,7 @@ import { enqueueBoundMs } from '../events/enqueue-bound-ms';
 import { openListenerSpool } from '../events/spool/open-listener-spool';
 import type { ListenerSpool } from '../events/spool/open-listener-spool';
 import type { Spool } from '../events/spool/create-spool';
+import type { SpoolFileWrite } from '../events/spool/spool-writer';
 
 /**
  * What a spool write may take beyond the enqueue bound: a group commit is milliseconds, but a
@@ -44,6 +45,8 @@ export interface ListenerProcessOptions {
    * event loop can miss 1 s with Redis answering.
    */
   readonly enqueueBoundMs?: number | undefined;
+  /** The spool's write to its files (src/events/spool/spool-writer.ts); FileHandle.write unless given. */
+  readonly spoolWrite?: SpoolFileWrite | undefined;
 }
 
 export interface ListenerProcess {
@@ -182,7 +185,7 @@ function metricsServerOf(
  * (bin/web.ts resolves the default directory, src/config.ts listenerSpoolDir).
  */
 function spoolOf(
-  { config, logger, connection }: ListenerProcessOptions,
+  { config, logger, connection, spoolWrite }: ListenerProcessOptions,
   queues: readonly EventQueue[],
   rejected: RejectedStore,
 ): ListenerSpool | undefined {
@@ -194,6 +197,7 @@ function spoolOf(
     connection,
     queues,
     rejected,
+    write: spoolWrite,
   });
 }
 

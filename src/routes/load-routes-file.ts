@@ -1,5 +1,5 @@
 import { ruleOfIssue } from '../startup/rule-of-issue';
-import { StartupFileError } from '../startup/startup-file-error';
+import { StartupFileError, namingPath } from '../startup/startup-file-error';
 import { substituteEnv } from '../startup/substitute-env';
 import { readFileText, yamlTreeOf } from '../startup/yaml-file';
 import type { z } from 'zod';
@@ -22,7 +22,7 @@ export type LoadedRoutesFile<Adapters extends DestinationAdapterList = Destinati
 
 /**
  * Reads ROUTES_FILE once, at start-up: YAML (JSON is YAML too), then `${VAR}` substitution, then
- * the schema; the values substituted become `redactSecrets`. Any problem throws a StartupFileError naming the route and the field, so the worker
+ * the schema; the values substituted become `redactSecrets`. Any problem throws a StartupFileError naming the file's path, the route and the field, so the worker
  * refuses to start instead of dropping events later. `adapters`: the destinations `to:` may name
  * (DESTINATION_ADAPTERS unless given).
  */
@@ -40,7 +40,7 @@ export function loadRoutesFile(
   env: Env,
   adapters: DestinationAdapterList = DESTINATION_ADAPTERS,
 ): LoadedRoutesFile {
-  return parseRoutesFile(readFileText(path, ROUTES_FILE), env, adapters);
+  return namingPath(path, () => parseRoutesFile(readFileText(path, ROUTES_FILE), env, adapters));
 }
 
 /** The same from the file's text. */

@@ -33,9 +33,11 @@ export function readFileText(
       if (read === 0) break;
       size += read;
       if (size > maxBytes) {
-        throw new StartupFileError(file, [
-          `${path} is larger than ${String(maxBytes)} bytes, the cap of a start-up file`,
-        ]);
+        throw new StartupFileError(
+          file,
+          [`larger than ${String(maxBytes)} bytes, the cap of a start-up file`],
+          path,
+        );
       }
     }
     return buffer.subarray(0, size).toString('utf8');
@@ -49,7 +51,7 @@ export function readFileText(
 
 function unreadable(error: unknown, path: string, file: string): StartupFileError {
   const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
-  return new StartupFileError(file, [`cannot read ${path} (${code})`]);
+  return new StartupFileError(file, [`cannot be read (${code})`], path);
 }
 
 /** A start-up file's YAML as a plain tree (yaml-tree-with-lines.ts, where its errors are made). */

@@ -26,7 +26,10 @@ export function yamlTreeWithLines(text: string, file: string): YamlTreeWithLines
     // The first line of yaml's message only: the rest quotes the source, which may hold a secret.
     throw new StartupFileError(
       file,
-      document.errors.map((error) => `YAML: ${error.message.split('\n')[0] ?? error.code}`),
+      // yaml's first line ends "at line L, column C:" where it knows the place.
+      document.errors.map(
+        (error) => `YAML: ${error.message.split('\n')[0]?.replace(/:$/, '') ?? error.code}`,
+      ),
     );
   }
   let tree: unknown;

@@ -14,6 +14,7 @@ import { createHistoryWriter } from '../../src/history/create-history-writer';
 import { openHistoryDatabase } from '../../src/history/open-history-database';
 import type { SqlExecutor } from '../../src/history/sql-executor';
 import { createLogger } from '../../src/logger';
+import type { Logger } from '../../src/logger';
 import { createConsoleProcess } from '../../src/processes/console-process';
 import { routeQueueName } from '../../src/routes/route-queue-name';
 import { TEST_DATABASE_URL, openTestHistory } from './history-database';
@@ -44,6 +45,8 @@ export interface ConsoleWithHistory {
   readonly recorder: HistoryRecorder;
   /** Writes what the outbox holds into the history. */
   drainHistory(): Promise<void>;
+  /** The environment a CLI command over the same history, Redis and routes runs with. */
+  cliEnv(): Record<string, string>;
   close(): Promise<void>;
 }
 
@@ -62,6 +65,8 @@ export async function startConsoleWithHistory(
     env?: Readonly<Record<string, string>>;
     /** More routes after `loans`: each one's name and `match:` (to an unreachable http URL). */
     moreRoutes?: readonly { readonly name: string; readonly match: string }[];
+    /** The console's logger (silent unless given: a test that reads its lines gives one). */
+    logger?: Logger;
   } = {},
 ): Promise<ConsoleWithHistory> {
   const dir = await mkdtemp(join(tmpdir(), 'svc-console-history-'));
@@ -102,7 +107,7 @@ export async function startConsoleWithHistory(
   };
   const consoleProcess = createConsoleProcess({
     config: loadConfig(ConsoleConfig, env),
-    logger: createLogger({ level: 'silent', name: 'test' }),
+    logger: options.logger ?? createLogger({ level: 'silent', name: 'test' }),
     connection: redis,
     env,
     replayRatePerSecond: options.replayRatePerSecond,
@@ -127,6 +132,14 @@ export async function startConsoleWithHistory(
     redis,
     recorder,
     drainHistory,
+    cliEnv: () => ({
+      DATABASE_URL: env.DATABASE_URL,
+      HISTORY_KEY: TEST_HISTORY_KEY,
+      HISTORY_SCHEMA: history.schema,
+      REDIS_URL: TEST_REDIS_URL,
+      QUEUE_NAME: queueName,
+      ROUTES_FILE: env.ROUTES_FILE,
+    }),
     record: async (events, more) => {
       for (const event of events) await recorder.event(event);
       await more?.(recorder);

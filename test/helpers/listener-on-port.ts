@@ -1,3 +1,4 @@
+import type { SpoolFileWrite } from '../../src/events/spool/spool-writer';
 import http from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -26,8 +27,13 @@ export interface ListenerOnPort {
 export async function listenerOnPort(
   redisUrl: string,
   env: Record<string, string>,
+  spoolWrite?: SpoolFileWrite,
 ): Promise<ListenerOnPort> {
-  const listener = listenerUnderTest({ redisUrl, env });
+  const listener = listenerUnderTest({
+    redisUrl,
+    env,
+    ...(spoolWrite === undefined ? {} : { spoolWrite }),
+  });
   await listener.process.drainSpool();
   const server = listener.app.listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));

@@ -1,3 +1,4 @@
+import type { SpoolFileWrite } from '../../src/events/spool/spool-writer';
 import type { Telemetry } from 'bullmq';
 import type { Express } from 'express';
 import { loadConfig, WebConfig } from '../../src/config';
@@ -46,6 +47,8 @@ export function listenerUnderTest(
      * else 15 s — the test's Redis answers, and a CPU-starved run must not turn that into a 503.
      */
     enqueueBoundMs?: number;
+    /** The spool's write to its files (a small disk of the test's: small-disk-write.ts). */
+    spoolWrite?: SpoolFileWrite;
   } = {},
 ): ListenerUnderTest {
   const queueName = uniqueQueueName('listener');
@@ -74,6 +77,7 @@ export function listenerUnderTest(
     env: overrides.env ?? {},
     telemetry: overrides.telemetry,
     enqueueBoundMs: bound,
+    spoolWrite: overrides.spoolWrite,
   });
   const [events] = listener.queues;
   if (events === undefined) throw new Error('no event queue');

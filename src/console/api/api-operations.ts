@@ -30,7 +30,7 @@ import type { ConsoleHistory, HistoryScope } from '../data/console-history';
 import type { Principal } from '../auth/principal';
 import { readOverview } from '../data/read-overview';
 import type { OverviewSources } from '../data/read-overview';
-import { recordAction } from '../data/record-action';
+import { keepAction, reasonOf, recordAction } from '../data/record-action';
 
 export interface OperationInput {
   readonly principal: Principal;
@@ -53,6 +53,11 @@ export interface Operation {
   /** When the answer is 202 Accepted (work goes on after it): the Location of its progress. */
   readonly accepted?: (result: unknown) => string | undefined;
   handle(input: OperationInput): Promise<unknown>;
+  /**
+   * A history action (replay, recovery, forget) refused for any reason the caller can fix or must
+   * accept (4xx: its input, its role, a cap, a lock): kept in the log and the audit as refused.
+   */
+  refused?(principal: Principal, body: unknown, error: unknown): Promise<void>;
 }
 
 export interface OperationDeps {
@@ -84,6 +89,32 @@ function act(
   run: () => Promise<ActionResult>,
 ): Promise<ActionResult> {
   return recordAction(deps, input.principal, action, target, run);
+}
+
+/** The field of a request body as sent (before its schema holds), when it is a string. */
+function sentField(body: unknown, field: string): string | undefined {
+  const value = (body as Record<string, unknown> | null | undefined)?.[field];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/**
+ * Keeps a refused history action: its target is the route asked for (`-` without one), or for
+ * a forget the person asked for (as its keyed hash in the audit, `person` in the log).
+ */
+function keepRefusal(deps: OperationDeps, action: 'replay' | 'recover' | 'forget') {
+  return (principal: Principal, body: unknown, error: unknown): Promise<void> => {
+    const person = action === 'forget' ? sentField(body, 'user') : undefined;
+    const target = action === 'forget' ? 'person' : (sentField(body, 'route') ?? '-');
+    const detail = error instanceof Error ? error.message : String(error);
+    return keepAction(deps, principal, {
+      action,
+      target,
+      person,
+      outcome: 'refused',
+      detail,
+      reason: reasonOf(error),
+    });
+  };
 }
 
 function historyOf(deps: OperationDeps): ConsoleHistory {
@@ -242,6 +273,7 @@ function historyOperations(deps: OperationDeps): Operation[] {
     },
     backgroundStart(deps, {
       path: 'replays',
+      action: 'replay',
       summary: 'Replay by query: { route, filters, dryRun } (operator)',
       response: ReplayAnswer,
       body: ReplayBody,
@@ -261,6 +293,7 @@ function historyOperations(deps: OperationDeps): Operation[] {
       body: ForgetBody,
       needsHistory: true,
       handle: (input) => historyOf(deps).forget(input.body, scopeOf(input.principal)),
+      refused: keepRefusal(deps, 'forget'),
     },
     {
       method: 'get',
@@ -279,6 +312,7 @@ function recoveryOperations(deps: OperationDeps): Operation[] {
   return [
     backgroundStart(deps, {
       path: 'recoveries',
+      action: 'recover',
       summary:
         'Recover since: { route, since, until?, dryRun } — events that failed there and never succeeded since (operator)',
       response: RecoveryAnswer,
@@ -309,6 +343,8 @@ function backgroundStart(
   deps: OperationDeps,
   spec: {
     readonly path: string;
+    /** As the audit names a refusal of it. */
+    readonly action: 'replay' | 'recover';
     readonly summary: string;
     readonly response: z.ZodType;
     readonly body: z.ZodType;
@@ -327,6 +363,7 @@ function backgroundStart(
     body: spec.body,
     needsHistory: true,
     handle: (input) => spec.call(historyOf(deps), input.body, scopeOf(input.principal)),
+    refused: keepRefusal(deps, spec.action),
     accepted: (result) => {
       const run = result as { dryRun: boolean; replayId?: string };
       return run.dryRun ? undefined : `/api/v1/${spec.path}/${run.replayId ?? ''}`;

@@ -33,14 +33,20 @@ export function apiRouter(deps: {
       if (operation.method === 'post' && deps.auth.needsCsrf(principal)) {
         if (!deps.auth.csrfHolds(req, req.get('x-csrf-token'))) throw consoleError.csrf();
       }
-      const query = parseOr400(operation.query, req.query, 'query');
-      const body = parseOr400(operation.body, req.body, 'body');
-      const result = await operation.handle({
-        principal,
-        params: req.params as Record<string, string>,
-        query: query as Record<string, string>,
-        body,
-      });
+      let result: unknown;
+      try {
+        const query = parseOr400(operation.query, req.query, 'query');
+        const body = parseOr400(operation.body, req.body, 'body');
+        result = await operation.handle({
+          principal,
+          params: req.params as Record<string, string>,
+          query: query as Record<string, string>,
+          body,
+        });
+      } catch (error) {
+        if (toHttpError(error).status < 500) await operation.refused?.(principal, req.body, error);
+        throw error;
+      }
       const answer: unknown = operation.response.parse(result);
       const location = operation.accepted?.(answer);
       if (location !== undefined) res.status(202).location(location);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { secretsMatch, tokenDigest } from '../../http/token-matcher';
 import { ruleOfIssue } from '../../startup/rule-of-issue';
-import { StartupFileError } from '../../startup/startup-file-error';
+import { StartupFileError, namingPath } from '../../startup/startup-file-error';
 import { readFileText } from '../../startup/yaml-file';
 import { yamlTreeWithLines } from '../../startup/yaml-tree-with-lines';
 import { PrincipalGrant } from './principal';
@@ -58,16 +58,17 @@ function readYaml<S extends z.ZodType>(
   schema: S,
   list: keyof typeof EXPECTED_ENTRY,
 ): z.infer<S> {
-  const named = `${file} ${path}`;
-  const { tree, lineOf } = yamlTreeWithLines(readFileText(path, file), named);
-  const result = schema.safeParse(tree);
-  if (!result.success) {
-    throw new StartupFileError(
-      named,
-      result.error.issues.map((issue) => problemOf(issue, lineOf, list)),
-    );
-  }
-  return result.data;
+  return namingPath(path, () => {
+    const { tree, lineOf } = yamlTreeWithLines(readFileText(path, file), file);
+    const result = schema.safeParse(tree);
+    if (!result.success) {
+      throw new StartupFileError(
+        file,
+        result.error.issues.map((issue) => problemOf(issue, lineOf, list)),
+      );
+    }
+    return result.data;
+  });
 }
 
 export function loadConsoleTokensFile(path: string): ConsoleTokensFile {

@@ -1,4 +1,5 @@
 import { HttpError } from '../../http/http-error';
+import type { RunRefusal } from '../../operations/running-runs';
 
 /** The console's refusals, one wording each; the API answers `{ error, message }` with the status. */
 export const consoleError = {
@@ -8,8 +9,11 @@ export const consoleError = {
   scope: (what: string) =>
     new HttpError(403, 'forbidden_scope', `${what} is outside your institution`),
   notFound: (what: string) => new HttpError(404, 'not_found', `no ${what}`),
-  /** A second recovery of a route while one runs (src/operations/recovery-lock.ts). */
-  recoveryRunning: (message: string) => new HttpError(409, 'recovery_running', message),
+  /**
+   * A second recovery of a route while one runs (src/operations/recovery-lock.ts), or a run past
+   * REPLAY_MAX_RUNNING (src/operations/running-runs.ts): the code says which, the words name them.
+   */
+  runRefused: (refusal: RunRefusal) => new HttpError(409, refusal.code, refusal.message),
   badField: (field: string, rule: string) =>
     new HttpError(400, 'invalid_request', `${field}: ${rule}`),
   redisDown: (what: string) =>

@@ -25,6 +25,10 @@ export interface AuditRecord {
   readonly target: string;
   readonly outcome: 'done' | 'refused' | 'failed';
   readonly detail?: string | undefined;
+  /** A refusal's machine code (`forbidden_role`, `invalid_request`, `too_many_runs`, …). */
+  readonly reason?: string | undefined;
+  /** A person the action names (a forget's): the row's target is its keyed hash instead. */
+  readonly person?: string | undefined;
 }
 
 /**

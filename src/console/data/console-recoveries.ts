@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { checkRecovery, recoveryRun } from '../../operations/recover-since';
 import { recoveryDryRun } from '../../operations/recovery-dry-run';
 import type { BackgroundReplays } from '../../operations/background-replays';
-import { recoveryRunningMessage } from '../../operations/recovery-lock';
 import { consoleError } from './console-error';
 import type { ConsoleHistory, HistoryScope, RecoveryAnswer } from './console-history';
 import { needsOperator, parsed } from './console-input';
@@ -85,7 +84,7 @@ async function recover(
     details: plan.audit.details,
   });
   if ('refused' in run) {
-    throw consoleError.recoveryRunning(recoveryRunningMessage(asked.route, run.refused));
+    throw consoleError.runRefused(run.refused);
   }
   return { dryRun: false, ...run };
 }

@@ -25,6 +25,7 @@ import { createBackgroundReplays } from '../../operations/background-replays';
 import { replayDryRunText } from '../../operations/replay-dry-run-text';
 import type { ReplayRule } from '../../operations/replay-rule';
 import type { BackgroundReplays } from '../../operations/background-replays';
+import type { RunCap } from '../../operations/running-runs';
 import { consoleError } from './console-error';
 import { viewFor } from './mask-for';
 import { needsOperator, parsed } from './console-input';
@@ -57,6 +58,8 @@ export interface ConsoleHistoryOptions {
   readonly retention: RetentionDays;
   /** Deliveries queued per second at most by a replay (replayHistory's default when unset). */
   readonly replayRatePerSecond?: number;
+  /** Replay and recovery runs at once at most, over every process (REPLAY_MAX_RUNNING). */
+  readonly runCap?: RunCap;
   readonly logger?: Logger;
 }
 
@@ -132,6 +135,7 @@ export function createConsoleHistory(options: ConsoleHistoryOptions): ConsoleHis
     context: { db: options.db, keys: options.keys },
     ratePerSecond: options.replayRatePerSecond,
     logger: options.logger,
+    runCap: options.runCap,
   });
   const history = {
     ...historyCalls(options, replays),
@@ -288,17 +292,19 @@ function forget(options: ConsoleHistoryOptions, request: unknown, scope: History
   );
 }
 
-function audit({ db }: ConsoleHistoryOptions, record: AuditRecord): Promise<void> {
+function audit({ db, keys }: ConsoleHistoryOptions, record: AuditRecord): Promise<void> {
   return writeAudit(db, {
     at: record.at,
     actor: record.actor,
     action: record.action,
-    target: record.target,
+    // A person is kept as a forget keeps them: their keyed hash (docs/privacy.md).
+    target: record.person === undefined ? record.target : keys.hashPerson(record.person),
     details: {
       role: record.role,
       outcome: record.outcome,
       ...(record.institution === undefined ? {} : { institution: record.institution }),
       ...(record.detail === undefined ? {} : { detail: record.detail }),
+      ...(record.reason === undefined ? {} : { reason: record.reason }),
     },
   });
 }
@@ -345,7 +351,7 @@ async function replayByQuery(
     const text = replayDryRunText(dry, asked.route, ignoreRouteMatch);
     return { dryRun: true, route: asked.route, ignoreRouteMatch, ...dry, ...text };
   }
-  const run = replays.start({
+  const run = await replays.start({
     route: asked.route,
     filters,
     actor: scope.actor ?? 'console',
@@ -353,5 +359,6 @@ async function replayByQuery(
     target: { ...target, takes: target.rule(ignoreRouteMatch).takes },
     ignoreRouteMatch,
   });
+  if ('refused' in run) throw consoleError.runRefused(run.refused);
   return { dryRun: false, ...run };
 }

@@ -1,51 +1,64 @@
+import { HttpError } from '../../http/http-error';
 import type { Logger } from '../../logger';
 import type { ActionResult } from './console-views';
-import type { ConsoleHistory } from './console-history';
+import type { AuditRecord, ConsoleHistory } from './console-history';
 import type { Principal } from '../auth/principal';
+
+interface ActionDeps {
+  readonly logger: Logger;
+  readonly history?: ConsoleHistory | undefined;
+}
+
+/** What was asked and how it ended, as the log line and the audit row keep it. */
+type ActionEntry = Pick<AuditRecord, 'action' | 'target' | 'outcome' | 'detail' | 'reason'> & {
+  /** A person the action names (a forget's): kept as its keyed hash, never in the log. */
+  readonly person?: string | undefined;
+};
+
+/**
+ * Keeps one operator action: a log line (`console action`: a warning when refused, naming the
+ * reason's code) and, when history is on, a row in its audit trail.
+ */
+export async function keepAction(
+  deps: ActionDeps,
+  principal: Principal,
+  entry: ActionEntry,
+): Promise<void> {
+  const { action, target, outcome, reason } = entry;
+  const who = { actor: principal.name, role: principal.role, institution: principal.institution };
+  const line = { ...who, action, target, outcome, ...(reason === undefined ? {} : { reason }) };
+  if (outcome === 'refused') deps.logger.warn(line, 'console action');
+  else deps.logger.info(line, 'console action');
+  await deps.history?.audit({ at: new Date(), ...who, ...entry }).catch((error: unknown) => {
+    deps.logger.error({ err: error, action, target }, 'audit record not kept');
+  });
+}
+
+/** A refusal's reason: the console's own code (`forbidden_role`, `invalid_request`, …). */
+export function reasonOf(error: unknown): string {
+  return error instanceof HttpError ? error.code : 'internal';
+}
 
 /**
  * Runs one operator action and keeps who did what: in the history's audit trail when history is
- * on, else as a log line (`console action`). A refusal (role, scope, not found) is kept too.
+ * on, and as a log line (`console action`). A refusal (role, scope, not found) is kept too.
  */
 export async function recordAction(
-  deps: { logger: Logger; history?: ConsoleHistory | undefined },
+  deps: ActionDeps,
   principal: Principal,
   action: string,
   target: string,
   run: () => Promise<ActionResult>,
 ): Promise<ActionResult> {
-  const record = (outcome: 'done' | 'refused' | 'failed', detail: string) => {
-    const entry = {
-      at: new Date(),
-      actor: principal.name,
-      role: principal.role,
-      institution: principal.institution,
-      action,
-      target,
-      outcome,
-      detail,
-    };
-    deps.logger.info(
-      {
-        actor: entry.actor,
-        role: entry.role,
-        institution: entry.institution,
-        action,
-        target,
-        outcome,
-      },
-      'console action',
-    );
-    return deps.history?.audit(entry).catch((error: unknown) => {
-      deps.logger.error({ err: error, action, target }, 'audit record not kept');
-    });
-  };
   try {
     const result = await run();
-    await record(result.done ? 'done' : 'failed', result.message);
+    const outcome = result.done ? 'done' : 'failed';
+    await keepAction(deps, principal, { action, target, outcome, detail: result.message });
     return result;
   } catch (error) {
-    await record('refused', error instanceof Error ? error.message : String(error));
+    const detail = error instanceof Error ? error.message : String(error);
+    const reason = reasonOf(error);
+    await keepAction(deps, principal, { action, target, outcome: 'refused', detail, reason });
     throw error;
   }
 }

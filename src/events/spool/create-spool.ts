@@ -9,6 +9,7 @@ import type { DeliverSpooled } from './spool-drain';
 import { readSegments, sealSegment } from './spool-segments';
 import type { Segment } from './spool-segments';
 import { createSpoolWriter } from './spool-writer';
+import type { SpoolFileWrite } from './spool-writer';
 
 export type { DeliverSpooled } from './spool-drain';
 
@@ -53,6 +54,8 @@ export interface SpoolOptions {
   /** A file takes appends until it is this large (or the drain takes it), then the next begins. */
   segmentBytes?: number;
   now?: () => number;
+  /** The write to the spool's files (spool-writer.ts): FileHandle.write unless given. */
+  write?: SpoolFileWrite | undefined;
 }
 
 /**
@@ -77,7 +80,7 @@ export function openSpool(options: SpoolOptions): Spool {
     lock.release();
     throw error;
   }
-  const writer = createSpoolWriter({ dir, segments, segmentBytes });
+  const writer = createSpoolWriter({ dir, segments, segmentBytes, write: options.write });
   // Bytes on disk plus those being written: what SPOOL_MAX_BYTES bounds.
   let diskBytes = segments.reduce((sum, one) => sum + one.committed, 0);
   let closed = false;

@@ -9,6 +9,7 @@ import { ReplicasNotConfirmedError } from '../replicas-not-confirmed-error';
 import type { RejectedStore } from '../rejected-store';
 import { openSpool } from './create-spool';
 import type { Spool } from './create-spool';
+import type { SpoolFileWrite } from './spool-writer';
 import { createDeliverSpooled } from './deliver-spooled';
 import { createSpoolDrainer } from './spool-drainer';
 import type { SpoolDrainer } from './spool-drainer';
@@ -39,6 +40,8 @@ export interface ListenerSpoolOptions {
   connection: Redis;
   queues: readonly EventQueue[];
   rejected: RejectedStore;
+  /** The spool's write to its files (spool-writer.ts); FileHandle.write unless given. */
+  write?: SpoolFileWrite | undefined;
 }
 
 /**
@@ -48,7 +51,12 @@ export interface ListenerSpoolOptions {
  */
 export function openListenerSpool(options: ListenerSpoolOptions): ListenerSpool {
   const { config, logger, connection, queues } = options;
-  const spool = openSpool({ dir: config.SPOOL_DIR, maxBytes: config.SPOOL_MAX_BYTES, logger });
+  const spool = openSpool({
+    dir: config.SPOOL_DIR,
+    maxBytes: config.SPOOL_MAX_BYTES,
+    logger,
+    write: options.write,
+  });
   const boundMs = enqueueBoundMs(config);
   const [first] = queues;
   if (first === undefined) throw new Error('no event queue');

@@ -15,6 +15,21 @@ const CREATE_NEW =
   constants.O_EXCL |
   constants.O_NOFOLLOW;
 
+/**
+ * The spool's one write to its files (the file-system boundary): a write may take fewer bytes
+ * than asked, or fail (ENOSPC). FileHandle.write unless another is passed in: a test's small disk
+ * where a tmpfs cannot be mounted (test/helpers/small-disk-write.ts).
+ */
+export type SpoolFileWrite = (
+  handle: FileHandle,
+  bytes: Buffer,
+  offset: number,
+  length: number,
+) => Promise<{ readonly bytesWritten: number }>;
+
+const fileHandleWrite: SpoolFileWrite = (handle, bytes, offset, length) =>
+  handle.write(bytes, offset, length, null);
+
 export interface SpoolWriter {
   /** Appends one frame; resolves once the batch it went in is written and fsync'd. */
   write: (frame: Buffer, spooledAt: number) => Promise<void>;
@@ -46,6 +61,8 @@ interface WriterState {
    * disk (its unreadable bytes not yet kept aside: spool-drain.ts).
    */
   lastSeq?: number;
+  /** The write to the files (FileHandle.write unless given). */
+  write?: SpoolFileWrite | undefined;
 }
 
 /**
@@ -79,7 +96,7 @@ export function createSpoolWriter(state: WriterState): SpoolWriter {
     probe: async () => {
       if (state.failing === undefined) return;
       try {
-        await probeWrite(state.dir);
+        await probeWrite(state.dir, state.write ?? fileHandleWrite);
         state.failing = undefined;
       } catch (error) {
         throw unwritable(error);
@@ -99,7 +116,7 @@ async function writeBatch(state: WriterState, batch: Pending[]): Promise<void> {
   let segment: Segment | undefined;
   try {
     segment = await writableSegment(state);
-    const written = writeAndSync(segment, bytes);
+    const written = writeAndSync(segment, bytes, state.write ?? fileHandleWrite);
     segment.inFlight = written;
     await written;
     segment.committed += bytes.length;
@@ -172,16 +189,16 @@ async function writableSegment(state: WriterState): Promise<Segment> {
  * One batch's bytes appended to the file and fsync'd: only then is any of it answered 200. A
  * write may take fewer bytes than asked (a disk filling up): the rest is written until all is.
  */
-async function writeAndSync(segment: Segment, bytes: Buffer): Promise<void> {
+async function writeAndSync(segment: Segment, bytes: Buffer, write: SpoolFileWrite): Promise<void> {
   const { handle } = segment;
   if (handle === undefined) throw new Error('spool file is closed');
-  await writeAll(handle, bytes);
+  await writeAll(handle, bytes, write);
   await handle.datasync();
 }
 
-async function writeAll(handle: FileHandle, bytes: Buffer): Promise<void> {
+async function writeAll(handle: FileHandle, bytes: Buffer, write: SpoolFileWrite): Promise<void> {
   for (let done = 0; done < bytes.length;) {
-    const { bytesWritten } = await handle.write(bytes, done, bytes.length - done, null);
+    const { bytesWritten } = await write(handle, bytes, done, bytes.length - done);
     if (bytesWritten === 0) {
       throw Object.assign(new Error('the disk took no bytes'), { code: 'ENOSPC' });
     }
@@ -192,7 +209,7 @@ async function writeAll(handle: FileHandle, bytes: Buffer): Promise<void> {
 /** The bytes of a typical batch, written and synced to a scratch file, then removed. */
 const PROBE_BYTES = 4096;
 
-async function probeWrite(dir: string): Promise<void> {
+async function probeWrite(dir: string, write: SpoolFileWrite): Promise<void> {
   const path = join(dir, 'write-probe');
   const handle = await open(
     path,
@@ -200,7 +217,7 @@ async function probeWrite(dir: string): Promise<void> {
     0o600,
   );
   try {
-    await writeAll(handle, Buffer.alloc(PROBE_BYTES));
+    await writeAll(handle, Buffer.alloc(PROBE_BYTES), write);
     await handle.datasync();
   } finally {
     await handle.close();

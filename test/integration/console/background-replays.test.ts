@@ -5,13 +5,22 @@ import type {
   BackgroundReplays,
   ReplayRun,
   ReplayStart,
+  RunStart,
 } from '../../../src/operations/background-replays';
+import { recoveryLockKey } from '../../../src/operations/recovery-lock';
+import { runsKey } from '../../../src/operations/running-runs';
 import { createHistoryWriter } from '../../../src/history/create-history-writer';
 import { deriveHistoryKeys } from '../../../src/history/history-keys';
 import type { SqlExecutor } from '../../../src/history/sql-executor';
 import { openTestHistory } from '../../helpers/history-database';
 import { TEST_HISTORY_KEY, fixtureEvent, testHistoryRecorder } from '../../helpers/history-events';
 import { TEST_REDIS_URL, obliterateQueue, uniqueQueueName } from '../../helpers/redis';
+
+/** The run a start answered; a refusal fails the test. */
+function startedRun(answer: RunStart): ReplayRun {
+  if ('refused' in answer) throw new Error(`refused: ${answer.refused.message}`);
+  return answer;
+}
 
 /** Asks again until the run has ended (it runs after `start` has answered). */
 async function ended(get: () => ReplayRun | undefined): Promise<ReplayRun | undefined> {
@@ -30,6 +39,12 @@ describe('replays by query in the background', () => {
   const context = () => ({ db: history.db, keys: deriveHistoryKeys(TEST_HISTORY_KEY) });
   /** A replay (or with `more`, a recovery) of the two bib events to route indexer via `queue`. */
   const replayBibs = (replays: BackgroundReplays, queue: Queue, more: Partial<ReplayStart> = {}) =>
+    tryReplayBibs(replays, queue, more).then(startedRun);
+  const tryReplayBibs = (
+    replays: BackgroundReplays,
+    queue: Queue,
+    more: Partial<ReplayStart> = {},
+  ): Promise<RunStart> =>
     replays.start({
       route: 'indexer',
       filters: { action: 'bib' },
@@ -69,7 +84,7 @@ describe('replays by query in the background', () => {
     await queue.close(); // a closed queue cannot add: the replay fails on its first event
     const replays = createBackgroundReplays({ context: context() });
 
-    const started = replayBibs(replays, queue);
+    const started = await replayBibs(replays, queue);
     const run = await ended(() => replays.get(started.replayId));
 
     expect(started.state).toBe('running');
@@ -85,7 +100,7 @@ describe('replays by query in the background', () => {
     const queue = new Queue(queueName, { connection: { url: TEST_REDIS_URL } });
     // One delivery every 10 s: the second waits long after close().
     const replays = createBackgroundReplays({ context: context(), ratePerSecond: 0.1 });
-    const started = replayBibs(replays, queue);
+    const started = await replayBibs(replays, queue);
     while ((replays.get(started.replayId)?.queued ?? 0) < 1) {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
@@ -102,7 +117,7 @@ describe('replays by query in the background', () => {
   it('a recovery stops at its cap, says there were more, and is audited as recover', async () => {
     const queue = new Queue(queueName, { connection: { url: TEST_REDIS_URL } });
     const replays = createBackgroundReplays({ context: context() });
-    const started = replayBibs(replays, queue, {
+    const started = await replayBibs(replays, queue, {
       kind: 'recover',
       atMost: 1,
       details: { since: '2024-11-06T14:00:00.000Z' },
@@ -147,9 +162,10 @@ describe('replays by query in the background', () => {
     for (const one of four.filter((each) => 'refused' in each)) {
       expect(one).toEqual({
         refused: {
-          replayId: first.replayId,
-          actor: first.actor,
-          startedAt: expect.any(String) as unknown,
+          code: 'recovery_running',
+          message: expect.stringContaining(
+            `already running: ${first.replayId}, started by ${first.actor}`,
+          ) as unknown,
         },
       });
     }
@@ -167,11 +183,64 @@ describe('replays by query in the background', () => {
     const queue = new Queue(queueName, { connection: { url: TEST_REDIS_URL } });
     await queue.close(); // a closed queue cannot add: the recovery fails on its first event
     const replays = createBackgroundReplays({ context: context() });
-    const started = replayBibs(replays, queue, { kind: 'recover' });
+    const started = await replayBibs(replays, queue, { kind: 'recover' });
 
     expect((await replays.ended(started.replayId))?.state).toBe('failed');
     const rows = await auditOf(started.replayId);
     expect(rows.map((row) => row.action)).toEqual(['recover.start', 'recover.failed']);
     await replays.close();
   });
+
+  it('refuses a run past REPLAY_MAX_RUNNING, naming the running ones, in any process; frees the slot when a run ends', async () => {
+    const queue = new Queue(queueName, { connection: { url: TEST_REDIS_URL } });
+    const runCap = { key: runsKey(uniqueQueueName('bg-cap')), max: 2 };
+    // Two processes (the console and a CLI command) over one cap; one delivery every 10 s.
+    const console = createBackgroundReplays({ context: context(), ratePerSecond: 0.1, runCap });
+    const cli = createBackgroundReplays({ context: context(), ratePerSecond: 1000, runCap });
+    try {
+      await refusesPastTheCap(console, cli, queue, runCap);
+    } finally {
+      await console.close();
+      await cli.close();
+      await queue.close();
+    }
+  });
+
+  async function refusesPastTheCap(
+    console: BackgroundReplays,
+    cli: BackgroundReplays,
+    queue: Queue,
+    runCap: { key: string; max: number },
+  ): Promise<void> {
+    const first = await replayBibs(console, queue, { actor: 'ops-1' });
+    const second = await replayBibs(console, queue, { actor: 'ops-2', kind: 'recover' });
+
+    const third = await tryReplayBibs(cli, queue, { actor: 'cli:root' });
+    const recovery = await cli.startRecovery({
+      route: 'another',
+      filters: { action: 'bib' },
+      actor: 'cli:root',
+      institution: undefined,
+      target: { queue, jobOptions: {}, takes: () => true },
+      kind: 'recover',
+    });
+
+    for (const refused of [third, recovery]) {
+      if (!('refused' in refused)) throw new Error('a third run started');
+      expect(refused.refused.code).toBe('too_many_runs');
+      expect(refused.refused.message).toContain('REPLAY_MAX_RUNNING is 2');
+      expect(refused.refused.message).toMatch(
+        new RegExp(`${first.replayId} \\(replay of route indexer by ops-1, started 20\\S+\\)`),
+      );
+      expect(refused.refused.message).toContain(`${second.replayId} (recovery of route indexer`);
+    }
+    expect(await redis.zcard(runCap.key)).toBe(2);
+    // The refused recovery gave its route's lock back: a recovery of it later is not held up.
+    expect(await redis.exists(recoveryLockKey(queue.name))).toBe(0);
+
+    await console.close();
+    expect(await redis.zcard(runCap.key)).toBe(0);
+    const next = await tryReplayBibs(cli, queue, { actor: 'cli:root' });
+    expect('refused' in next).toBe(false);
+  }
 });

@@ -9,13 +9,18 @@ import type { Answer, ListenerOnPort } from '../../helpers/listener-on-port';
 import { loanEventJson } from '../../helpers/loan-event';
 import { startPrivateRedis } from '../../helpers/private-redis';
 import type { PrivateRedis } from '../../helpers/private-redis';
+import { smallDiskWrite } from '../../helpers/small-disk-write';
+import type { SpoolFileWrite } from '../../../src/events/spool/spool-writer';
 
 jest.setTimeout(60_000);
 
+/** A full disk's size: 64 KiB. */
+const DISK_BYTES = 64 * 1024;
+
 /**
  * A 64 KiB tmpfs of the test's own: a real file system that fills up, whose last write before
- * ENOSPC comes back short. Mounting needs root (or CAP_SYS_ADMIN); where it is not permitted
- * these tests are skipped, and say so on the console: never silently.
+ * ENOSPC comes back short. Mounting needs root (or CAP_SYS_ADMIN); where it is not permitted the
+ * tests run on the small disk below only, and say so on the console.
  */
 function mountSmallTmpfs(): string | undefined {
   const mountPoint = mkdtempSync(join(tmpdir(), 'spool-full-'));
@@ -26,7 +31,9 @@ function mountSmallTmpfs(): string | undefined {
     return mountPoint;
   } catch (error) {
     rmSync(mountPoint, { recursive: true, force: true });
-    console.warn(`spool full-disk tests skipped: cannot mount a tmpfs here (${String(error)})`);
+    console.warn(
+      `spool full-disk tests on a small disk of the test's only: cannot mount a tmpfs here (${String(error)})`,
+    );
     return undefined;
   }
 }
@@ -36,10 +43,43 @@ interface Sent {
   answer: Answer;
 }
 
-describe('the listener spool on a full file system', () => {
+/**
+ * Where the spool fills up: a real tmpfs where one can be mounted, and on every machine a disk of
+ * the test's own — the spool's write passed in (spool-writer.ts's SpoolFileWrite) taking only the
+ * room left under the directory, short before full, ENOSPC once full (small-disk-write.ts).
+ */
+interface FullDisk {
+  readonly name: string;
+  readonly root: string;
+  readonly write?: SpoolFileWrite;
+  readonly release: () => void;
+}
+
+function fullDisks(): FullDisk[] {
+  const stubRoot = mkdtempSync(join(tmpdir(), 'spool-small-disk-'));
+  const small: FullDisk = {
+    name: 'a 64 KiB disk at the spool writer’s boundary',
+    root: stubRoot,
+    write: smallDiskWrite(join(stubRoot, 'spool'), DISK_BYTES),
+    release: () => rmSync(stubRoot, { recursive: true, force: true }),
+  };
   const mountPoint = mountSmallTmpfs();
-  const onTmpfs = mountPoint === undefined ? it.skip : it;
-  const dir = join(mountPoint ?? tmpdir(), 'spool');
+  if (mountPoint === undefined) return [small];
+  const tmpfs: FullDisk = {
+    name: 'a 64 KiB tmpfs',
+    root: mountPoint,
+    release: () => {
+      execFileSync('umount', [mountPoint]);
+      rmSync(mountPoint, { recursive: true, force: true });
+    },
+  };
+  return [tmpfs, small];
+}
+
+describe.each(fullDisks())('the listener spool on a full file system: $name', (disk) => {
+  const dir = join(disk.root, 'spool');
+  const listenerOnDisk = (url: string, env: Record<string, string>) =>
+    listenerOnPort(url, env, disk.write);
   let redis: PrivateRedis;
 
   beforeAll(async () => {
@@ -47,9 +87,7 @@ describe('the listener spool on a full file system', () => {
   });
   afterAll(async () => {
     await redis.close();
-    if (mountPoint === undefined) return;
-    execFileSync('umount', [mountPoint]);
-    rmSync(mountPoint, { recursive: true, force: true });
+    disk.release();
   });
   afterEach(async () => {
     await rm(dir, { recursive: true, force: true });
@@ -91,47 +129,41 @@ describe('the listener spool on a full file system', () => {
   const answered200 = (sent: readonly Sent[]) =>
     sent.filter((one) => one.answer.status === 200).map((one) => `evt-${one.id}`);
 
-  onTmpfs(
-    'answers 503 once the disk is full and queues every event answered 200, through a restart',
-    async () => {
-      const first = await listenerOnPort(redis.url, { SPOOL_DIR: dir });
-      const queueName = first.listener.queueName;
+  it('answers 503 once the disk is full and queues every event answered 200, through a restart', async () => {
+    const first = await listenerOnDisk(redis.url, { SPOOL_DIR: dir });
+    const queueName = first.listener.queueName;
+    await redis.stop();
+    const sent = await fill(first);
+    expect(answered200(sent).length).toBeGreaterThan(10);
+    await expectRefusedAsUnwritable(first, sent);
+    await first.close();
+
+    await redis.start();
+    const second = await listenerOnDisk(redis.url, { SPOOL_DIR: dir, QUEUE_NAME: queueName });
+    try {
+      expect(await queuedIds(queueName)).toEqual(answered200(sent));
+      expect(second.depth()).toBe(0);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('is not ready while the spool cannot write, and ready again once the drain made room', async () => {
+    const running = await listenerOnDisk(redis.url, { SPOOL_DIR: dir });
+    try {
       await redis.stop();
-      const sent = await fill(first);
-      expect(answered200(sent).length).toBeGreaterThan(10);
-      await expectRefusedAsUnwritable(first, sent);
-      await first.close();
+      const sent = await fill(running);
+      await expectRefusedAsUnwritable(running, sent);
 
       await redis.start();
-      const second = await listenerOnPort(redis.url, { SPOOL_DIR: dir, QUEUE_NAME: queueName });
-      try {
-        expect(await queuedIds(queueName)).toEqual(answered200(sent));
-        expect(second.depth()).toBe(0);
-      } finally {
-        await second.close();
-      }
-    },
-  );
-
-  onTmpfs(
-    'is not ready while the spool cannot write, and ready again once the drain made room',
-    async () => {
-      const running = await listenerOnPort(redis.url, { SPOOL_DIR: dir });
-      try {
-        await redis.stop();
-        const sent = await fill(running);
-        await expectRefusedAsUnwritable(running, sent);
-
-        await redis.start();
-        await waitFor(() => running.depth() === 0, 'the spool to empty');
-        await waitFor(
-          async () => JSON.parse(await getText(running.port, '/readyz')).status === 'ready',
-          '/readyz to answer ready',
-        );
-        expect(await queuedIds(running.listener.queueName)).toEqual(answered200(sent));
-      } finally {
-        await running.close();
-      }
-    },
-  );
+      await waitFor(() => running.depth() === 0, 'the spool to empty');
+      await waitFor(
+        async () => JSON.parse(await getText(running.port, '/readyz')).status === 'ready',
+        '/readyz to answer ready',
+      );
+      expect(await queuedIds(running.listener.queueName)).toEqual(answered200(sent));
+    } finally {
+      await running.close();
+    }
+  });
 });

@@ -82,7 +82,7 @@ describe('worker with ROUTES_FILE', () => {
     const connection = openWorkerConnection(TEST_REDIS_URL, logger);
     try {
       expect(() => createWorkerProcess({ config, logger, connection, env: {} })).toThrow(
-        'invalid routes file: route "loans": to.amqp.url: environment variable MQ_URL is not set',
+        `invalid routes file ${routesFile}: route "loans": to.amqp.url: environment variable MQ_URL is not set`,
       );
     } finally {
       await closeRedis(connection);

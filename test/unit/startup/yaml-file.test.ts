@@ -27,7 +27,7 @@ describe('start-up files: size cap and YAML errors naming the file', () => {
 
     expect(error).toBeInstanceOf(StartupFileError);
     expect((error as StartupFileError).message).toBe(
-      'invalid routes file: /dev/zero is larger than 1048576 bytes, the cap of a start-up file',
+      'invalid routes file /dev/zero: larger than 1048576 bytes, the cap of a start-up file',
     );
     // Generous for a loaded machine; reading to the end would never return.
     expect(performance.now() - started).toBeLessThan(5_000);
