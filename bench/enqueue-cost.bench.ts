@@ -10,8 +10,8 @@ import { createWebMetrics } from '../src/metrics/web-metrics';
 import { openProducerConnection } from '../src/redis/open-producer-connection';
 import { signedBodies } from './ingress/signed-bodies';
 import { median } from './ingress/median';
+import { benchRedis } from './ingress/private-redis';
 
-const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const ADDS = Number(process.env.BENCH_ADDS ?? 10000);
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 /** Adds started together, as deliveries that arrive in one event-loop turn. */
@@ -26,13 +26,24 @@ interface Variant {
  * The enqueue of a delivery, piece by piece, in this process (no HTTP): listener CPU per add for a
  * typical listener's add, our add with its job options, with the duplicate read-back, with the
  * metrics timer, and on a connection that auto-pipelines. Medians of
- * BENCH_ROUNDS rounds of BENCH_ADDS adds, 50 at a time, after a warm-up. The stage figures
- * (docs/benchmarks.md) for the part the three-server bench can only show as a whole.
+ * BENCH_ROUNDS rounds of BENCH_ADDS adds, 50 at a time, after a warm-up, on a private
+ * redis-server (BENCH_REDIS_URL: that Redis instead). The stage figures (docs/benchmarks.md) for
+ * the part the three-server bench can only show as a whole.
  */
 export async function run(): Promise<void> {
-  const plain = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
-  const producer = openProducerConnection(REDIS_URL);
-  const pipelining = openConnection({ enableAutoPipelining: true });
+  const redis = await benchRedis({ server: [], load: [], description: 'not pinned' });
+  try {
+    await measureEnqueue(redis);
+  } finally {
+    await redis.stop();
+  }
+}
+
+async function measureEnqueue(redis: { url: string; private: boolean }): Promise<void> {
+  const redisUrl = redis.url;
+  const plain = new Redis(redisUrl, { maxRetriesPerRequest: null });
+  const producer = openProducerConnection(redisUrl);
+  const pipelining = openConnection(redisUrl, { enableAutoPipelining: true });
   const suffix = `${process.pid}-${Date.now()}`;
   const queues = [plain, producer, pipelining].map(
     (connection, i) => new Queue(`bench-enqueue-${suffix}-${i}`, { connection }),
@@ -52,7 +63,7 @@ export async function run(): Promise<void> {
     },
   ];
   write(
-    `Redis ${REDIS_URL}; ${ADDS} adds a round, ${CONCURRENT} at a time; load average ${load()}\n`,
+    `Redis: ${redis.private ? 'private' : redisUrl}; ${ADDS} adds a round, ${CONCURRENT} at a time; load average ${load()}\n`,
   );
   try {
     for (const variant of variants) {
@@ -73,8 +84,8 @@ export async function run(): Promise<void> {
   write(`load average at the end ${load()}\n`);
 }
 
-function openConnection(options: RedisOptions): Redis {
-  return new Redis(REDIS_URL, {
+function openConnection(redisUrl: string, options: RedisOptions): Redis {
+  return new Redis(redisUrl, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
     commandTimeout: 1000,

@@ -6,6 +6,7 @@ import { Redis } from 'ioredis';
 import { Connection } from 'rabbitmq-client';
 import { buildServers } from './ingress/build-servers';
 import { benchRedis } from './ingress/private-redis';
+import type { BenchRedis } from './ingress/private-redis';
 import { median } from './ingress/median';
 import { commandCounts, commandText } from './ingress/command-counts';
 import { historyPipeline, historyTargetLines } from './routing/history-pipeline';
@@ -20,6 +21,8 @@ import {
 import type { Pipeline, RunningPipeline } from './routing/pipelines';
 import { postEvents } from './routing/post-events';
 import { cpuProbe, loadAverage } from './routing/process-cpu';
+import { benchPostgres } from './routing/bench-postgres';
+import type { BenchPostgres } from './routing/bench-postgres';
 import { benchRabbitmq } from './routing/bench-rabbitmq';
 import type { BenchRabbitmq } from './routing/bench-rabbitmq';
 import { createTracker, quantile } from './routing/tracker';
@@ -67,8 +70,9 @@ interface Phase {
  * worker, two routes), ours with history on (history-pipeline.ts), ours with the RabbitMQ route
  * shaped (two cases, pipelines.ts), the one-hop peer (a typical listener and a worker that
  * publishes and appends in one job), and, with BENCH_BASELINE=<ref>, ours at that ref. End to end is posted → seen on both destinations;
- * CPU per event is read from /proc for every process on the path (a private Redis of the bench's
- * own, so other users of the machine's Redis do not count; RabbitMQ is the machine's).
+ * CPU per event is read from /proc for every process on the path. Redis, RabbitMQ and (for the
+ * history case) PostgreSQL are the bench's own private servers, so other users of the machine's
+ * do not count (BENCH_REDIS_URL, BENCH_AMQP_URL, BENCH_DATABASE_URL: a given server instead).
  */
 export async function run(): Promise<void> {
   buildServers();
@@ -86,19 +90,19 @@ export async function run(): Promise<void> {
     pipelines.push(ourPipeline(`before (${BASELINE})`, baselineBuild(BASELINE)));
   const only = chosenPipelines(pipelines);
   pipelines.splice(0, pipelines.length, ...only);
-  const redis = await benchRedis({ server: [], load: [], description: 'not pinned' });
-  const broker = await benchRabbitmq();
+  const servers = await startServers(pipelines);
+  const { redis, broker } = servers;
   const rabbit = new Connection(broker.url);
   const results = new Map<string, { paced: Phase[]; full: Phase[] }>();
   print(
-    `${String(EVENTS)} LOAN events per phase, ${String(CONNECTIONS)} connections, paced at ${String(RATE)}/s then full speed; ${String(ROUNDS)} round(s); Redis: ${redis.private ? 'private' : redis.url}; RabbitMQ: ${broker.private ? 'private' : broker.url}`,
+    `${String(EVENTS)} LOAN events per phase, ${String(CONNECTIONS)} connections, paced at ${String(RATE)}/s then full speed; ${String(ROUNDS)} round(s); ${serversText(servers)}`,
   );
   try {
     for (let round = 1; round <= ROUNDS; round += 1) {
       // Even rounds run the pipelines in reverse, so none always runs right after the same one.
       for (const pipeline of round % 2 === 0 ? [...pipelines].reverse() : pipelines) {
         const load = loadAverage();
-        const phases = await runPipeline(pipeline, redis.url, { rabbit, broker });
+        const phases = await runPipeline(pipeline, { ...servers, rabbit });
         await redis.flush();
         const entry = results.get(pipeline.name) ?? { paced: [], full: [] };
         entry.paced.push(phases.paced);
@@ -111,9 +115,42 @@ export async function run(): Promise<void> {
     for (const shaped of shapedPipelines) printShapedTarget(results, shaped.name);
   } finally {
     await rabbit.close();
-    await broker.stop();
-    await redis.stop();
+    await servers.stop();
   }
+}
+
+/** The servers of a run: Redis, RabbitMQ, and PostgreSQL when a pipeline of the run uses it. */
+interface BenchServers {
+  readonly redis: BenchRedis & { readonly private: boolean };
+  readonly broker: BenchRabbitmq;
+  readonly database: BenchPostgres | undefined;
+  stop(): Promise<void>;
+}
+
+async function startServers(pipelines: readonly Pipeline[]): Promise<BenchServers> {
+  const redis = await benchRedis({ server: [], load: [], description: 'not pinned' });
+  const started: { stop(): Promise<void> }[] = [redis];
+  const stop = async (): Promise<void> => {
+    for (const server of [...started].reverse()) await server.stop();
+  };
+  try {
+    const broker = await benchRabbitmq();
+    started.push(broker);
+    const usesDatabase = pipelines.some((pipeline) => pipeline.usesDatabase === true);
+    const database = usesDatabase ? await benchPostgres() : undefined;
+    if (database !== undefined) started.push(database);
+    return { redis, broker, database, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+function serversText({ redis, broker, database }: BenchServers): string {
+  const where = (server: { url: string; private: boolean }): string =>
+    server.private ? 'private' : server.url;
+  const postgres = database === undefined ? '' : `; PostgreSQL: ${where(database)}`;
+  return `Redis: ${where(redis)}; RabbitMQ: ${where(broker)}${postgres}`;
 }
 
 /**
@@ -133,9 +170,9 @@ function chosenPipelines(pipelines: readonly Pipeline[]): Pipeline[] {
 
 async function runPipeline(
   pipeline: Pipeline,
-  redisUrl: string,
-  { rabbit, broker }: { rabbit: Connection; broker: BenchRabbitmq },
+  { redis, broker, database, rabbit }: BenchServers & { rabbit: Connection },
 ): Promise<{ paced: Phase; full: Phase }> {
+  const redisUrl = redis.url;
   const id = randomUUID().slice(0, 8);
   const dir = await mkdtemp(path.join(tmpdir(), 'bench-routing-'));
   const exchange = `bench-routing-${id}`;
@@ -143,6 +180,7 @@ async function runPipeline(
   const setup = {
     redisUrl,
     amqpUrl: broker.url,
+    databaseUrl: database?.url,
     secret: SECRET,
     name: `bench-routing-${id}`,
     exchange,

@@ -8,16 +8,17 @@ import { WorkerConfig } from '../src/config';
 import { createEventEnqueuer } from '../src/events/enqueue-event';
 import { normalizeEvent } from '../src/events/normalize-event';
 import { createLogger } from '../src/logger';
+import type { Logger } from '../src/logger';
 import { createWorkerProcess } from '../src/processes/worker-process';
 import { startSandboxProcess } from '@svcws/sandbox';
 import { closeRedis } from '../src/redis/close-redis';
 import { openWorkerConnection } from '../src/redis/open-worker-connection';
+import { benchRedis } from './ingress/private-redis';
 
 const TARGET_MB = Number(process.env.BENCH_DOWNLOAD_MB ?? 500);
 const FORMAT = process.env.BENCH_DOWNLOAD_FORMAT === 'BINARY' ? 'BINARY' : 'XML';
 /** Bytes per sandbox record: MARCXML ~1,206, ISO 2709 ~451 (measured on the seeded records). */
 const BYTES_PER_RECORD = FORMAT === 'XML' ? 1206 : 451;
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const RSS_TARGET_MB = 30;
 
 type Line = Record<string, unknown>;
@@ -26,30 +27,29 @@ type Line = Record<string, unknown>;
  * `npm run bench -- worker-download`: a ~500 MB download (sandbox in its own process, so its
  * memory is not counted) through the worker's whole job_end path — BullMQ job, instance fetch,
  * streamed download, MARC count, temp file and rename — and this process's RSS while it runs.
+ * Its queue is on a private redis-server (BENCH_REDIS_URL: that Redis instead).
  */
 export async function run(): Promise<void> {
+  const redis = await benchRedis({ server: [], load: [], description: 'not pinned' });
+  try {
+    await measureDownload(redis.url);
+  } finally {
+    await redis.stop();
+  }
+}
+
+async function measureDownload(redisUrl: string): Promise<void> {
   const sandbox = await startBenchSandbox();
   const recordsDir = await mkdtemp(path.join(tmpdir(), 'bench-records-'));
   const queueName = `bench-worker-${randomUUID().slice(0, 8)}`;
-  const queue = new Queue(queueName, { connection: { url: REDIS_URL } });
+  const queue = new Queue(queueName, { connection: { url: redisUrl } });
   const lines: Line[] = [];
-  const logger = createLogger({
-    level: 'info',
-    name: 'bench-worker',
-    destination: new Writable({
-      write(chunk: Buffer, _encoding, callback) {
-        for (const text of chunk.toString('utf8').split('\n')) {
-          if (text.trim() !== '') lines.push(JSON.parse(text) as Line);
-        }
-        callback();
-      },
-    }),
-  });
-  const connection = openWorkerConnection(REDIS_URL, logger);
+  const logger = collectingLogger(lines);
+  const connection = openWorkerConnection(redisUrl, logger);
   const worker = createWorkerProcess({
     connection,
     config: WorkerConfig.parse({
-      REDIS_URL,
+      REDIS_URL: redisUrl,
       QUEUE_NAME: queueName,
       SVC_BASE_URL: sandbox.url,
       SVC_API_KEY: 'sandbox-key',
@@ -91,24 +91,7 @@ export async function run(): Promise<void> {
     const summary = await processRun(records);
     clearInterval(sampler);
 
-    const bytes = Number(summary.bytes);
-    const seconds = Number(summary.durationMs) / 1000;
-    const growthMb = (peak - baseline) / 2 ** 20;
-    const print = (label: string, value: string): void => {
-      process.stdout.write(`${label.padEnd(26)}${value}\n`);
-    };
-    print('format', `${FORMAT} (${summary.file as string})`);
-    print('downloaded', `${(bytes / 1e6).toFixed(1)} MB in ${seconds.toFixed(1)} s`);
-    print('records counted', `${String(summary.records)} (expected ${String(records)})`);
-    print('records/s', Math.round(Number(summary.records) / seconds).toLocaleString('en-US'));
-    print('MB/s', (bytes / 1e6 / seconds).toFixed(1));
-    print('API calls', String(summary.apiCalls));
-    print('RSS baseline', `${(baseline / 2 ** 20).toFixed(1)} MB`);
-    print('RSS peak', `${(peak / 2 ** 20).toFixed(1)} MB`);
-    print(
-      'RSS growth',
-      `${growthMb.toFixed(1)} MB (target < ${String(RSS_TARGET_MB)} MB: ${growthMb < RSS_TARGET_MB ? 'met' : 'NOT met'})`,
-    );
+    printSummary(summary, records, { baseline, peak });
   } finally {
     await worker.close();
     await closeRedis(connection);
@@ -117,6 +100,47 @@ export async function run(): Promise<void> {
     await sandbox.stop();
     await rm(recordsDir, { recursive: true, force: true });
   }
+}
+
+/** The worker's logger, each line parsed into `lines` (the bench waits on its job_end line). */
+function collectingLogger(lines: Line[]): Logger {
+  return createLogger({
+    level: 'info',
+    name: 'bench-worker',
+    destination: new Writable({
+      write(chunk: Buffer, _encoding, callback) {
+        for (const text of chunk.toString('utf8').split('\n')) {
+          if (text.trim() !== '') lines.push(JSON.parse(text) as Line);
+        }
+        callback();
+      },
+    }),
+  });
+}
+
+function printSummary(
+  summary: Line,
+  records: number,
+  rss: { readonly baseline: number; readonly peak: number },
+): void {
+  const bytes = Number(summary.bytes);
+  const seconds = Number(summary.durationMs) / 1000;
+  const growthMb = (rss.peak - rss.baseline) / 2 ** 20;
+  const print = (label: string, value: string): void => {
+    process.stdout.write(`${label.padEnd(26)}${value}\n`);
+  };
+  print('format', `${FORMAT} (${summary.file as string})`);
+  print('downloaded', `${(bytes / 1e6).toFixed(1)} MB in ${seconds.toFixed(1)} s`);
+  print('records counted', `${String(summary.records)} (expected ${String(records)})`);
+  print('records/s', Math.round(Number(summary.records) / seconds).toLocaleString('en-US'));
+  print('MB/s', (bytes / 1e6 / seconds).toFixed(1));
+  print('API calls', String(summary.apiCalls));
+  print('RSS baseline', `${(rss.baseline / 2 ** 20).toFixed(1)} MB`);
+  print('RSS peak', `${(rss.peak / 2 ** 20).toFixed(1)} MB`);
+  print(
+    'RSS growth',
+    `${growthMb.toFixed(1)} MB (target < ${String(RSS_TARGET_MB)} MB: ${growthMb < RSS_TARGET_MB ? 'met' : 'NOT met'})`,
+  );
 }
 
 interface BenchSandbox {

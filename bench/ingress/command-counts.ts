@@ -6,7 +6,9 @@ export function commandCounts(info: string, units: number): Map<string, number> 
   const counts = new Map<string, number>();
   for (const match of info.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)) {
     const [, name = '', calls = '0'] = match;
-    if (name === 'config' || name === 'info') continue;
+    // Redis 7 names a subcommand `config|resetstat`.
+    const command = name.split('|')[0];
+    if (command === 'config' || command === 'info') continue;
     counts.set(name, Number(calls) / units);
   }
   return counts;

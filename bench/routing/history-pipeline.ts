@@ -4,8 +4,6 @@ import { median } from '../ingress/median';
 import { ourPipeline } from './pipelines';
 import type { Pipeline, RunningPipeline } from './pipelines';
 
-/** The PostgreSQL of the history case: the machine's; a schema of its own per run, dropped after. */
-const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const HISTORY_KEY = 'bench-history-key-of-at-least-32-characters';
 /** How often the lag poll asks PostgreSQL for its counts (the lag's resolution). */
 const POLL_MS = 25;
@@ -31,8 +29,9 @@ export interface HistoryResults {
 }
 
 /**
- * Ours with the history on: the same worker with DATABASE_URL (its own schema, and an
- * application_name naming it, so PostgreSQL's backends serving this run can be found) and
+ * Ours with the history on: the same worker with DATABASE_URL (the bench's PostgreSQL,
+ * setup.databaseUrl, in a schema of its own per run, dropped after; an application_name naming
+ * it, so PostgreSQL's backends serving this run can be found) and
  * HISTORY_KEY, every event and attempt recorded and written by the writer as in production.
  * PostgreSQL's CPU counts as 'postgres': the backends of this run's connections
  * (pg_stat_activity by application_name), sampled while the phase runs.
@@ -44,16 +43,19 @@ export function historyPipeline(
 ): Pipeline {
   return {
     name,
+    usesDatabase: true,
     start: async (setup) => {
+      const databaseUrl = setup.databaseUrl;
+      if (databaseUrl === undefined) throw new Error(`${name}: the bench started no PostgreSQL`);
       const schema = `${setup.name.replace(/[^a-z0-9]/gi, '_').toLowerCase()}`;
-      const url = new URL(DATABASE_URL);
+      const url = new URL(databaseUrl);
       url.searchParams.set('application_name', schema);
       const inner = await ourPipeline(name, script, {
         DATABASE_URL: url.toString(),
         HISTORY_KEY,
         HISTORY_SCHEMA: schema,
       }).start(setup);
-      const client = new pg.Client({ connectionString: DATABASE_URL });
+      const client = new pg.Client({ connectionString: databaseUrl });
       await client.connect();
       // The worker opens and migrates its database in the background: the phases start once it
       // has, so the one-off migration is not measured as the first phase's cost.

@@ -27,6 +27,8 @@ export interface RunningPipeline {
 export interface PipelineSetup {
   readonly redisUrl: string;
   readonly amqpUrl: string;
+  /** The bench's PostgreSQL, when a pipeline that needs one (usesDatabase) is in the run. */
+  readonly databaseUrl: string | undefined;
   readonly secret: string;
   /** Unique per run: queue names and the RabbitMQ exchange. */
   readonly name: string;
@@ -37,6 +39,8 @@ export interface PipelineSetup {
 
 export interface Pipeline {
   readonly name: string;
+  /** It needs PostgreSQL (setup.databaseUrl): the bench starts one only for a run with it. */
+  readonly usesDatabase?: boolean;
   start(setup: PipelineSetup): Promise<RunningPipeline>;
 }
 

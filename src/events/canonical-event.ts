@@ -65,8 +65,8 @@ export type CanonicalEvent = z.infer<typeof CanonicalEvent>;
 /**
  * CanonicalEvent without its bounds (the key bounds, the action's length): zod runs a refinement
  * with an allocation and a change of shape of its state each time, which under load cost the
- * listener about 1 % of a delivery's CPU (docs/benchmarks.md). The bounds are checked by
- * `withinBounds` in one plain pass instead; the schema itself stays the definition.
+ * listener 1.5–2.5 % of a delivery's CPU (docs/benchmarks-journal.md, 2026-11-26). The bounds are
+ * checked by `withinBounds` in one plain pass instead; the schema itself stays the definition.
  */
 const UnboundedEvent = CanonicalEvent.extend({
   id: z.string().min(1),

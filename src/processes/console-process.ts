@@ -229,8 +229,8 @@ async function closeConsole(sources: ConsoleSources, history: OpenedHistory): Pr
 }
 
 /**
- * The history's database when DATABASE_URL is set. Not migrated here (the listener and worker
- * migrate at start-up, `history migrate` by hand) and not connected yet: a pool connects on the
+ * The history's database when DATABASE_URL is set. Not migrated here (the worker migrates when it
+ * opens the database, `history migrate` by hand) and not connected yet: a pool connects on the
  * first query, so a PostgreSQL that is down leaves the console serving live state, its overview
  * saying so and the history calls answering 503 `history_unavailable`.
  */

@@ -3,7 +3,7 @@ import type { HistoryRecorder } from '../../src/history/create-history-recorder'
 import type { StepOutcome } from '../../src/history/history-record';
 
 /**
- * Records one run of an event's job as the worker would (with-journey-recorded.ts): queued and
+ * Records one run of an event's job as the worker would (src/history/journey-stage.ts): queued and
  * taken (unless given, in the millisecond the listener received it: anything recorded later comes
  * after them), and — given `endedAt` — its end with `outcome`. Without `endedAt` the run has no
  * end, as when its worker died.
