@@ -30,7 +30,7 @@ import type { ConsoleHistory, HistoryScope } from '../data/console-history';
 import type { Principal } from '../auth/principal';
 import { readOverview } from '../data/read-overview';
 import type { OverviewSources } from '../data/read-overview';
-import { keepAction, reasonOf, recordAction } from '../data/record-action';
+import { keepRefusal, recordAction } from '../data/record-action';
 
 export interface OperationInput {
   readonly principal: Principal;
@@ -92,31 +92,6 @@ function act(
 }
 
 /** The field of a request body as sent (before its schema holds), when it is a string. */
-function sentField(body: unknown, field: string): string | undefined {
-  const value = (body as Record<string, unknown> | null | undefined)?.[field];
-  return typeof value === 'string' ? value : undefined;
-}
-
-/**
- * Keeps a refused history action: its target is the route asked for (`-` without one), or for
- * a forget the person asked for (as its keyed hash in the audit, `person` in the log).
- */
-function keepRefusal(deps: OperationDeps, action: 'replay' | 'recover' | 'forget') {
-  return (principal: Principal, body: unknown, error: unknown): Promise<void> => {
-    const person = action === 'forget' ? sentField(body, 'user') : undefined;
-    const target = action === 'forget' ? 'person' : (sentField(body, 'route') ?? '-');
-    const detail = error instanceof Error ? error.message : String(error);
-    return keepAction(deps, principal, {
-      action,
-      target,
-      person,
-      outcome: 'refused',
-      detail,
-      reason: reasonOf(error),
-    });
-  };
-}
-
 function historyOf(deps: OperationDeps): ConsoleHistory {
   if (deps.history === undefined)
     throw new HttpError(503, 'history_off', 'the console runs without history (live state only)');

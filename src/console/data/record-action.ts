@@ -4,7 +4,7 @@ import type { ActionResult } from './console-views';
 import type { AuditRecord, ConsoleHistory } from './console-history';
 import type { Principal } from '../auth/principal';
 
-interface ActionDeps {
+export interface ActionDeps {
   readonly logger: Logger;
   readonly history?: ConsoleHistory | undefined;
 }
@@ -61,4 +61,30 @@ export async function recordAction(
     await keepAction(deps, principal, { action, target, outcome: 'refused', detail, reason });
     throw error;
   }
+}
+
+function sentField(body: unknown, field: string): string | undefined {
+  const value = (body as Record<string, unknown> | null | undefined)?.[field];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/**
+ * Keeps a refused history action (replay, recovery, forget), from the JSON API or a page's form:
+ * its target is the route asked for (`-` without one), or for a forget the person asked for (as
+ * its keyed hash in the audit, `person` in the log).
+ */
+export function keepRefusal(deps: ActionDeps, action: 'replay' | 'recover' | 'forget') {
+  return (principal: Principal, body: unknown, error: unknown): Promise<void> => {
+    const person = action === 'forget' ? sentField(body, 'user') : undefined;
+    const target = action === 'forget' ? 'person' : (sentField(body, 'route') ?? '-');
+    const detail = error instanceof Error ? error.message : String(error);
+    return keepAction(deps, principal, {
+      action,
+      target,
+      person,
+      outcome: 'refused',
+      detail,
+      reason: reasonOf(error),
+    });
+  };
 }

@@ -1,6 +1,8 @@
 import type { Request, Response, Router } from 'express';
 import type { ConsoleAuth } from '../auth/console-auth';
-import { consoleError } from '../data/console-error';
+import { consoleError, toHttpError } from '../data/console-error';
+import { keepRefusal } from '../data/record-action';
+import type { Logger } from '../../logger';
 import { formPrincipal } from './form-principal';
 import type { ConsoleHistory, HistoryScope, ReplayAnswer } from '../data/console-history';
 import type { Html } from './html';
@@ -37,6 +39,8 @@ export interface HistoryPagesDeps {
   readonly addPage: (page: PageRoute) => void;
   readonly auth: ConsoleAuth;
   readonly history?: ConsoleHistory | undefined;
+  /** For the `console action` line of a refused form (as the JSON API writes it). */
+  readonly logger: Logger;
   /** The route names this principal may replay to. */
   readonly routeNames: (principal: Principal) => Promise<string[]>;
 }
@@ -188,6 +192,8 @@ async function progressOf(
 /** A history form: its outcome is a notice, or (starting with `/`) the page of what it started. */
 interface HistoryForm {
   readonly path: string;
+  /** What the form asks for, as a refusal of it is logged and audited. */
+  readonly action: 'replay' | 'forget';
   readonly run: (scope: HistoryScope, req: Request) => Promise<string>;
 }
 
@@ -197,6 +203,7 @@ function historyForms(history: ConsoleHistory): HistoryForm[] {
   return [
     {
       path: '/replays',
+      action: 'replay',
       run: async (scope, req) => {
         const asked = filtersOf(req.body, ['route', 'ignoreRouteMatch', 'confirmIgnoreRouteMatch']);
         const { route = '', ignoreRouteMatch, confirmIgnoreRouteMatch, ...filters } = asked;
@@ -215,6 +222,7 @@ function historyForms(history: ConsoleHistory): HistoryForm[] {
     },
     {
       path: '/events/:institution/:id/replay',
+      action: 'replay',
       run: async (scope, req) => {
         const { route = '' } = filtersOf(req.body, ['route']);
         const filters = { id: String(req.params.id), institution: String(req.params.institution) };
@@ -223,6 +231,7 @@ function historyForms(history: ConsoleHistory): HistoryForm[] {
     },
     {
       path: '/forget',
+      action: 'forget',
       run: async (scope, req) => {
         const { user = '' } = filtersOf(req.body, ['user']);
         const report = await history.forget({ user }, scope);
@@ -237,7 +246,9 @@ function historyForms(history: ConsoleHistory): HistoryForm[] {
 function formHandler(deps: HistoryPagesDeps, form: HistoryForm) {
   return async (req: Request, res: Response): Promise<void> => {
     const principal = formPrincipal(deps.auth, req);
-    const outcome = await form.run(scopeOf(principal), req);
+    const outcome = await keepingRefusal(deps, form.action, principal, req.body, () =>
+      form.run(scopeOf(principal), req),
+    );
     if (outcome.startsWith('/')) {
       res.redirect(303, outcome);
       return;
@@ -245,4 +256,24 @@ function formHandler(deps: HistoryPagesDeps, form: HistoryForm) {
     const back = req.path.endsWith('/replay') ? req.path.slice(0, -'/replay'.length) : req.path;
     res.redirect(303, `${back}?notice=${encodeURIComponent(outcome)}`);
   };
+}
+
+/**
+ * Runs a history form's action; a refusal of it (4xx: its input, the role, a cap, a lock) is
+ * logged and audited as the JSON API's are (record-action.ts keepRefusal), then answered as
+ * before.
+ */
+export async function keepingRefusal<T>(
+  deps: Pick<HistoryPagesDeps, 'logger' | 'history'>,
+  action: 'replay' | 'recover' | 'forget',
+  principal: Principal,
+  body: unknown,
+  run: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (toHttpError(error).status < 500) await keepRefusal(deps, action)(principal, body, error);
+    throw error;
+  }
 }

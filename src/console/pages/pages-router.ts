@@ -54,6 +54,7 @@ export function pagesRouter(deps: PagesDeps): Router {
     addPage,
     auth: deps.auth,
     history: deps.history,
+    logger: deps.logger,
     routeNames: () => Promise.resolve(deps.actions.routeNames()),
   };
   addHistoryPages(historyDeps);

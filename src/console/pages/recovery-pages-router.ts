@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import { consoleError } from '../data/console-error';
 import type { ConsoleHistory } from '../data/console-history';
 import { formPrincipal } from './form-principal';
-import { formValues, scopeOf } from './history-pages-router';
+import { formValues, keepingRefusal, scopeOf } from './history-pages-router';
 import type { HistoryPagesDeps, PageRoute } from './history-pages-router';
 import type { PageContext } from './layout';
 import { historyOffPage } from './queue-pages';
@@ -37,7 +37,9 @@ export function addRecoveryPages(deps: HistoryPagesDeps): void {
     const principal = formPrincipal(deps.auth, req);
     const asked = { ...recoveryValues(req.body), dryRun: false };
     // No dry run asked: the answer is the recovery it started.
-    const run = await history.recover(asked, scopeOf(principal));
+    const run = await keepingRefusal(deps, 'recover', principal, req.body, () =>
+      history.recover(asked, scopeOf(principal)),
+    );
     res.redirect(303, `/recoveries/${run.dryRun ? '' : run.replayId}`);
   });
 }

@@ -197,6 +197,56 @@ describe('a refused replay, recovery or forget is logged and kept in the audit',
     }
   });
 
+  /** A page's form, posted with a Bearer token (no session, so no CSRF token to carry). */
+  const postForm = (path: string, fields: Record<string, string>) =>
+    fetch(`${running.url}${path}`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${TOKENS.operator}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: new URLSearchParams(fields).toString(),
+      redirect: 'manual',
+    });
+
+  it.each([
+    {
+      name: 'a replay by query ignoring the route’s match, not confirmed',
+      path: '/replays',
+      fields: { route: 'loans', ignoreRouteMatch: 'on' },
+      action: 'replay',
+      target: 'loans',
+      reason: 'invalid_request',
+    },
+    {
+      name: 'a recovery without its since',
+      path: '/recoveries',
+      fields: { route: 'loans' },
+      action: 'recover',
+      target: 'loans',
+      reason: 'invalid_request',
+    },
+  ])('page form: $name', async (asked) => {
+    const before = (await auditRows('ops')).length;
+
+    const answer = await postForm(asked.path, asked.fields);
+
+    expect(answer.status).toBe(400);
+    expect(refusedLines().at(-1)).toMatchObject({
+      actor: 'ops',
+      action: asked.action,
+      target: asked.target,
+      reason: asked.reason,
+    });
+    const rows = await auditRows('ops');
+    expect(rows).toHaveLength(before + 1);
+    expect(rows.at(-1)).toMatchObject({
+      action: asked.action,
+      target: asked.target,
+      details: { outcome: 'refused', reason: asked.reason },
+    });
+  });
+
   const cliEnv = () => ({ ...running.cliEnv(), REPLAY_MAX_RUNNING: '1' });
 
   it.each([
