@@ -33,7 +33,9 @@ export async function followTestEvent(io: CliIo, eventId: string, deadlineMs: nu
       state = job === undefined ? 'not found' : await job.getState();
       if (job !== undefined) say('queued', `→ queued: job ${job.id ?? ''} on ${cli.queue.name}`);
       if (job !== undefined && (state === 'completed' || state === 'failed')) {
-        return ended(io, job, state);
+        // Read again: the job read above may predate its end (taken then, finished before the
+        // state was asked), and its return value would be missing.
+        return ended(io, (await findJob(cli.queue, eventId)) ?? job, state);
       }
       if (state === 'active') say('active', '→ taken by a worker');
       await delay(POLL_MS);
