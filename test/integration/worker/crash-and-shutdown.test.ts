@@ -82,9 +82,14 @@ describe('worker process: SIGKILL mid-download and graceful shutdown', () => {
     return { jobId, dir: join(recordsDir, '01SVC_INST', 'S7781', instance.id) };
   }
 
-  /** Waits for a temporary file past 1 MB that is none of `seen`; resolves with its name. */
+  /**
+   * Waits for a temporary file past 1 MB that is none of `seen`; resolves with its name. Gives up
+   * after 2 minutes naming what the folder held and what the workers said last (these tests once
+   * hung for jest's 5 minutes on a loaded machine, saying nothing).
+   */
   async function partFileGrowing(dir: string, seen: readonly string[] = []): Promise<string> {
-    for (;;) {
+    const until = Date.now() + 120_000;
+    while (Date.now() < until) {
       const names = await readdir(dir).catch(() => [] as string[]);
       for (const part of names.filter((name) => name.endsWith('.part') && !seen.includes(name))) {
         const size = await stat(join(dir, part)).then(
@@ -95,6 +100,20 @@ describe('worker process: SIGKILL mid-download and graceful shutdown', () => {
       }
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
+    throw new Error(`no new .part file past 1 MB in ${dir}: ${await waitedOn(dir)}`);
+  }
+
+  /** The folder's files and each worker's last lines, for a wait that gave up. */
+  async function waitedOn(dir: string): Promise<string> {
+    const names = await readdir(dir).catch(() => [] as string[]);
+    const said = children.map((child, index) =>
+      child
+        .lines()
+        .slice(-5)
+        .map((line) => `worker ${String(index + 1)}: ${String(line.msg)}`)
+        .join('; '),
+    );
+    return `files [${names.join(', ')}]; ${said.join(' | ')}`;
   }
 
   async function completeFile(dir: string, records: number): Promise<void> {
@@ -104,11 +123,14 @@ describe('worker process: SIGKILL mid-download and graceful shutdown', () => {
   }
 
   async function settled(jobId: string): Promise<'completed' | 'failed'> {
-    for (;;) {
-      const state = await queue.getJobState(jobId);
+    const until = Date.now() + 120_000;
+    let state = 'unknown';
+    while (Date.now() < until) {
+      state = await queue.getJobState(jobId);
       if (state === 'completed' || state === 'failed') return state;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
+    throw new Error(`job ${jobId} still ${state} after 2 minutes: ${await waitedOn(recordsDir)}`);
   }
 
   it('leaves one complete file when a worker is SIGKILLed mid-download and another takes over; the leftover is swept once stale', async () => {
