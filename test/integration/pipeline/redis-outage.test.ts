@@ -96,7 +96,10 @@ function figures(run: OutageRun, tallies: TallyByRoute): string {
 function notOk(records: readonly DeliveryRecord[]): string[] {
   return records
     .filter((record) => record.status !== 200)
-    .map((record) => `${record.id}: ${String(record.status)}`);
+    .map(
+      (record) =>
+        `${record.id}: ${String(record.status)}${record.failure === undefined ? '' : ` (${record.failure} after ${String(record.answeredAt - record.sentAt)} ms)`}`,
+    );
 }
 
 function exactlyOnce(route: string, expected: ReadonlySet<string>) {

@@ -9,6 +9,8 @@ export interface DeliveryRecord {
   answeredAt: number;
   /** The HTTP status; 0 when the request itself failed (refused, reset, 5 s without an answer). */
   status: number;
+  /** With status 0: how it failed (`timeout` after 5 s without an answer, else the error's code). */
+  failure?: string;
 }
 
 export interface DeliveryRun {
@@ -73,7 +75,15 @@ function deliver(
 ): Promise<DeliveryRecord> {
   const sentAt = Date.now();
   return new Promise((resolve) => {
-    const done = (status: number): void => resolve({ id, sentAt, answeredAt: Date.now(), status });
+    let failure: string | undefined;
+    const done = (status: number): void =>
+      resolve({
+        id,
+        sentAt,
+        answeredAt: Date.now(),
+        status,
+        ...(status === 0 ? { failure: failure ?? 'error' } : {}),
+      });
     const req = http.request(
       {
         agent,
@@ -94,8 +104,14 @@ function deliver(
         res.on('error', () => done(0));
       },
     );
-    req.on('timeout', () => req.destroy());
-    req.on('error', () => done(0));
+    req.on('timeout', () => {
+      failure = 'timeout';
+      req.destroy();
+    });
+    req.on('error', (error: NodeJS.ErrnoException) => {
+      failure ??= error.code ?? error.message;
+      done(0);
+    });
     req.end(body);
   });
 }
