@@ -1,3 +1,4 @@
+import { countOf } from '../count-of';
 import { Queue } from 'bullmq';
 import { createRejectedStore } from '../events/rejected-store';
 import { forgetPerson, historyStreamKey } from '../history';
@@ -61,7 +62,7 @@ export async function historyForgetCommand(args: string[], io: CliIo): Promise<n
     if (values.json === true) io.out(JSON.stringify(report));
     else {
       io.out(
-        `history: ${String(report.historyEvents)} events, ${String(report.historyAttempts)} attempts`,
+        `history: ${countOf(report.historyEvents, 'event')}, ${countOf(report.historyAttempts, 'attempt')}`,
       );
       io.out(`history outbox (not yet written): ${String(report.outboxRecords)} records`);
       for (const [name, count] of Object.entries(report.queueJobs)) {

@@ -1,3 +1,4 @@
+import { countOf } from '../count-of';
 import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
 import { previewReplay, replayHistory } from '../history';
@@ -53,7 +54,9 @@ export async function historyReplayCommand(args: string[], io: CliIo): Promise<n
       return 0;
     }
     io.err(`${text.summary}.`);
-    io.err(`Replaying ${String(text.sends)} events to route ${route.name} at ${String(rate)}/s…`);
+    io.err(
+      `Replaying ${countOf(text.sends, 'event')} to route ${route.name} at ${String(rate)}/s…`,
+    );
     if (ignoreRouteMatch && text.outsideRoute > 0) {
       io.err(
         `  --ignore-route-match: ${String(text.outsideRoute)} of them the route does not take`,
@@ -115,7 +118,7 @@ async function replayOnRoute(
     if (run.json) io.out(JSON.stringify(result));
     else {
       io.out(
-        `${String(result.queued)} events queued on route ${route.name} (replay ${result.replayId}); ${String(result.leftOut)} the route does not take left out; ${String(result.skipped)} without a stored body skipped.`,
+        `${countOf(result.queued, 'event')} queued on route ${route.name} (replay ${result.replayId}); ${String(result.leftOut)} the route does not take left out; ${String(result.skipped)} without a stored body skipped.`,
       );
     }
     return 0;

@@ -1,3 +1,4 @@
+import { countOf } from '../../count-of';
 import { isRecord } from '../../is-record';
 import type { AuditPage, HistoryEventSummary, HistoryPage, JourneyStep } from '../../history';
 import { eventHeadline } from './event-headline';
@@ -280,8 +281,9 @@ function replayConfirm(
       : html`<form method="post" action="/replays">
           <input type="hidden" name="_csrf" value="${ctx.csrf}" />${hidden} ${confirmIgnore}
           <button type="submit">
-            Replay ${dry.more ? 'all (more than ' : ''}${dry.sends}${dry.more ? ')' : ''} events to
-            ${values.route ?? ''}
+            Replay
+            ${dry.more ? `all (more than ${String(dry.sends)}) events` : countOf(dry.sends, 'event')}
+            to ${values.route ?? ''}
           </button>
         </form>`;
   return html`<h2>Dry run: ${floor}${dry.count} events match your filter</h2>

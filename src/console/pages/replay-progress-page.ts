@@ -1,3 +1,4 @@
+import { countOf } from '../../count-of';
 import type { ReplayRun } from '../../operations/background-replays';
 import { html } from './html';
 import type { Html } from './html';
@@ -39,9 +40,9 @@ export function replayProgressSection(run: ReplayRun): Html {
   const [name, page] = run.kind === 'recover' ? ['Recovery', 'recoveries'] : ['Replay', 'replays'];
   return html`<section id="replay-progress" aria-live="polite" ${poll}>
     <p class="${run.state === 'failed' ? 'notice failed' : 'notice'}">
-      ${name} ${run.replayId}: ${STATES[run.state]} — ${run.queued} events queued on route
-      ${run.route}, ${run.leftOut} the route does not take left out, ${run.skipped} without a stored
-      body skipped.
+      ${name} ${run.replayId}: ${STATES[run.state]} — ${countOf(run.queued, 'event')} queued on
+      route ${run.route}, ${run.leftOut} the route does not take left out, ${run.skipped} without a
+      stored body skipped.
     </p>
     ${
       run.ignoreRouteMatch

@@ -90,7 +90,7 @@ describe('npm run events -- history', () => {
 
     const forget = captureIo(env);
     expect(await runCli(['history', 'forget', '--user', 'S1004217'], forget)).toBe(0);
-    expect(forget.stdout()).toContain('history: 1 events');
+    expect(forget.stdout()).toContain('history: 1 event');
     const after = captureIo(env);
     await runCli(['history', 'search', '--user', 'S1004217', '--json'], after);
     expect(JSON.parse(after.stdout())).toEqual({ items: [] });

@@ -87,7 +87,7 @@ describe('the console’s history pages in a real browser', () => {
     expect(await page.inputValue('#again-route')).toBe('');
     await page.selectOption('#again-route', 'loans');
     await page.click('button:has-text("Deliver again")');
-    await page.waitForSelector('text=1 events queued on route loans');
+    await page.waitForSelector('text=1 event queued on route loans');
   });
 
   it('offers no route to deliver an event again to when no route takes it', async () => {
@@ -109,7 +109,7 @@ describe('the console’s history pages in a real browser', () => {
     expect(await page.textContent('#replay-summary')).toContain(
       '4 events match your filter; 1 of them match route library-main; left out: 1 job_end, 1 loan, 1 user',
     );
-    await page.waitForSelector('button:has-text("Replay 1 events to library-main")');
+    await page.waitForSelector('button:has-text("Replay 1 event to library-main")');
     await page.check('#r-ignore');
     await page.click('button:has-text("Count (dry run)")');
     await page.waitForSelector('text=3 of these events are not for route library-main');
@@ -136,13 +136,13 @@ describe('the console’s history pages in a real browser', () => {
       if (request.url().endsWith('/progress')) progressCalls.push(request.url());
     });
     // The item event matches the filter but not the route (match: loan): left out.
-    await page.click('button:has-text("Replay 1 events to loans")');
+    await page.click('button:has-text("Replay 1 event to loans")');
     await page.waitForURL(/\/replays\/[\w-]+$/);
     const progressUrl = page.url();
     await page.waitForSelector('text=running');
     await checked(page, 'replay-running');
     // The page updates itself (htmx, no reload) until the replay is done.
-    await page.waitForSelector('text=done — 1 events queued on route loans', { timeout: 60_000 });
+    await page.waitForSelector('text=done — 1 event queued on route loans', { timeout: 60_000 });
     expect(page.url()).toBe(progressUrl);
     expect(progressCalls.length).toBeGreaterThan(0);
     expect(await page.textContent('#replay-progress')).toContain('2 of 2 matching events handled');

@@ -27,6 +27,7 @@ export const FLOORS: readonly (readonly string[])[] = [
     'platform-xml/',
     'signature/',
     'body-caps-of.ts',
+    'count-of.ts',
     'errno-code.ts',
     'is-record.ts',
     'message-of.ts',
