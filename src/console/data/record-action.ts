@@ -19,7 +19,7 @@ type ActionEntry = Pick<AuditRecord, 'action' | 'target' | 'outcome' | 'detail' 
  * Keeps one operator action: a log line (`console action`: a warning when refused, naming the
  * reason's code) and, when history is on, a row in its audit trail.
  */
-export async function keepAction(
+async function keepAction(
   deps: ActionDeps,
   principal: Principal,
   entry: ActionEntry,
@@ -35,7 +35,7 @@ export async function keepAction(
 }
 
 /** A refusal's reason: the console's own code (`forbidden_role`, `invalid_request`, …). */
-export function reasonOf(error: unknown): string {
+function reasonOf(error: unknown): string {
   return error instanceof HttpError ? error.code : 'internal';
 }
 
