@@ -98,12 +98,6 @@ export function createBackgroundReplays(deps: {
   const runs = new Map<string, ReplayRun>();
   const tasks = new Map<string, Promise<void>>();
   const stop = new AbortController();
-  const forgetOld = () => {
-    const finished = [...runs.values()].filter((run) => run.state !== 'running');
-    for (const run of finished.slice(0, Math.max(0, finished.length - KEEP_FINISHED))) {
-      runs.delete(run.replayId);
-    }
-  };
   const get = (replayId: string): ReplayRun | undefined => {
     const run = runs.get(replayId);
     return run === undefined ? undefined : { ...run, errors: [...run.errors] };
@@ -111,7 +105,7 @@ export function createBackgroundReplays(deps: {
   /** `onEnd` runs before the run counts as ended (`ended()` resolves after it). */
   const begin = (replay: ReplayStart, onEnd?: () => Promise<void>): ReplayRun => {
     const run = newRun(replay);
-    forgetOld();
+    forgetOldRuns(runs);
     runs.set(run.replayId, run);
     const task = runReplay(deps, replay, run, stop.signal).finally(async () => {
       await onEnd?.();
@@ -140,23 +134,7 @@ export function createBackgroundReplays(deps: {
   };
   return {
     start: (replay) => start(replay),
-    startRecovery: async (replay) => {
-      const holder = {
-        replayId: replay.replayId ?? randomUUID().slice(0, 8),
-        actor: replay.actor,
-        startedAt: new Date().toISOString(),
-      };
-      const taken = await takeRecoveryLock(
-        await clientOf(replay),
-        replay.target.queue.name,
-        holder,
-      );
-      if ('heldBy' in taken) {
-        const message = recoveryRunningMessage(replay.route, taken.heldBy);
-        return { refused: { code: 'recovery_running', message } };
-      }
-      return start({ ...replay, replayId: holder.replayId }, () => taken.lock.release());
-    },
+    startRecovery: (replay) => startUnderRecoveryLock(replay, start),
     get,
     ended: async (replayId) => {
       await tasks.get(replayId);
@@ -167,6 +145,32 @@ export function createBackgroundReplays(deps: {
       await Promise.all([...tasks.values()]);
     },
   };
+}
+
+/** The finished runs past the newest KEEP_FINISHED, forgotten. */
+function forgetOldRuns(runs: Map<string, ReplayRun>): void {
+  const finished = [...runs.values()].filter((run) => run.state !== 'running');
+  for (const run of finished.slice(0, Math.max(0, finished.length - KEEP_FINISHED))) {
+    runs.delete(run.replayId);
+  }
+}
+
+/** A recovery: one per route at a time (the route's lock, released when it ends), then `start`. */
+async function startUnderRecoveryLock(
+  replay: ReplayStart,
+  start: (replay: ReplayStart, onEnd?: () => Promise<void>) => Promise<RunStart>,
+): Promise<RunStart> {
+  const holder = {
+    replayId: replay.replayId ?? randomUUID().slice(0, 8),
+    actor: replay.actor,
+    startedAt: new Date().toISOString(),
+  };
+  const taken = await takeRecoveryLock(await clientOf(replay), replay.target.queue.name, holder);
+  if ('heldBy' in taken) {
+    const message = recoveryRunningMessage(replay.route, taken.heldBy);
+    return { refused: { code: 'recovery_running', message } };
+  }
+  return start({ ...replay, replayId: holder.replayId }, () => taken.lock.release());
 }
 
 /** The connection of the route's queue: the lock and the slots live beside its jobs. */
