@@ -1,55 +1,28 @@
-import { once } from 'node:events';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Queue, Worker } from 'bullmq';
-import type { Redis } from 'ioredis';
 import request from 'supertest';
-import { ConsoleConfig, loadConfig } from '../../../src/config';
-import { sha256Hex } from '../../../src/console';
-import { createConsoleProcess } from '../../../src/processes/console-process';
 import type { ConsoleProcess } from '../../../src/processes/console-process';
-import { closeRedis } from '../../../src/redis/close-redis';
-import { openProducerConnection } from '../../../src/redis/open-producer-connection';
-import { captureLogger } from '../../helpers/capture-logger';
-import { TEST_REDIS_URL, obliterateQueue, uniqueQueueName } from '../../helpers/redis';
+import { TEST_REDIS_URL } from '../../helpers/redis';
 import { eventually } from '../routes/support/route-events';
+import { startConsoleOnRedis } from './support/console-on-redis';
+import type { ConsoleOnRedis } from './support/console-on-redis';
 
 const OPERATOR = 'operator-token-of-the-institution-test';
 const bearer = { Authorization: `Bearer ${OPERATOR}` };
 
 describe('the console shows the institution code every event carries, with one institution too', () => {
-  let dir: string;
+  let sut: ConsoleOnRedis;
   let queueName: string;
-  let consoleConnection: Redis;
   let consoleProcess: ConsoleProcess;
 
   beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'svc-institution-'));
-    queueName = uniqueQueueName('institution');
-    await writeFile(
-      join(dir, 'tokens.yaml'),
-      `tokens:\n  - { name: ops, sha256: ${sha256Hex(OPERATOR)}, role: operator }\n`,
-    );
-    const env = {
-      QUEUE_NAME: queueName,
-      REDIS_URL: TEST_REDIS_URL,
-      CONSOLE_TOKENS_FILE: join(dir, 'tokens.yaml'),
-    };
-    consoleConnection = openProducerConnection(TEST_REDIS_URL);
-    consoleProcess = createConsoleProcess({
-      config: loadConfig(ConsoleConfig, env),
-      logger: captureLogger().logger,
-      connection: consoleConnection,
-      env,
+    sut = await startConsoleOnRedis({
+      name: 'institution',
+      tokens: [{ name: 'ops', token: OPERATOR, role: 'operator' }],
     });
-    if (consoleConnection.status !== 'ready') await once(consoleConnection, 'ready');
+    ({ queueName, consoleProcess } = sut);
   });
   afterEach(async () => {
-    await consoleProcess.close();
-    await obliterateQueue(queueName);
-    await closeRedis(consoleConnection);
-    await rm(dir, { recursive: true, force: true });
+    await sut.close();
   });
 
   it('names the code on the overview and in the failed event jobs, not "(single institution)" or a dash', async () => {

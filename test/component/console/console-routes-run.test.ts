@@ -1,25 +1,22 @@
-import { once } from 'node:events';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import request from 'supertest';
 import type { z } from 'zod';
-import { ConsoleConfig, WorkerConfig, loadConfig } from '../../../src/config';
-import { sha256Hex } from '../../../src/console';
+import { WorkerConfig, loadConfig } from '../../../src/config';
 import { RoutesRun } from '../../../src/console/api/api-schemas';
-import { createConsoleProcess } from '../../../src/processes/console-process';
 import type { ConsoleProcess } from '../../../src/processes/console-process';
 import { createWorkerProcess } from '../../../src/processes/worker-process';
 import type { WorkerProcess } from '../../../src/processes/worker-process';
 import { closeRedis } from '../../../src/redis/close-redis';
-import { openProducerConnection } from '../../../src/redis/open-producer-connection';
 import { openWorkerConnection } from '../../../src/redis/open-worker-connection';
 import { routeQueueName } from '../../../src/routes/route-queue-name';
 import { readRoutesRun, routesRunKeys } from '../../../src/routes/routes-run-registry';
-import { captureLogger } from '../../helpers/capture-logger';
-import { TEST_REDIS_URL, obliterateQueue, uniqueQueueName } from '../../helpers/redis';
+import { TEST_REDIS_URL, obliterateQueue } from '../../helpers/redis';
 import { eventually, silentLogger } from '../routes/support/route-events';
+import { startConsoleOnRedis } from './support/console-on-redis';
+import type { ConsoleOnRedis } from './support/console-on-redis';
 
 jest.setTimeout(60_000);
 
@@ -40,6 +37,7 @@ const textOf = (page: string): string =>
     .replace(/\s+/g, ' ');
 
 describe('the console shows the routes the workers run, not only those it read at its start', () => {
+  let sut: ConsoleOnRedis;
   let dir: string;
   let env: Record<string, string>;
   let consoleConnection: Redis;
@@ -47,38 +45,27 @@ describe('the console shows the routes the workers run, not only those it read a
   const workers: { running: WorkerProcess; connection: Redis }[] = [];
 
   beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'svc-routes-run-'));
-    env = {
-      QUEUE_NAME: uniqueQueueName('routes-run'),
-      REDIS_URL: TEST_REDIS_URL,
-      ROUTES_FILE: join(dir, 'routes.yaml'),
-      CONSOLE_TOKENS_FILE: join(dir, 'tokens.yaml'),
-    };
-    await writeFile(join(dir, 'routes.yaml'), routesYaml('loans'));
-    await writeFile(
-      join(dir, 'tokens.yaml'),
-      `tokens:\n  - { name: ops, sha256: ${sha256Hex(OPERATOR)}, role: operator }\n` +
-        `  - { name: reader, sha256: ${sha256Hex(VIEWER)}, role: viewer }\n`,
-    );
-    consoleConnection = openProducerConnection(TEST_REDIS_URL);
-    consoleProcess = createConsoleProcess({
-      config: loadConfig(ConsoleConfig, env),
-      logger: captureLogger().logger,
-      connection: consoleConnection,
-      env,
+    sut = await startConsoleOnRedis({
+      name: 'routes-run',
+      tokens: [
+        { name: 'ops', token: OPERATOR, role: 'operator' },
+        { name: 'reader', token: VIEWER, role: 'viewer' },
+      ],
+      env: (folder) => {
+        // The console reads ROUTES_FILE at its start: the file is there before it.
+        writeFileSync(join(folder, 'routes.yaml'), routesYaml('loans'));
+        return { ROUTES_FILE: join(folder, 'routes.yaml') };
+      },
     });
-    if (consoleConnection.status !== 'ready') await once(consoleConnection, 'ready');
+    ({ dir, env, connection: consoleConnection, consoleProcess } = sut);
   });
   afterEach(async () => {
-    await consoleProcess.close();
     for (const one of workers.splice(0)) await stopWorker(one);
     for (const name of ['loans', 'requests'])
       await obliterateQueue(routeQueueName(env.QUEUE_NAME ?? '', name));
-    await obliterateQueue(env.QUEUE_NAME ?? '');
     const keys = routesRunKeys(env.QUEUE_NAME ?? '');
     await consoleConnection.del(keys.entries, keys.until);
-    await closeRedis(consoleConnection);
-    await rm(dir, { recursive: true, force: true });
+    await sut.close();
   });
 
   /** The worker process as bin/worker.ts builds it, reading ROUTES_FILE as it is now. */
