@@ -153,7 +153,7 @@ export const EnvSchema = z.object({
    * route can take it now; off: every delivery goes through its route queue (docs/routing.md).
    */
   ROUTE_INLINE: z.enum(['on', 'off']).default('on'),
-  /** An inline attempt not confirmed within this many ms becomes a route job (attempt 2 on). */
+  /** An inline attempt not confirmed within this many ms gets a held route job (docs/routing.md). */
   ROUTE_INLINE_DEADLINE_MS: positiveInt.default(2000),
   /**
    * Institutions file (docs/deployment.md#a-consortium): one listener path, secret, key and base

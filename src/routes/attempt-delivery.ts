@@ -3,10 +3,9 @@ import { maskPersonalValues } from '../events/personal-fields';
 import type { HistoryRecorder } from '../history';
 import type { Logger } from '../logger';
 import type { Admission, CircuitBreaker } from './circuit-breaker';
-import { DeliveryError, asDeliveryError, noAnswerWithin } from './delivery-error';
+import { DeliveryError, asDeliveryError } from './delivery-error';
 import type { DeliverySpanFields } from './delivery-in-span';
 import type { Destination } from './destinations/destination';
-import { withTimeout } from '../with-timeout';
 import { recordAttempt } from './record-attempt';
 import type { RecordedOutcome } from './record-attempt';
 import type { RouteFiguresWriter } from './route-figures';
@@ -34,13 +33,7 @@ export interface RouteDelivery {
 export interface AttemptNumber {
   readonly number: number;
   readonly of: number;
-  /**
-   * The longest wait before the attempt counts as failed although the destination may still
-   * answer (the first attempt inline, docs/routing.md "How a delivery is scheduled"); the
-   * destination's own `timeoutMs` otherwise.
-   */
-  readonly deadlineMs?: number;
-  /** Called once the destination answered or gave up, also after the deadline passed. */
+  /** Called once the destination answered or gave up. */
   readonly onSettled?: () => void;
   /** The route job's id; none for an attempt made inline. */
   readonly jobId?: string;
@@ -146,12 +139,7 @@ async function send(
   };
   const delivering = attempt.inSpan === undefined ? deliver() : attempt.inSpan(fields, deliver);
   if (attempt.onSettled !== undefined) void delivering.then(attempt.onSettled, attempt.onSettled);
-  const { deadlineMs } = attempt;
-  await (deadlineMs === undefined
-    ? delivering
-    : withTimeout(delivering, deadlineMs, () =>
-        noAnswerWithin(`${destination.target}: inline attempt`, deadlineMs, 'answer'),
-      ));
+  await delivering;
 }
 
 /** A failed attempt: another after the backoff, or the failed set; one log line and metric. */

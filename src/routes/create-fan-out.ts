@@ -3,6 +3,9 @@ import type { CanonicalEvent } from '../events/canonical-event';
 import type { AttemptOutcome } from './attempt-delivery';
 import type { FairPriorities } from './fair-priorities';
 import type { InlineRoute } from './inline-route';
+import type { Logger } from '../logger';
+import { settleLateAttempt } from './settle-late-attempt';
+import type { LateAttempt } from './settle-late-attempt';
 import { skippedByWhere } from './match-route';
 import { routeTakesEvent } from './route-takes-event';
 import { ROUTE_BACKOFF, routeBackoff } from './route-backoff';
@@ -38,6 +41,8 @@ export interface FanOutOptions {
    * no command more than the adds.
    */
   readonly fair?: FairPriorities;
+  /** Where a late inline attempt's route job that could not follow its outcome is said. */
+  readonly logger: Logger;
 }
 
 /** The job options of a route's deliveries: its attempts and backoff, a failed set kept for replay. */
@@ -63,6 +68,7 @@ export function createFanOut({
   keepCompletedHours,
   onSkipped,
   fair,
+  logger,
 }: FanOutOptions): FanOut {
   const options = new Map(
     routes.map(({ route }) => [route.name, routeJobOptions(route, keepCompletedHours)]),
@@ -78,12 +84,17 @@ export function createFanOut({
               .filter(({ route }) => skippedByWhere(route.match, event))
               .map(({ route }) => onSkipped(event, route.name)),
           );
+    const late: LateAttempt[] = [];
     const jobs = await Promise.all(
       matched.map(async ({ route, queue, inline }) => {
         const base = options.get(route.name) ?? routeJobOptions(route, keepCompletedHours);
         if (inline === undefined || !inline.ready()) return { queue, opts: base };
         const outcome = await inline.attempt(event);
-        return { queue, opts: afterInline(outcome, base) };
+        if (outcome.kind !== 'late') return { queue, opts: afterInline(outcome, base) };
+        const { settled, holdMs } = outcome;
+        late.push({ queue, jobId, settled, jobOptionsAfter: (end) => afterInline(end, base) });
+        // Held while the attempt may still deliver; settleLateAttempt lets it go or removes it.
+        return { queue, opts: { ...retryOptions(base), delay: holdMs } };
       }),
     );
     const byQueue = new Map<Queue, RouteJobOptions[]>();
@@ -91,6 +102,7 @@ export function createFanOut({
       if (opts !== undefined) byQueue.set(queue, [...(byQueue.get(queue) ?? []), opts]);
     }
     await addRouteJobs(await withPriorities(byQueue, event, fair), event, jobId);
+    for (const one of late) void settleLateAttempt(one, logger);
     await recordingSkips;
     return matched.map(({ route }) => route.name);
   };
@@ -142,10 +154,15 @@ function afterInline(outcome: AttemptOutcome, base: RouteJobOptions): RouteJobOp
       return undefined;
     case 'retry': {
       const error = outcome.error instanceof Error ? outcome.error : undefined;
-      const opts = { ...base, attempts: Math.max(1, (base.attempts ?? 1) - 1), attemptOffset: 1 };
+      const opts = retryOptions(base);
       return { ...opts, delay: routeBackoff(0, ROUTE_BACKOFF, error, { opts }) };
     }
     case 'failed':
       return { ...base, attempts: 1, attemptOffset: 1, inlineFailure: outcome.reason };
   }
+}
+
+/** Attempt 2 onwards: the attempts left after the inline one, numbered on from it. */
+function retryOptions(base: RouteJobOptions): RouteJobOptions {
+  return { ...base, attempts: Math.max(1, (base.attempts ?? 1) - 1), attemptOffset: 1 };
 }

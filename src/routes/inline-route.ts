@@ -1,6 +1,7 @@
 import type { Worker } from 'bullmq';
 import type { CanonicalEvent } from '../events/canonical-event';
 import { attemptDelivery } from './attempt-delivery';
+import { deliveryBoundMs } from './delivery-bound';
 import { inlineDeliveryInSpan } from './delivery-in-span';
 import type { AttemptOutcome, RouteDelivery } from './attempt-delivery';
 import type { PausedState } from './paused-state';
@@ -14,9 +15,22 @@ export interface InlineRoute {
    * within its rate and its concurrency, and `canTakeInline` says yes. Takes the rate's token.
    */
   ready(): boolean;
-  /** Attempt 1 of the route's attempts, ending by the inline deadline at the latest. */
-  attempt(event: CanonicalEvent): Promise<AttemptOutcome>;
+  /**
+   * Attempt 1 of the route's attempts: its outcome, or `late` when the destination has not
+   * answered by the inline deadline (the attempt goes on; its outcome comes with `settled`).
+   */
+  attempt(event: CanonicalEvent): Promise<InlineOutcome>;
 }
+
+export type InlineOutcome =
+  | AttemptOutcome
+  | {
+      readonly kind: 'late';
+      /** The attempt's outcome once the destination answers or gives up. */
+      readonly settled: Promise<AttemptOutcome>;
+      /** How much longer the attempt may take at most (delivery-bound.ts). */
+      readonly holdMs: number;
+    };
 
 export interface InlineRouteOptions {
   readonly delivery: RouteDelivery;
@@ -49,13 +63,36 @@ export function createInlineRoute(options: InlineRouteOptions): InlineRoute {
       (bucket?.tryTake() ?? true),
     attempt: (event) => {
       inFlight += 1;
-      return attemptDelivery(delivery, event, {
+      const attempting = attemptDelivery(delivery, event, {
         number: 1,
         of: route.retry.attempts,
-        deadlineMs,
         onSettled: settled,
         inSpan: (fields, deliver) => inlineDeliveryInSpan(event.action, fields, deliver),
       });
+      return byDeadline(attempting, deadlineMs, deliveryBoundMs(route) - deadlineMs);
     },
   };
+}
+
+/** The attempt's outcome if it comes within `deadlineMs`; `late` with the attempt itself if not. */
+function byDeadline(
+  attempting: Promise<AttemptOutcome>,
+  deadlineMs: number,
+  holdMs: number,
+): Promise<InlineOutcome> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      resolve({ kind: 'late', settled: attempting, holdMs: Math.max(0, holdMs) });
+    }, deadlineMs);
+    attempting.then(
+      (outcome) => {
+        clearTimeout(timer);
+        resolve(outcome);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
 }

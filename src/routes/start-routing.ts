@@ -31,7 +31,7 @@ import { createTokenBucket } from './token-bucket';
 
 /** ROUTE_INLINE: the first delivery attempt in the event job (docs/routing.md). */
 export interface InlineDeliveryOptions {
-  /** ROUTE_INLINE_DEADLINE_MS: an inline attempt not answered by then becomes a route job. */
+  /** ROUTE_INLINE_DEADLINE_MS: the other routes wait no longer; a held route job follows it. */
   readonly deadlineMs: number;
   /**
    * A further say per route, asked for every event (a circuit breaker): `false` queues the
@@ -158,6 +158,7 @@ export function startRouting(options: StartRoutingOptions): Routing {
     fanOut: createFanOut({
       routes: fanOutRoutes,
       keepCompletedHours: options.keepCompletedHours ?? KEEP_COMPLETED_HOURS,
+      logger: options.logger,
       ...skippedOf(options.history),
       ...(options.fairAcrossInstitutions === true
         ? { fair: createFairPriorities(connection) }

@@ -198,7 +198,7 @@ routes:
     expect(Math.min(...gaps)).toBeGreaterThanOrEqual(900);
   });
 
-  it('makes an inline attempt slower than the deadline a route job, without holding the other routes', async () => {
+  it('holds the route job of an inline attempt slower than the deadline, and removes it once that attempt delivers', async () => {
     receiver.delay(1500);
     const { fanOut } = start(
       `
@@ -213,21 +213,61 @@ routes:
     const started = performance.now();
     await fanOut(event, jobIdForEvent(event.id));
 
+    // The other routes did not wait for the slow one.
     expect(performance.now() - started).toBeLessThan(1000);
     expect(await archived()).toEqual([event.id]);
     const job = await queueOf('indexer').getJob(jobIdForEvent(event.id));
-    expect(job).toBeDefined();
+    expect(await job?.getState()).toBe('delayed');
+    // Held for what the attempt may still take: 2 × the adapter's 10 s, a second, less the deadline.
+    expect(job?.opts.delay).toBe(20_700);
+    await eventually(() => receiver.accepted.length >= 1, 'the late answer');
+    await eventually(
+      async () => (await queueOf('indexer').getJob(jobIdForEvent(event.id))) === undefined,
+      'the held route job removed',
+    );
+    expect(receiver.accepted).toEqual([event.id]);
+    expect(attempts('indexer')).toEqual(['1 delivered']);
+  });
+
+  /** One event through an indexer that answers `status` after 1.5 s, past a 300 ms deadline. */
+  async function lateAnswered(status: number): Promise<string> {
+    receiver.delay(1500);
+    receiver.answer(status);
+    const { fanOut } = start(
+      `
+routes:
+  - { name: indexer, to: { http: { url: "\${HOOK}" } }, retry: { attempts: 5, backoffMs: 100 } }
+`,
+      300,
+    );
+    await settle();
+    const event = routeEvent();
+    await fanOut(event, jobIdForEvent(event.id));
+    return event.id;
+  }
+
+  it('lets the held route job run after its backoff once the late inline attempt fails', async () => {
+    const id = await lateAnswered(503);
+    await eventually(() => receiver.requests() >= 1, 'the late attempt answered');
     receiver.delay(0);
-    await eventually(() => receiver.accepted.length >= 1, 'the delivery by the route job');
-    expect(
-      log.lines().find((line) => line.route === 'indexer' && line.attempt === 1),
-    ).toMatchObject({
-      msg: 'delivery failed: will be retried',
-      reason: expect.stringContaining('inline attempt: no answer within 300 ms') as unknown,
-    });
+    receiver.answer(200);
+    // Well before the 20.7 s hold: the job follows the attempt's outcome, not the hold.
     await eventually(
       () => attempts('indexer').includes('2 delivered'),
       'attempt 2 delivered by the route job',
+      8000,
     );
+    expect(attempts('indexer')).toEqual(['1 delivery failed: will be retried', '2 delivered']);
+    expect(receiver.accepted).toEqual([id]);
+  });
+
+  it('puts the delivery in the failed set when the late inline attempt ends it', async () => {
+    await lateAnswered(400);
+    await eventually(
+      async () => (await queueOf('indexer').getJobCounts('failed')).failed === 1,
+      'the delivery in the failed set',
+    );
+    expect(receiver.requests()).toBe(1);
+    expect(attempts('indexer')).toEqual(['1 delivery failed: moved to the route failed set']);
   });
 });
