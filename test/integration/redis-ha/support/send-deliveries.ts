@@ -1,4 +1,5 @@
 import http from 'node:http';
+import type { Socket } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { signWebhookBody } from '../../../../src/signature/sign-webhook-body';
@@ -39,7 +40,7 @@ export function startDeliveries(options: {
   bodyOf?: (id: string, n: number) => string;
 }): DeliveryRun {
   const bodyOf = options.bodyOf ?? ((id: string) => JSON.stringify({ ...template, id }));
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+  const agent = keepAliveAgent();
   const records: DeliveryRecord[] = [];
   const inFlight = new Set<Promise<void>>();
   const started = Date.now();
@@ -67,6 +68,22 @@ export function startDeliveries(options: {
   };
 }
 
+/**
+ * Connections kept open between deliveries, as a pooled sender keeps them, closed by the sender
+ * before the listener's announced idle time (`Keep-Alive: timeout=65`, KEEP_ALIVE_TIMEOUT_MS): a
+ * connection left idle past that is one the listener may close as a delivery is written on it (a
+ * reset, which the platform retries only after an hour). Node's agent reads the hint only with a
+ * `timeout` of its own above it (keepSocketAlive in Node's _http_agent.js).
+ */
+function keepAliveAgent(): http.Agent {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 256, timeout: 10 * 60_000 });
+  agent.on('free', (socket: Socket) => freedAt.set(socket, Date.now()));
+  return agent;
+}
+
+/** When each kept connection was last given back to the pool: a failure names its idle time. */
+const freedAt = new WeakMap<Socket, number>();
+
 function deliver(
   agent: http.Agent,
   options: { port: number; path?: string; secret: string },
@@ -76,6 +93,7 @@ function deliver(
   const sentAt = Date.now();
   return new Promise((resolve) => {
     let failure: string | undefined;
+    let idle: number | undefined;
     const done = (status: number): void =>
       resolve({
         id,
@@ -104,12 +122,17 @@ function deliver(
         res.on('error', () => done(0));
       },
     );
+    req.on('socket', (socket: Socket) => {
+      const freed = freedAt.get(socket);
+      idle = freed === undefined ? undefined : Date.now() - freed;
+    });
     req.on('timeout', () => {
       failure = 'timeout';
       req.destroy();
     });
     req.on('error', (error: NodeJS.ErrnoException) => {
       failure ??= error.code ?? error.message;
+      if (idle !== undefined) failure += ` on a connection idle ${String(idle)} ms`;
       done(0);
     });
     req.end(body);
