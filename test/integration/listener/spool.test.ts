@@ -10,6 +10,7 @@ import { getText, listenerOnPort, postSigned, waitFor } from '../../helpers/list
 import type { Answer, ListenerOnPort } from '../../helpers/listener-on-port';
 import { loanEventJson } from '../../helpers/loan-event';
 import { startPrivateRedis } from '../../helpers/private-redis';
+import { within } from '../../helpers/within';
 import { startDeliveries } from '../redis-ha/support/send-deliveries';
 import type { PrivateRedis } from '../../helpers/private-redis';
 
@@ -82,7 +83,11 @@ describe('the listener spool', () => {
   });
 
   it('at 100 deliveries/s through a Redis outage and back: every answer 200, every event queued once, the spool empty soon after', async () => {
-    const running = await startListener(redis, { SPOOL_DIR: dir });
+    const running = await within(
+      'the listener start',
+      60_000,
+      startListener(redis, { SPOOL_DIR: dir }),
+    );
     const queue = new Queue(running.listener.queueName, { connection: { url: redis.url } });
     queue.on('error', () => undefined);
     try {
@@ -93,22 +98,23 @@ describe('the listener spool', () => {
         idPrefix: '96',
       });
       await sleep(1000);
-      await redis.stop();
+      await within('Redis stopped', 30_000, redis.stop());
       await sleep(5000);
       expect(depthOf(running)).toBeGreaterThan(300);
-      await redis.start();
+      await within('Redis started again', 30_000, redis.start());
       await sleep(4000);
-      const records = await run.stop();
+      const records = await within('the deliveries in flight', 60_000, run.stop());
       await waitFor(() => running.listener.process.spool?.isEmpty() === true, 'the spool to empty');
 
       expect(records.filter((record) => record.status !== 200)).toEqual([]);
-      const ids = (await queue.getJobs(['waiting'])).map((job) => job.id);
+      const waiting = await within('the queue read', 30_000, queue.getJobs(['waiting']));
+      const ids = waiting.map((job) => job.id);
       expect(new Set(ids).size).toBe(ids.length);
       expect(records.length).toBeGreaterThan(800);
       expect(ids.sort()).toEqual(records.map((record) => `evt-${record.id}`).sort());
     } finally {
-      await queue.close();
-      await running.close();
+      await within('the queue closed', 30_000, queue.close());
+      await within('the listener closed', 30_000, running.close());
     }
   });
 

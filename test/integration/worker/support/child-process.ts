@@ -6,8 +6,15 @@ export interface ChildWorker {
   readonly child: ChildProcess;
   /** Parsed JSON lines of its stdout so far. */
   lines(): Record<string, unknown>[];
-  /** Resolves with the first line that matches. */
-  waitForLine(match: (line: Record<string, unknown>) => boolean): Promise<Record<string, unknown>>;
+  /**
+   * Resolves with the first line that matches; rejects when the child exits first, or after
+   * `withinMs` (2 minutes) naming the child's last lines, so a wait never runs into jest's own
+   * timeout saying nothing.
+   */
+  waitForLine(
+    match: (line: Record<string, unknown>) => boolean,
+    withinMs?: number,
+  ): Promise<Record<string, unknown>>;
   /** Resolves with the exit code (null when killed by a signal). */
   exited(): Promise<number | null>;
 }
@@ -55,7 +62,7 @@ export function spawnWorker(entry: string, env: Record<string, string>): ChildWo
   return {
     child,
     lines: () => [...parsed],
-    waitForLine: (match) => {
+    waitForLine: (match, withinMs = 120_000) => {
       const seen = parsed.find(match);
       if (seen) return Promise.resolve(seen);
       // A child that exits first (a config error, say) fails the wait at once instead of letting
@@ -66,7 +73,18 @@ export function spawnWorker(entry: string, env: Record<string, string>): ChildWo
       const found = new Promise<Record<string, unknown>>((resolve) =>
         waiters.push({ match, resolve }),
       );
-      return Promise.race([found, gone]);
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => {
+          const last = parsed.slice(-8).map((line) => String(line.msg));
+          reject(
+            new Error(
+              `${entry}: no such line within ${String(withinMs)} ms; its last lines: ${last.join(' | ')}`,
+            ),
+          );
+        }, withinMs);
+      });
+      return Promise.race([found, gone, late]).finally(() => clearTimeout(timer));
     },
     exited: () => exit,
   };
