@@ -16,14 +16,15 @@ import { closeRedis } from '../src/redis/close-redis';
 import { openProducerConnection } from '../src/redis/open-producer-connection';
 import { routeQueueName } from '../src/routes/route-queue-name';
 import { load as loadHistory } from './history.bench';
+import { NOT_PINNED } from './ingress/cores';
+import { benchRedis } from './ingress/private-redis';
+import { benchPostgres } from './routing/bench-postgres';
 
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 5000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
 const TOKEN = 'bench-console-operator-token';
 /** BENCH_HISTORY=off: the live calls only. The history's size: HISTORY_BENCH_EVENTS (history.bench.ts). */
 const HISTORY = process.env.BENCH_HISTORY !== 'off';
-const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 /** A schema the history bench's load already filled: used as it is (migrated), and kept. */
 const KEPT_SCHEMA = process.env.BENCH_HISTORY_SCHEMA;
 /** Each page and API call, p95 of the time to its whole answer. */
@@ -31,6 +32,12 @@ const TARGET_MS = 100;
 const print = (line: string): void => {
   process.stdout.write(`${line}\n`);
 };
+
+/** The bench's own Redis and PostgreSQL (the history's; none with BENCH_HISTORY=off). */
+interface Servers {
+  readonly redisUrl: string;
+  readonly databaseUrl: string | undefined;
+}
 
 interface Call {
   readonly path: string;
@@ -100,24 +107,36 @@ function historyCalls(next: string, replayId: string): Call[] {
  * to the whole answer on the loopback (an upper bound of the server time), each p95 against its
  * target. With the history (unless BENCH_HISTORY=off) its pages and calls too, over the history
  * bench's SQL load (HISTORY_BENCH_EVENTS) in a schema of its own, or BENCH_HISTORY_SCHEMA
- * already loaded.
+ * already loaded. On a Redis and a PostgreSQL of the bench's own (BENCH_REDIS_URL and
+ * BENCH_DATABASE_URL name given ones instead; BENCH_HISTORY_SCHEMA needs the latter).
  */
 export async function run(): Promise<void> {
+  const redis = await benchRedis(NOT_PINNED);
+  const postgres = HISTORY ? await benchPostgres() : undefined;
+  try {
+    await runOn({ redisUrl: redis.url, databaseUrl: postgres?.url });
+  } finally {
+    await postgres?.stop();
+    await redis.stop();
+  }
+}
+
+async function runOn(servers: Servers): Promise<void> {
   const queueName = `bench-console-${randomUUID().slice(0, 8)}`;
   const dir = await mkdtemp(path.join(tmpdir(), 'bench-console-'));
-  const connection = openProducerConnection(REDIS_URL, { commandTimeoutMs: 10_000 });
+  const connection = openProducerConnection(servers.redisUrl, { commandTimeoutMs: 10_000 });
   await connection.ping().catch(() => undefined);
   const schema = KEPT_SCHEMA ?? `bench_console_${randomUUID().slice(0, 8)}`;
   try {
-    await seed(queueName, connection);
-    if (HISTORY) {
-      const db = await openHistoryDatabase({ url: DATABASE_URL, schema });
+    await seed(queueName, connection, servers.redisUrl);
+    if (servers.databaseUrl !== undefined) {
+      const db = await openHistoryDatabase({ url: servers.databaseUrl, schema });
       if (db !== undefined) {
         if (KEPT_SCHEMA === undefined) await loadHistory(db);
         await db.close();
       }
     }
-    const env = await consoleEnv(dir, queueName, schema);
+    const env = await consoleEnv(dir, { queueName, schema, ...servers });
     const consoleProcess = createConsoleProcess({
       config: loadConfig(ConsoleConfig, env),
       logger: createLogger({ level: 'silent', name: 'bench' }),
@@ -131,14 +150,16 @@ export async function run(): Promise<void> {
     server.close();
     await consoleProcess.close();
   } finally {
-    await cleanUp(queueName, connection, dir, KEPT_SCHEMA === undefined ? schema : undefined);
+    await cleanUp(queueName, connection, dir, {
+      ...servers,
+      dropSchema: KEPT_SCHEMA === undefined ? schema : undefined,
+    });
   }
 }
 
 async function consoleEnv(
   dir: string,
-  queueName: string,
-  schema: string,
+  { queueName, schema, redisUrl, databaseUrl }: Servers & { queueName: string; schema: string },
 ): Promise<Record<string, string>> {
   await writeFile(
     path.join(dir, 'routes.yaml'),
@@ -149,14 +170,14 @@ async function consoleEnv(
     `tokens:\n  - { name: bench, sha256: ${sha256Hex(TOKEN)}, role: operator }\n`,
   );
   return {
-    REDIS_URL,
+    REDIS_URL: redisUrl,
     QUEUE_NAME: queueName,
     ROUTES_FILE: path.join(dir, 'routes.yaml'),
     CONSOLE_TOKENS_FILE: path.join(dir, 'tokens.yaml'),
     LOG_LEVEL: 'silent',
-    ...(HISTORY
+    ...(databaseUrl !== undefined
       ? {
-          DATABASE_URL,
+          DATABASE_URL: databaseUrl,
           HISTORY_KEY: 'bench-console-history-key-0123456789abcdef',
           HISTORY_SCHEMA: schema,
         }
@@ -228,10 +249,10 @@ async function cleanUp(
   queueName: string,
   connection: ReturnType<typeof openProducerConnection>,
   dir: string,
-  dropSchema: string | undefined,
+  { redisUrl, databaseUrl, dropSchema }: Servers & { dropSchema: string | undefined },
 ): Promise<void> {
   for (const name of [queueName, routeQueueName(queueName, 'loans')]) {
-    const queue = new Queue(name, { connection: { url: REDIS_URL } });
+    const queue = new Queue(name, { connection: { url: redisUrl } });
     await queue.obliterate({ force: true });
     await queue.close();
   }
@@ -239,17 +260,21 @@ async function cleanUp(
   if (keys.length > 0) await connection.del(...keys);
   await closeRedis(connection);
   await rm(dir, { recursive: true, force: true });
-  if (HISTORY && dropSchema !== undefined) {
-    const client = new pg.Client({ connectionString: DATABASE_URL });
+  if (databaseUrl !== undefined && dropSchema !== undefined) {
+    const client = new pg.Client({ connectionString: databaseUrl });
     await client.connect();
     await client.query(`DROP SCHEMA IF EXISTS ${dropSchema} CASCADE`);
     await client.end();
   }
 }
 
-async function seed(queueName: string, connection: ReturnType<typeof openProducerConnection>) {
+async function seed(
+  queueName: string,
+  connection: ReturnType<typeof openProducerConnection>,
+  redisUrl: string,
+) {
   for (const name of [queueName, routeQueueName(queueName, 'loans')]) {
-    const queue = new Queue(name, { connection: { url: REDIS_URL } });
+    const queue = new Queue(name, { connection: { url: redisUrl } });
     const jobs = Array.from({ length: EVENTS }, (_, i) => ({
       name: 'loan',
       data: {
@@ -268,7 +293,7 @@ async function seed(queueName: string, connection: ReturnType<typeof openProduce
           return Promise.reject(new Error('HTTP 500 from the destination'));
         return Promise.resolve();
       },
-      { connection: { url: REDIS_URL, maxRetriesPerRequest: null }, concurrency: 50 },
+      { connection: { url: redisUrl, maxRetriesPerRequest: null }, concurrency: 50 },
     );
     while ((await queue.getWaitingCount()) + (await queue.getActiveCount()) > 0) {
       await new Promise((resolve) => setTimeout(resolve, 200));

@@ -10,6 +10,7 @@ import { createWebMetrics } from '../src/metrics/web-metrics';
 import { openProducerConnection } from '../src/redis/open-producer-connection';
 import { signedBodies } from './ingress/signed-bodies';
 import { median } from './ingress/median';
+import { NOT_PINNED } from './ingress/cores';
 import { benchRedis } from './ingress/private-redis';
 
 const ADDS = Number(process.env.BENCH_ADDS ?? 10000);
@@ -31,7 +32,7 @@ interface Variant {
  * the part the three-server bench can only show as a whole.
  */
 export async function run(): Promise<void> {
-  const redis = await benchRedis({ server: [], load: [], description: 'not pinned' });
+  const redis = await benchRedis(NOT_PINNED);
   try {
     await measureEnqueue(redis);
   } finally {

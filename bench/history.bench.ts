@@ -16,14 +16,16 @@ import { openHistoryDatabase } from '../src/history/open-history-database';
 import { searchHistory } from '../src/history/search-history';
 import type { HistoryContext } from '../src/history/search-history';
 import type { SqlExecutor } from '../src/history/sql-executor';
+import { NOT_PINNED } from './ingress/cores';
+import { benchRedis } from './ingress/private-redis';
+import { benchPostgres } from './routing/bench-postgres';
 
 /**
- * `npm run bench -- history`: the history's write and read paths on this machine's PostgreSQL
- * (BENCH_DATABASE_URL, default the local `test` database) and Redis, each figure against its
- * target (docs/history.md). Runs in a schema of its own, dropped at the end.
+ * `npm run bench -- history`: the history's write and read paths, each figure against its target
+ * (docs/history.md), on a PostgreSQL and a Redis of the bench's own (routing/bench-postgres.ts,
+ * ingress/private-redis.ts; BENCH_DATABASE_URL and BENCH_REDIS_URL name given ones instead). Runs
+ * in a schema of its own, dropped at the end.
  */
-const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const INGEST_EVENTS = Number(process.env.HISTORY_BENCH_INGEST ?? 20_000);
 const LOADED_EVENTS = Number(process.env.HISTORY_BENCH_EVENTS ?? 1_000_000);
 const DAYS = 10;
@@ -227,10 +229,21 @@ async function sizes(db: SqlExecutor): Promise<void> {
 }
 
 export async function run(): Promise<void> {
+  const postgres = await benchPostgres();
+  const server = await benchRedis(NOT_PINNED);
+  try {
+    await runOn(postgres.url, server.url);
+  } finally {
+    await server.stop();
+    await postgres.stop();
+  }
+}
+
+async function runOn(databaseUrl: string, redisUrl: string): Promise<void> {
   const schema = `bench_history_${randomUUID().slice(0, 8)}`;
-  const db = await openHistoryDatabase({ url: DATABASE_URL, schema });
+  const db = await openHistoryDatabase({ url: databaseUrl, schema });
   if (db === undefined) throw new Error('no database');
-  const redis = new Redis(REDIS_URL);
+  const redis = new Redis(redisUrl);
   try {
     await ingest(db, redis, 'empty tables');
     await load(db);
@@ -241,7 +254,7 @@ export async function run(): Promise<void> {
   } finally {
     redis.disconnect();
     await db.close();
-    const client = new pg.Client({ connectionString: DATABASE_URL });
+    const client = new pg.Client({ connectionString: databaseUrl });
     await client.connect();
     await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
     await client.end();

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { Redis } from 'ioredis';
 import { Connection } from 'rabbitmq-client';
 import { buildServers } from './ingress/build-servers';
+import { NOT_PINNED } from './ingress/cores';
 import { benchRedis } from './ingress/private-redis';
 import type { BenchRedis } from './ingress/private-redis';
 import { median } from './ingress/median';
@@ -128,7 +129,7 @@ interface BenchServers {
 }
 
 async function startServers(pipelines: readonly Pipeline[]): Promise<BenchServers> {
-  const redis = await benchRedis({ server: [], load: [], description: 'not pinned' });
+  const redis = await benchRedis(NOT_PINNED);
   const started: { stop(): Promise<void> }[] = [redis];
   const stop = async (): Promise<void> => {
     for (const server of [...started].reverse()) await server.stop();

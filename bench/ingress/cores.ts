@@ -14,6 +14,9 @@ export interface Cores {
   readonly description: string;
 }
 
+/** Nothing pinned: for a bench whose figures are the whole machine's (routing, history, console). */
+export const NOT_PINNED: Cores = { server: [], load: [], description: 'not pinned' };
+
 export function benchCores(): Cores {
   const cpus = availableParallelism();
   if (cpus < 2 || !hasTaskset() || process.env.BENCH_PIN === '0') {

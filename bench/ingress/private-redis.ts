@@ -12,14 +12,24 @@ export interface BenchRedis {
 
 /**
  * A Redis of the bench's own (redis-server on a free port, on the load's core, no persistence),
- * so the figures do not depend on what else uses the shared one. Without redis-server, or with
- * BENCH_REDIS_URL set, that Redis is used and nothing is flushed (the bench obliterates its queues).
+ * so the figures do not depend on what else uses a shared one. With BENCH_REDIS_URL set, that
+ * Redis is used and nothing is flushed (the bench obliterates its queues). Never the machine's
+ * default port: without redis-server and BENCH_REDIS_URL the bench stops, saying how to install it.
  */
 export async function benchRedis(cores: Cores): Promise<BenchRedis & { private: boolean }> {
   const given = process.env.BENCH_REDIS_URL;
-  if (given !== undefined || spawnSync('redis-server', ['--version']).status !== 0) {
-    const url = given ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-    return { url, private: false, flush: async () => undefined, stop: async () => undefined };
+  if (given !== undefined) {
+    return {
+      url: given,
+      private: false,
+      flush: async () => undefined,
+      stop: async () => undefined,
+    };
+  }
+  if (spawnSync('redis-server', ['--version']).status !== 0) {
+    throw new Error(
+      'the bench starts a Redis of its own: redis-server is not installed (Debian: apt-get install redis-server), or name one with BENCH_REDIS_URL',
+    );
   }
   const port = await freePort();
   const [command = 'redis-server', ...prefix] = [...cores.load, 'redis-server'];
