@@ -178,6 +178,30 @@ describe('docker-compose.yml', () => {
     expect(example.has('HISTORY_KEY')).toBe(true);
   });
 
+  it('ships the services’ log lines to Loki with the observability profile, Grafana showing both dashboards', () => {
+    const observed = composeConfig([BASE], ['observability']);
+    const shipping = ['loki', 'alloy'].map((name) => observed.services[name]?.profiles);
+    expect(shipping).toEqual([['observability'], ['observability']]);
+    const alloy = observed.services.alloy ?? {};
+    expect(mountTargets(alloy)).toEqual(
+      expect.arrayContaining(['/etc/alloy/svcws', '/var/run/docker.sock']),
+    );
+    expect(mountTargets(observed.services.loki ?? {})).toContain('/etc/loki/svcws');
+    expect(mountTargets(observed.services.grafana ?? {})).toEqual(
+      expect.arrayContaining([
+        '/var/lib/grafana/dashboards/svcws/svcws.json',
+        '/var/lib/grafana/dashboards/svcws/svcws-logs.json',
+      ]),
+    );
+    // Every service's own lines are rotated, the shippers' too.
+    for (const [name, service] of Object.entries(observed.services)) {
+      expect([name, service.logging?.options]).toEqual([
+        name,
+        { 'max-size': '10m', 'max-file': '3' },
+      ]);
+    }
+  });
+
   it('builds one named image once, which the three processes run', () => {
     const building = Object.entries(base.services).filter(
       ([, service]) => service.build !== undefined,
