@@ -41,9 +41,28 @@ async function startWeb(env: Record<string, string>): Promise<number> {
   return Number(ready.port);
 }
 
+/**
+ * A deadline for the failover, not its expected time: Sentinel here decides in about 1 s
+ * (down-after 1 s), but on a starved machine its first attempt can time out (failover-timeout
+ * 3 s) and the next start later — 20.5 s was seen in a fresh container beside other work.
+ */
+const FAILOVER_WITHIN_MS = 60_000;
+
+/** A delivery as a failure message names it: its id, its status, and how it failed. */
+const described = (record: DeliveryRecord): string =>
+  `${record.id}: ${String(record.status)}${record.failure === undefined ? '' : ` (${record.failure})`}`;
+
 function summary(label: string, records: DeliveryRecord[], extra: Record<string, unknown>): void {
   const by = (status: number): number => records.filter((r) => r.status === status).length;
-  const figures = { sent: records.length, ok200: by(200), s503: by(503), failed: by(0), ...extra };
+  const other = records.filter((r) => ![0, 200, 503].includes(r.status)).map(described);
+  const figures = {
+    sent: records.length,
+    ok200: by(200),
+    s503: by(503),
+    failed: by(0),
+    ...(other.length === 0 ? {} : { other }),
+    ...extra,
+  };
   process.stdout.write(`[redis-ha] ${label}: ${JSON.stringify(figures)}\n`);
 }
 
@@ -68,13 +87,17 @@ describe('Redis through Sentinel', () => {
     await sleep(3000);
     const killedAt = Date.now();
     ha.killPrimary();
-    // Deliver on until 3 s of nothing but 200s follow the last refusal (30 s at most).
-    await waitFor(async () => {
-      const after = load.answered().filter((r) => r.answeredAt >= killedAt);
-      const refused = after.filter((r) => r.status !== 200);
-      const last = Math.max(...refused.map((r) => r.answeredAt));
-      return refused.length > 0 && Date.now() - last > 3000;
-    }, 'the listener to answer 200 again after the failover').catch(() => undefined);
+    // Deliver on until 3 s of nothing but 200s follow the last refusal.
+    await waitFor(
+      async () => {
+        const after = load.answered().filter((r) => r.answeredAt >= killedAt);
+        const refused = after.filter((r) => r.status !== 200);
+        const last = Math.max(...refused.map((r) => r.answeredAt));
+        return refused.length > 0 && Date.now() - last > 3000;
+      },
+      'the listener to answer 200 again after the failover',
+      FAILOVER_WITHIN_MS + 3000,
+    ).catch(() => undefined);
     const records = await load.stop();
 
     const refused = records.filter((r) => r.status !== 200);
@@ -92,9 +115,9 @@ describe('Redis through Sentinel', () => {
     expect(newPrimary.port).not.toBe(ha.primary.port);
     // Refusals are 503s (never a network error, never a 5xx other than 503), all after the kill.
     expect(refused.length).toBeGreaterThan(0);
-    expect(refused.every((r) => r.status === 503)).toBe(true);
+    expect(refused.filter((r) => r.status !== 503).map(described)).toEqual([]);
     expect(firstRefused).toBeGreaterThanOrEqual(killedAt);
-    expect(lastRefused - killedAt).toBeLessThan(20_000);
+    expect(lastRefused - killedAt).toBeLessThan(FAILOVER_WITHIN_MS);
     expect(records.some((r) => r.status === 200 && r.sentAt > lastRefused)).toBe(true);
     // Every 200 is on the new primary.
     expect(present.missing).toEqual([]);

@@ -167,8 +167,12 @@ async function askPrimary(sentinels: Address[]): Promise<Address> {
 }
 
 /** Polls `check` (errors count as "not yet") every 100 ms for up to 20 s. */
-export async function waitFor(check: () => Promise<boolean>, what: string): Promise<void> {
-  const deadline = Date.now() + 20_000;
+export async function waitFor(
+  check: () => Promise<boolean>,
+  what: string,
+  withinMs = 20_000,
+): Promise<void> {
+  const deadline = Date.now() + withinMs;
   for (;;) {
     if (await check().catch(() => false)) return;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
