@@ -119,6 +119,9 @@ async function runJobEnd(options: StoreOptions, run: Run): Promise<JobEndResult>
     return { ...resultOf('skipped', []), reason };
   }
   const files = await downloadLineTypes(options, run, jobId, decision.lineTypes);
+  // A run whose lock was lost meanwhile (create-worker.ts) says nothing of what it stored: the
+  // run that holds the job now does, and this one ends as aborted.
+  run.signal?.throwIfAborted();
   const stored = files.some((file) => file.stored);
   run.log.info(
     summary(files, stored ? {} : { reason: 'already stored' }),
