@@ -45,11 +45,15 @@ export async function recoveryDryRun(
     countAtMost: RECOVERY_CAP,
     sampleSize: 0,
   });
+  const failed = `failed on route ${route} and never succeeded since`;
   const text = replayDryRunText(
     { ...dry, count: preview.count, more: preview.more },
     route,
     false,
-    `failed on route ${route} and never succeeded since`,
+    {
+      one: failed,
+      many: failed,
+    },
   );
   const sample = await Promise.all(
     preview.sample.map(async (one) => {

@@ -1,16 +1,23 @@
+import { countOf } from '../count-of';
 import type { ReplayDryRun } from '../history/replay-history';
 
 /**
  * A dry run in words, as the CLI prints it and the console shows it: both numbers, the actions
- * the route leaves out, and what a replay would send ("23 match your filter; 8 of them match
- * route loans; left out: 10 job_end, 5 user").
+ * the route leaves out, and what a replay would send ("23 events match your filter; 8 of them
+ * match route loans; left out: 10 job_end, 5 user"; "1 event matches …; 1 of them matches …").
  */
 export function replayDryRunText(
   dry: ReplayDryRun,
   route: string,
   ignoreRouteMatch: boolean,
-  /** What the first number counts (a recovery's: "failed on route loans and never succeeded since"). */
-  matched = 'match your filter',
+  /**
+   * What the first number counts, for one and for more (a recovery's: "failed on route loans and
+   * never succeeded since" for both).
+   */
+  matched: { one: string; many: string } = {
+    one: 'matches your filter',
+    many: 'match your filter',
+  },
 ) {
   const floor = dry.more ? 'more than ' : '';
   const leftOut = Object.entries(dry.leftOut)
@@ -18,7 +25,7 @@ export function replayDryRunText(
     .map(([action, n]) => `${String(n)} ${action}`);
   const notTaken = dry.count - dry.routeCount - dry.withoutBody;
   const parts = [
-    `${floor}${String(dry.count)} events ${matched}; ${String(dry.routeCount)} of them match route ${route}`,
+    `${floor}${countOf(dry.count, 'event')} ${dry.count === 1 ? matched.one : matched.many}; ${String(dry.routeCount)} of them ${dry.routeCount === 1 ? 'matches' : 'match'} route ${route}`,
     ...(leftOut.length === 0
       ? []
       : [

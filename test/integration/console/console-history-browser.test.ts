@@ -107,7 +107,7 @@ describe('the console’s history pages in a real browser', () => {
     await page.goto(`${consoleUnderTest.url}/replays?route=library-main&institution=01SVC_INST`);
     await page.waitForSelector('text=Dry run: 4 events match your filter');
     expect(await page.textContent('#replay-summary')).toContain(
-      '4 events match your filter; 1 of them match route library-main; left out: 1 job_end, 1 loan, 1 user',
+      '4 events match your filter; 1 of them matches route library-main; left out: 1 job_end, 1 loan, 1 user',
     );
     await page.waitForSelector('button:has-text("Replay 1 event to library-main")');
     await page.check('#r-ignore');

@@ -221,7 +221,7 @@ describe('recover since: what failed on a route and never succeeded since, sent 
       leftOut: { item: 1, user: 1 },
       sends: 1,
       summary:
-        '3 events failed on route loans and never succeeded since; 1 of them match route loans; left out: 1 item, 1 user',
+        '3 events failed on route loans and never succeeded since; 1 of them matches route loans; left out: 1 item, 1 user',
     });
     const sample = dry.body.sample as { eventId: string; routeTakes: boolean }[];
     expect(Object.fromEntries(sample.map((one) => [one.eventId, one.routeTakes]))).toEqual({
@@ -234,7 +234,7 @@ describe('recover since: what failed on a route and never succeeded since, sent 
     const args = ['history', 'recover', '--route', 'loans', '--since', start.toISOString()];
     expect(await runCli([...args, '--institution', 'RULE_INST', '--dry-run'], cli)).toBe(0);
     expect(cli.stdout()).toContain(
-      '3 events failed on route loans and never succeeded since; 1 of them match route loans; left out: 1 item, 1 user.',
+      '3 events failed on route loans and never succeeded since; 1 of them matches route loans; left out: 1 item, 1 user.',
     );
     expect(cli.stdout()).toMatch(
       /rule-user {2}user .*\(left out: the route does not take it now\)/,
