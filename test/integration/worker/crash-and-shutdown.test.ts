@@ -7,15 +7,24 @@ import { normalizeEvent } from '../../../src/events/normalize-event';
 import { createLogger } from '../../../src/logger';
 import { createSandbox } from '@svcws/sandbox';
 import type { RunningSandbox, Sandbox } from '@svcws/sandbox';
+import { startFreezableProxy } from '../../helpers/freezable-proxy';
+import type { FreezableProxy } from '../../helpers/freezable-proxy';
 import { TEST_REDIS_URL, obliterateQueue, uniqueQueueName } from '../../helpers/redis';
 import { spawnWorker } from './support/child-process';
 import type { ChildWorker } from './support/child-process';
 
 const RECORDS = 30_000; // about 36 MB of MARCXML: long enough to be cut off mid-download
+/**
+ * The workers reach the sandbox through a proxy that holds each download after this many bytes
+ * until the test thaws it: a worker is killed or frozen midway whatever the machine's speed (on
+ * a fast one, a second worker once finished its whole download between two looks at its file).
+ */
+const HELD_AFTER_BYTES = 2_000_000;
 
 describe('worker process: SIGKILL mid-download and graceful shutdown', () => {
   let sandbox: Sandbox;
   let running: RunningSandbox;
+  let proxy: FreezableProxy;
   let queueName: string;
   let queue: Queue;
   let recordsDir: string;
@@ -27,6 +36,10 @@ describe('worker process: SIGKILL mid-download and graceful shutdown', () => {
       config: { SANDBOX_JOB_DURATION_MS: 0 },
     });
     running = await sandbox.start(0);
+    proxy = await startFreezableProxy({
+      host: '127.0.0.1',
+      port: Number(new URL(running.url).port),
+    });
     queueName = uniqueQueueName('worker-proc');
     queue = new Queue(queueName, { connection: { url: TEST_REDIS_URL } });
     recordsDir = await mkdtemp(join(tmpdir(), 'svc-records-'));
@@ -39,6 +52,7 @@ describe('worker process: SIGKILL mid-download and graceful shutdown', () => {
     }
     await queue.close();
     await obliterateQueue(queueName);
+    await proxy.close();
     await running.close();
     await rm(recordsDir, { recursive: true, force: true });
   });
@@ -46,7 +60,7 @@ describe('worker process: SIGKILL mid-download and graceful shutdown', () => {
   const env = (): Record<string, string> => ({
     REDIS_URL: TEST_REDIS_URL,
     QUEUE_NAME: queueName,
-    SVC_BASE_URL: running.url,
+    SVC_BASE_URL: `http://${proxy.hostPort}`,
     SVC_API_KEY: 'sandbox-key',
     RECORDS_DIR: recordsDir,
     WORKER_CONCURRENCY: '1',
@@ -135,11 +149,13 @@ describe('worker process: SIGKILL mid-download and graceful shutdown', () => {
 
   it('leaves one complete file when a worker is SIGKILLed mid-download and another takes over; the leftover is swept once stale', async () => {
     const { jobId, dir } = await queueImportRun(RECORDS);
+    proxy.holdEachAfter(HELD_AFTER_BYTES);
     const first = start(CHILD);
     const leftover = await partFileGrowing(dir);
 
     first.child.kill('SIGKILL');
     await first.exited();
+    proxy.thaw();
     const second = start(CHILD);
 
     expect(await settled(jobId)).toBe('completed');
@@ -161,14 +177,17 @@ describe('worker process: SIGKILL mid-download and graceful shutdown', () => {
 
   it('retries a job whose worker is killed twice during it, instead of failing it unattempted', async () => {
     const { jobId, dir } = await queueImportRun(RECORDS);
+    proxy.holdEachAfter(HELD_AFTER_BYTES);
     const first = start(CHILD);
     const firstPart = await partFileGrowing(dir);
     first.child.kill('SIGKILL');
     await first.exited();
+    proxy.holdEachAfter(HELD_AFTER_BYTES);
     const second = start(CHILD);
     const secondPart = await partFileGrowing(dir, [firstPart]);
     second.child.kill('SIGKILL');
     await second.exited();
+    proxy.thaw();
     start(CHILD);
 
     expect(await settled(jobId)).toBe('completed');
@@ -181,11 +200,14 @@ describe('worker process: SIGKILL mid-download and graceful shutdown', () => {
 
   it('aborts a run whose lock was lost while its process was frozen, and keeps the new run’s file', async () => {
     const { jobId, dir } = await queueImportRun(RECORDS);
+    proxy.holdEachAfter(HELD_AFTER_BYTES);
     const first = start(CHILD);
     const firstPart = await partFileGrowing(dir);
     first.child.kill('SIGSTOP');
+    proxy.holdEachAfter(HELD_AFTER_BYTES);
     const second = start(CHILD);
     await partFileGrowing(dir, [firstPart]);
+    proxy.thaw();
 
     first.child.kill('SIGCONT');
 
@@ -216,9 +238,11 @@ describe('worker process: SIGKILL mid-download and graceful shutdown', () => {
 
   it('finishes the job in flight on SIGTERM, then exits 0 (bin/worker.ts)', async () => {
     const { jobId, dir } = await queueImportRun(10_000);
+    proxy.holdEachAfter(HELD_AFTER_BYTES);
     const worker = start('src/bin/worker.ts');
     const ready = await worker.waitForLine((line) => line.msg === 'worker ready');
     await partFileGrowing(dir);
+    proxy.thaw();
     const metrics = await fetch(`http://127.0.0.1:${String(ready.metricsPort)}/metrics`);
     expect(metrics.status).toBe(200);
     expect(await metrics.text()).toMatch(/^svcws_worker_api_remaining \d+$/m);
