@@ -157,6 +157,8 @@ async function measure(
         QUEUE_NAME: 'bench-profile',
         LOG_LEVEL: 'info',
         PORT: String(port),
+        // No spool unless the side names one: the default (./spool) is this repository's.
+        SPOOL_DIR: 'off',
         ...side.env,
       },
     },

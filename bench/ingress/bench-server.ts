@@ -63,7 +63,9 @@ export async function startBenchServer(spec: BenchServerSpec, cores: Cores): Pro
     {
       cwd: ROOT,
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-      env: { ...process.env, ...spec.env, PORT: String(port) },
+      // No spool unless the spec names one: the listener's default (./spool) would be this
+      // repository's, and a second listener on it is refused (one spool, one listener).
+      env: { ...process.env, SPOOL_DIR: 'off', ...spec.env, PORT: String(port) },
     },
   );
   const base = `http://127.0.0.1:${port}`;
