@@ -16,6 +16,8 @@ import { readRawBody } from './read-raw-body';
 import type { BodyLimits } from './read-raw-body';
 import { isWellFormedSignature } from './webhook-signature';
 import type { SecretMatch, SignatureVerifier } from './webhook-signature';
+import { errField, stackAtDebug } from '../err-field';
+import { messageOf } from '../message-of';
 
 /** What checks and queues the deliveries of one path: one institution's secrets and queue. */
 export interface WebhookIngress {
@@ -255,7 +257,7 @@ async function keepRejected(
   } catch (error) {
     delivery.rejected = { reason: answer.code, kept: false };
     options.logger.error(
-      { err: error, requestId: delivery.requestId, eventId: delivery.eventId },
+      { err: errField(error), requestId: delivery.requestId, eventId: delivery.eventId },
       'refused delivery could not be kept; answering 503 so the sender retries',
     );
     if (error instanceof SpoolError) return new HttpError(503, error.code, error.message);
@@ -311,13 +313,14 @@ function logFailure(logger: Logger, delivery: Delivery, error: unknown, answer: 
   if (answer.status === 503) {
     // An outage answers every delivery 503: one line each, its stack only at debug.
     logger.error(
-      { ...ids, code: answer.code, reason: error instanceof Error ? error.message : String(error) },
+      { ...ids, code: answer.code, reason: messageOf(error), err: errField(error) },
       'event not queued: queue unavailable',
     );
-    logger.debug({ ...ids, err: error }, 'event not queued: the error');
+    stackAtDebug(logger, ids, error, 'event not queued');
     return;
   }
-  logger.error({ ...ids, err: error }, 'event not queued: internal error');
+  logger.error({ ...ids, err: errField(error) }, 'event not queued: internal error');
+  stackAtDebug(logger, ids, error, 'event not queued');
 }
 
 function requestIdOf(req: Request): string {

@@ -6,6 +6,7 @@ import { recoveryRunningMessage, takeRecoveryLock } from './recovery-lock';
 import type { LockRedis } from './recovery-lock';
 import { holdRunSlot } from './running-runs';
 import type { RunCap, RunRefusal } from './running-runs';
+import { errField } from '../err-field';
 
 /** A replay by query (or a recovery) started from the console, as its progress page shows it. */
 export interface ReplayRun {
@@ -249,7 +250,7 @@ async function runReplay(
     await counting;
     run.errors.push(message);
     deps.logger?.error(
-      { replayId: run.replayId, err: message },
+      { replayId: run.replayId, err: errField(error) },
       run.kind === 'recover' ? 'recovery failed' : 'replay by query failed',
     );
     // Ended only once audited: whoever sees the run failed finds the failure in the audit too.

@@ -13,6 +13,7 @@ import type { PausedState } from './paused-state';
 import type { TokenBucket } from './token-bucket';
 import { isConnectionError } from '../redis/is-connection-error';
 import { OutageSafeWorker } from '../worker/outage-safe-worker';
+import { errField } from '../err-field';
 
 export interface RouteWorkerOptions {
   readonly route: AnyRoute;
@@ -96,7 +97,7 @@ export function createRouteWorker(options: RouteWorkerOptions): Worker {
   worker.on('error', (error) => {
     // Redis away is said once by the connection's watch (src/redis/watch-redis.ts), not per retry.
     if (isConnectionError(error)) return;
-    delivery.logger.warn({ route: route.name, err: error.message }, 'route worker error');
+    delivery.logger.warn({ route: route.name, err: errField(error) }, 'route worker error');
   });
   return worker;
 }

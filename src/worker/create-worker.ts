@@ -9,6 +9,7 @@ import type { Dispatch } from './handler-registry';
 import { eventIdOf } from './event-run';
 import { isConnectionError } from '../redis/is-connection-error';
 import { OutageSafeWorker } from './outage-safe-worker';
+import { errField } from '../err-field';
 
 export interface CreateWorkerOptions {
   /** Opened by the composition root (openWorkerConnection) and closed there, after `close()`. */
@@ -90,7 +91,7 @@ export function createWorker(options: CreateWorkerOptions): RunningWorker {
       throw await failureToThrow({ logger, queue }, job, error);
     } finally {
       await budget?.check().catch((error: unknown) => {
-        logger.warn({ err: error }, 'budget pause could not be set');
+        logger.warn({ err: errField(error) }, 'budget pause could not be set');
       });
     }
   };
@@ -115,7 +116,7 @@ export function createWorker(options: CreateWorkerOptions): RunningWorker {
     // Redis away is said once by the connection's watch (src/redis/watch-redis.ts), not per retry;
     // a lock BullMQ could not renew, by the lockRenewalFailed line above (it emits both).
     if (isConnectionError(error) || isLockRenewalError(error)) return;
-    logger.warn({ err: error.message }, 'worker error');
+    logger.warn({ err: errField(error) }, 'worker error');
   });
   worker.on('completed', (job) => {
     logger.debug({ eventId: eventIdOf(job.data), action: job.name, jobId: job.id }, 'event done');
@@ -164,7 +165,10 @@ async function failureToThrow(
         await queue.rateLimit(decision.delayMs);
       } catch (limitError) {
         // No rate limit could be set: fall back to an ordinary retry with backoff.
-        logger.warn({ ...fields, err: limitError }, 'rate limit could not be set: retrying');
+        logger.warn(
+          { ...fields, err: errField(limitError) },
+          'rate limit could not be set: retrying',
+        );
         return new Error(decision.reason, { cause: error });
       }
       return Worker.RateLimitError();

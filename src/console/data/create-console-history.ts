@@ -34,6 +34,7 @@ import { consoleSetAside } from './console-set-aside';
 import type { RetentionDays } from '../../history/prune-on-schedule';
 import type { RouteMatch } from '../../routes/routes-file';
 import type { AuditRecord, ConsoleHistory, HistoryScope, ReplayAnswer } from './console-history';
+import { errField } from '../../err-field';
 
 /** Where a replay by query queues: the route's queue and its attempts and backoff. */
 export interface ReplayTarget {
@@ -149,10 +150,7 @@ export function createConsoleHistory(options: ConsoleHistoryOptions): ConsoleHis
         return await call(...args);
       } catch (error) {
         if (error instanceof HttpError) throw error;
-        options.logger?.warn(
-          { err: error instanceof Error ? error.message : String(error) },
-          'history call failed',
-        );
+        options.logger?.warn({ err: errField(error) }, 'history call failed');
         throw new HttpError(503, 'history_unavailable', 'the history database does not answer');
       }
     };

@@ -3,6 +3,7 @@ import type { Logger } from '../../logger';
 import type { ActionResult } from './console-views';
 import type { AuditRecord, ConsoleHistory } from './console-history';
 import type { Principal } from '../auth/principal';
+import { errField } from '../../err-field';
 
 export interface ActionDeps {
   readonly logger: Logger;
@@ -30,7 +31,7 @@ async function keepAction(
   if (outcome === 'refused') deps.logger.warn(line, 'console action');
   else deps.logger.info(line, 'console action');
   await deps.history?.audit({ at: new Date(), ...who, ...entry }).catch((error: unknown) => {
-    deps.logger.error({ err: error, action, target }, 'audit record not kept');
+    deps.logger.error({ err: errField(error), action, target }, 'audit record not kept');
   });
 }
 
