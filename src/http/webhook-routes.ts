@@ -106,7 +106,7 @@ export function createWebhookRoutes(options: WebhookRoutesOptions): Router {
       delivery.outcome = 'unknown_institution';
       // An unknown code is not an institution: the log names it, the metrics do not.
       logger.warn(
-        { requestId: delivery.requestId, status: 404 },
+        { requestId: delivery.requestId, httpStatus: 404 },
         'delivery to an unknown institution',
       );
       return;
@@ -342,11 +342,11 @@ function logDelivery(
     eventId: delivery.eventId,
     action: delivery.action,
     format: delivery.format,
-    jobId: delivery.jobId,
+    queueJobId: delivery.jobId,
     bytes: delivery.bytes,
     signedWith: delivery.signedWith,
     outcome: delivery.outcome,
-    status,
+    httpStatus: status,
     durationMs: Math.round(durationMs * 100) / 100,
     reason: delivery.reason,
     rejectedRef: delivery.rejectedRef,

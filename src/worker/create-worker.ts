@@ -108,7 +108,7 @@ export function createWorker(options: CreateWorkerOptions): RunningWorker {
   });
   worker.on('lockRenewalFailed', (jobIds: string[]) => {
     for (const jobId of jobIds) {
-      logger.warn({ jobId }, 'job lock lost: aborting its run here');
+      logger.warn({ queueJobId: jobId }, 'job lock lost: aborting its run here');
       worker.cancelJob(jobId, LOCK_LOST);
     }
   });
@@ -152,9 +152,9 @@ async function failureToThrow(
   const fields = {
     eventId: eventIdOf(job.data),
     action: job.name,
-    jobId: job.id,
+    queueJobId: job.id,
     attempt: job.attemptsMade + 1,
-    attempts: job.opts.attempts,
+    maxAttempts: job.opts.attempts,
     decision: decision.kind,
     reason: decision.reason,
   };
@@ -187,7 +187,7 @@ async function failureToThrow(
 function abortedRun(logger: Logger, job: Job, signal: AbortSignal, error: unknown): Error {
   const reason = `run aborted: ${String(signal.reason)}`;
   logger.warn(
-    { eventId: eventIdOf(job.data), action: job.name, jobId: job.id, reason },
+    { eventId: eventIdOf(job.data), action: job.name, queueJobId: job.id, reason },
     'event run aborted: will run again',
   );
   return new Error(reason, { cause: error });

@@ -45,7 +45,7 @@ export function createDeliverSpooled({
       if (isQueueUnavailable(error)) throw error;
       const ids =
         entry.kind === 'job'
-          ? { jobId: entry.jobId, eventId: entry.data.id }
+          ? { queueJobId: entry.jobId, eventId: entry.data.id }
           : { requestId: entry.requestId, eventId: entry.eventId };
       logger.error(
         { err: errField(error), ...ids },

@@ -16,7 +16,7 @@ describe('the delivery log', () => {
     await listener.close();
   });
 
-  it('writes one line per delivery with event id, action, outcome, status and duration', async () => {
+  it('writes one line per delivery with event id, action, outcome, httpStatus and duration', async () => {
     const signature = signWebhookBody(TEST_SECRET, body);
     await request(listener.app)
       .post('/webhooks')
@@ -30,9 +30,9 @@ describe('the delivery log', () => {
       eventId: '3219421620000561',
       action: 'job_end',
       outcome: 'queued',
-      status: 200,
+      httpStatus: 200,
       format: 'json',
-      jobId: 'evt-3219421620000561',
+      queueJobId: 'evt-3219421620000561',
     });
     expect(typeof deliveries[0]?.durationMs).toBe('number');
   });
@@ -54,7 +54,7 @@ describe('the delivery log', () => {
     expect(text).not.toContain(TEST_SECRET);
     expect(text).not.toContain('Import MARC records - 11/06/2024');
     const rejected = listener.log.lines().filter((line) => line.outcome === 'bad_signature');
-    expect(rejected).toEqual([expect.objectContaining({ status: 401, level: 40 })]);
+    expect(rejected).toEqual([expect.objectContaining({ httpStatus: 401, level: 40 })]);
   });
 
   it('logs a body-limit rejection as a delivery too', async () => {
@@ -68,7 +68,7 @@ describe('the delivery log', () => {
         .set('X-Svc-Signature', signWebhookBody(TEST_SECRET, big))
         .send(big);
       expect(small.log.lines().filter((line) => line.msg === 'delivery')).toEqual([
-        expect.objectContaining({ outcome: 'body_too_large', status: 413 }),
+        expect.objectContaining({ outcome: 'body_too_large', httpStatus: 413 }),
       ]);
     } finally {
       await small.close();

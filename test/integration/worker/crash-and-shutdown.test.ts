@@ -192,10 +192,10 @@ describe('worker process: SIGKILL mid-download and graceful shutdown', () => {
     const lost = await first.waitForLine(
       (line) => line.msg === 'job lock lost: aborting its run here',
     );
-    expect(lost).toMatchObject({ jobId });
+    expect(lost).toMatchObject({ queueJobId: jobId });
     expect(
       await first.waitForLine((line) => line.msg === 'event run aborted: will run again'),
-    ).toMatchObject({ jobId, reason: expect.stringContaining('lock lost') as unknown });
+    ).toMatchObject({ queueJobId: jobId, reason: expect.stringContaining('lock lost') as unknown });
     expect(await settled(jobId)).toBe('completed');
     await second.waitForLine((line) => line.msg === 'job_end: records stored');
     await completeFile(dir, RECORDS);
