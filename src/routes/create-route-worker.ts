@@ -14,6 +14,7 @@ import type { TokenBucket } from './token-bucket';
 import { isConnectionError } from '../redis/is-connection-error';
 import { OutageSafeWorker } from '../worker/outage-safe-worker';
 import { errField } from '../err-field';
+import { eventLineFields } from '../events/event-line-fields';
 
 export interface RouteWorkerOptions {
   readonly route: AnyRoute;
@@ -65,6 +66,10 @@ export function createRouteWorker(options: RouteWorkerOptions): Worker {
     await bucket?.take();
     // Taken before a pause and held by the waits above: back to wait, no attempt spent.
     if (options.paused !== undefined && !(await options.paused.confirm())) {
+      delivery.logger.info(
+        { ...eventLineFields(job.data), route: route.name, outcome: 'paused', queueJobId: job.id },
+        'delivery held: the route is paused',
+      );
       throw Worker.RateLimitError();
     }
     const outcome = await attemptDelivery(delivery, job.data, {

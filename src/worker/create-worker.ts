@@ -118,9 +118,6 @@ export function createWorker(options: CreateWorkerOptions): RunningWorker {
     if (isConnectionError(error) || isLockRenewalError(error)) return;
     logger.warn({ err: errField(error) }, 'worker error');
   });
-  worker.on('completed', (job) => {
-    logger.debug({ eventId: eventIdOf(job.data), action: job.name, jobId: job.id }, 'event done');
-  });
 
   return {
     worker,

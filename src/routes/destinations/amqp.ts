@@ -129,7 +129,7 @@ export function createAmqpDestination(
         // A consumer's queue may be bound (again) later: retried, then the failed set for replay.
         throw new DeliveryError(
           `${target}: unroutable: no queue is bound for routing key ${envelope.routingKey ?? ''} (${reason})`,
-          { retryable: true },
+          { retryable: true, code: 'unroutable' },
         );
       }
     },
