@@ -11,6 +11,8 @@ import { cliRoutes } from './open-route-queues';
 import { openCliHistory } from './open-cli-history';
 import { openCliRedis } from './open-cli-redis';
 import { parseCommandArgs } from './parse-command-args';
+import { cliLogger } from './cli-logger';
+import { logOperatorAction } from '../operations/operator-action';
 
 const ForgetConfig = EnvSchema.pick({
   REJECTED_MAX_COUNT: true,
@@ -59,6 +61,14 @@ export async function historyForgetCommand(args: string[], io: CliIo): Promise<n
       },
       values.user,
     );
+    // The person is named by nobody on the line: the audit row keeps their keyed hash.
+    logOperatorAction(cliLogger(io), 'cli', {
+      actor: historyActor(),
+      action: 'forget',
+      target: 'person',
+      outcome: 'done',
+      count: report.historyEvents,
+    });
     if (values.json === true) io.out(JSON.stringify(report));
     else {
       io.out(

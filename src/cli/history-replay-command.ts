@@ -21,6 +21,8 @@ import { openCliHistory } from './open-cli-history';
 import type { CliHistory } from './open-cli-history';
 import { openCliRedis } from './open-cli-redis';
 import { parseCommandArgs, positiveIntOption } from './parse-command-args';
+import { cliLogger } from './cli-logger';
+import { logOperatorAction } from '../operations/operator-action';
 
 /**
  * `history replay --route <name> [filters] [--dry-run] [--ignore-route-match] [--rate N] [--json]`:
@@ -114,6 +116,13 @@ async function replayOnRoute(
       onProgress: ({ queued }) => {
         if (queued % 100 === 0) io.err(`  ${String(queued)} of ${String(run.sends)} queued`);
       },
+    });
+    logOperatorAction(cliLogger(io), 'cli', {
+      actor,
+      action: 'replay',
+      target: `route ${route.name}`,
+      outcome: result.stopped ? 'stopped' : 'done',
+      count: result.queued,
     });
     if (run.json) io.out(JSON.stringify(result));
     else {

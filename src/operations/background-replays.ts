@@ -7,6 +7,8 @@ import type { LockRedis } from './recovery-lock';
 import { holdRunSlot } from './running-runs';
 import type { RunCap, RunRefusal } from './running-runs';
 import { errField } from '../err-field';
+import { logOperatorAction } from './operator-action';
+import type { OperatorSurface } from './operator-action';
 
 /** A replay by query (or a recovery) started from the console, as its progress page shows it. */
 export interface ReplayRun {
@@ -93,6 +95,8 @@ export function createBackgroundReplays(deps: {
   readonly context: HistoryContext;
   readonly ratePerSecond?: number | undefined;
   readonly logger?: Logger | undefined;
+  /** Who started the runs, for their end line (`console action`, `cli action`): the console's. */
+  readonly surface?: OperatorSurface | undefined;
   /** How many runs may run at once, over every process (unset: no cap). */
   readonly runCap?: RunCap | undefined;
 }): BackgroundReplays {
@@ -245,6 +249,7 @@ async function runReplay(
       state: result.stopped ? 'stopped' : 'done',
       endedAt: new Date().toISOString(),
     });
+    sayRunEnded(deps, replay, run);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     await counting;
@@ -258,7 +263,25 @@ async function runReplay(
       () => undefined,
     );
     Object.assign(run, { state: 'failed', endedAt: new Date().toISOString() });
+    sayRunEnded(deps, replay, run);
   }
+}
+
+/** The run's one operator action line, once it ended: how it ended and how many it queued. */
+function sayRunEnded(
+  deps: Parameters<typeof createBackgroundReplays>[0],
+  replay: ReplayStart,
+  run: ReplayRun,
+): void {
+  if (deps.logger === undefined) return;
+  logOperatorAction(deps.logger, deps.surface ?? 'console', {
+    actor: replay.actor,
+    action: run.kind,
+    target: `route ${replay.route}`,
+    outcome: run.state === 'stopped' ? 'stopped' : run.state === 'failed' ? 'failed' : 'done',
+    count: run.queued,
+    institution: replay.institution,
+  });
 }
 
 /** An audit row about this replay: who, the route, its id, filters and institution. */
