@@ -68,7 +68,7 @@ export async function attemptDelivery(
   event: CanonicalEvent,
   attempt: AttemptNumber,
 ): Promise<AttemptOutcome> {
-  const { route, destination, logger, metrics } = delivery;
+  const { route, destination } = delivery;
   const fields = {
     eventId: event.id,
     route: route.name,
@@ -110,21 +110,22 @@ export async function attemptDelivery(
     await record(outcome.kind === 'retry' ? 'retrying' : 'failed', error);
     return outcome;
   }
-  const durationMs = Math.round(performance.now() - started);
   await delivery.circuit?.succeeded(admission);
-  const latencyMs = latencyFromReceipt(event);
-  metrics?.delivered(route.name, latencyMs === undefined ? undefined : latencyMs / 1000);
-  logger.info(
-    {
-      ...line,
-      outcome: 'delivered',
-      durationMs,
-      ...(latencyMs === undefined ? {} : { latencyMs }),
-    },
-    'delivered',
-  );
+  sayDelivered(delivery, event, { ...line, durationMs: Math.round(performance.now() - started) });
   await record('delivered');
   return { kind: 'delivered' };
+}
+
+/** A delivered attempt's line and metric, with its latency from the listener's receipt. */
+function sayDelivered(
+  { route, logger, metrics }: RouteDelivery,
+  event: CanonicalEvent,
+  line: Record<string, unknown>,
+): void {
+  const latencyMs = latencyFromReceipt(event);
+  metrics?.delivered(route.name, latencyMs === undefined ? undefined : latencyMs / 1000);
+  const latency = latencyMs === undefined ? {} : { latencyMs };
+  logger.info({ ...line, outcome: 'delivered', ...latency }, 'delivered');
 }
 
 /** The route's body (`send:`) to the destination, in the caller's span, within the deadline. */
