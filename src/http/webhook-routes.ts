@@ -318,7 +318,12 @@ function logFailure(logger: Logger, delivery: Delivery, error: unknown, answer: 
   if (answer.status === 503) {
     // An outage answers every delivery 503: one line each, its stack only at debug.
     logger.error(
-      { ...ids, code: answer.code, reason: messageOf(error), err: errField(error) },
+      {
+        ...ids,
+        code: answer.code,
+        reason: messageOf(error, { withCause: false }),
+        err: errField(error),
+      },
       'event not queued: queue unavailable',
     );
     stackAtDebug(logger, ids, error, 'event not queued');
