@@ -103,7 +103,7 @@ describe('a consortium on one listener: WEBHOOK_PATH/{code}, each member with it
     expect(await queueB.getJob('evt-1004')).toBeUndefined();
     const kept = await rejected.list();
     expect(kept).toContainEqual(
-      expect.objectContaining({ eventId: '1004', httpStatus: 400, institution: A.code }),
+      expect.objectContaining({ eventId: '1004', status: 400, institution: A.code }),
     );
   });
 
