@@ -15,6 +15,7 @@ import { TEST_REDIS_URL, obliterateQueue, uniqueQueueName } from '../../helpers/
 import { startHttpReceiver } from './support/http-receiver';
 import type { HttpReceiver } from './support/http-receiver';
 import { eventually, routeEvent } from './support/route-events';
+import { freePort } from '../../helpers/free-port';
 
 describe('routing: the first attempt inline', () => {
   let dir: string;
@@ -273,10 +274,12 @@ routes:
 
   it('names the event and the outcome on each attempt line, with the status or the code of a failure', async () => {
     receiver.answer(422);
+    // A port nothing listens on (fetch refuses some well-known ones, 9 among them, by itself).
+    const closed = await freePort();
     const { fanOut } = start(`
 routes:
   - { name: indexer, to: { http: { url: "\${HOOK}" } }, retry: { attempts: 2, backoffMs: 100 } }
-  - { name: nowhere, to: { http: { url: "http://127.0.0.1:9/hook" } }, retry: { attempts: 2, backoffMs: 60000 } }
+  - { name: nowhere, to: { http: { url: "http://127.0.0.1:${String(closed)}/hook" } }, retry: { attempts: 2, backoffMs: 60000 } }
   - { name: archive, to: { file: { dir: "\${DIR}/archive" } } }
   - name: other-library
     match: { where: { item_loan.loan_id: [elsewhere] } }
