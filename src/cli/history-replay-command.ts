@@ -135,7 +135,7 @@ function sayReplayed(
   logOperatorAction(cliLogger(io), 'cli', {
     actor,
     action: 'replay',
-    target: `route ${route}`,
+    target: route,
     outcome: result.stopped ? 'stopped' : 'done',
     count: result.queued,
   });

@@ -277,7 +277,8 @@ function sayRunEnded(
   logOperatorAction(deps.logger, deps.surface ?? 'console', {
     actor: replay.actor,
     action: run.kind,
-    target: `route ${replay.route}`,
+    // As its audit rows name it: the route's name.
+    target: replay.route,
     outcome: run.state === 'stopped' ? 'stopped' : run.state === 'failed' ? 'failed' : 'done',
     count: run.queued,
     institution: replay.institution,
