@@ -70,6 +70,8 @@ const hostPortList = z.string().transform((value, ctx) => {
 });
 
 const logLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
+/** LOG_LEVEL's values: for a process that reads no other configuration (the CLI's own lines). */
+export const LogLevel = logLevel;
 
 export const EnvSchema = z.object({
   // web (listener)

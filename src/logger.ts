@@ -1,5 +1,7 @@
 import pino from 'pino';
 import type { Logger, LoggerOptions } from 'pino';
+import { errField, isErrField } from './err-field';
+import type { ErrField } from './err-field';
 
 export type { Logger } from 'pino';
 
@@ -30,10 +32,6 @@ const REDACT_PATHS = [
 
 /** No line is longer than this: a payload that slips into one cannot flood. */
 export const MAX_LINE_BYTES = 16 * 1024;
-const MAX_MESSAGE = 2048;
-const MAX_STACK = 4096;
-/** Fields of an error worth a log line; ioredis' `command` (with its args: the payload) is not one. */
-const ERROR_FIELDS = ['code', 'errno', 'syscall', 'status', 'field'] as const;
 
 export interface CreateLoggerOptions {
   level: LoggerOptions['level'];
@@ -99,36 +97,13 @@ export function withoutRedaction(logger: Logger): Logger {
   return logger.child({}, { redact: { paths: [], censor: '[redacted]' } });
 }
 
-interface SerializedError {
-  type: string;
-  message: string;
-  stack?: string;
-  command?: string;
-  cause?: SerializedError | string;
-  [field: string]: unknown;
-}
-
 /**
- * Errors as a log line needs them: type, message, stack, a few machine fields, the cause — and of
- * an ioredis command only its name, never `command.args` (the whole event payload). Anything not
- * an Error is logged as a short string.
+ * `err` (and `error`) of a line, whatever was given: the `{ type, code, message }` of errField
+ * (src/err-field.ts), never a stack: a line written at debug passes `errField(error, { stack:
+ * true })` itself, which is kept as it is. A caller's line gets the same shape either way.
  */
-function serializeError(error: unknown, depth = 0): SerializedError | string {
-  if (typeof error !== 'object' || error === null) return clip(String(error), MAX_MESSAGE);
-  const source = error as Record<string, unknown>;
-  const out: SerializedError = {
-    type: typeof source.name === 'string' ? source.name : 'Error',
-    message: clip(typeof source.message === 'string' ? source.message : '', MAX_MESSAGE),
-  };
-  if (typeof source.stack === 'string') out.stack = clip(source.stack, MAX_STACK);
-  for (const field of ERROR_FIELDS) {
-    const value = source[field];
-    if (typeof value === 'string' || typeof value === 'number') out[field] = value;
-  }
-  const command = source.command as { name?: unknown } | undefined;
-  if (typeof command?.name === 'string') out.command = command.name;
-  if (source.cause !== undefined && depth < 3) out.cause = serializeError(source.cause, depth + 1);
-  return out;
+function serializeError(error: unknown): ErrField {
+  return isErrField(error) ? error : errField(error);
 }
 
 function clip(text: string, max: number): string {

@@ -70,13 +70,13 @@ function narrateDelivery(line: Line, say: Say): void {
   const outcome = str(line.outcome);
   const size = `${str(line.format) || '?'}, ${kb(num(line.bytes))}`;
   if (outcome !== 'queued' && outcome !== 'duplicate') {
-    say('✗', `webhook refused: ${outcome} (${String(line.status)}) ${str(line.reason)}`);
+    say('✗', `webhook refused: ${outcome} (${String(line.httpStatus)}) ${str(line.reason)}`);
     return;
   }
   say('✓', `webhook arrived: ${str(line.action)} event ${str(line.eventId)} (${size})`);
   say(
     '✓',
-    `signature verified, event ${outcome === 'queued' ? 'queued' : 'already queued (a redelivery)'} as ${str(line.jobId)} — answered ${String(line.status)} in ${ms(num(line.durationMs))}`,
+    `signature verified, event ${outcome === 'queued' ? 'queued' : 'already queued (a redelivery)'} as ${str(line.queueJobId)} — answered ${String(line.httpStatus)} in ${ms(num(line.durationMs))}`,
   );
 }
 
@@ -97,7 +97,7 @@ function narrateFetched(line: Line, state: NarratorState): void {
     .join(', ');
   state.say(
     '✓',
-    `instance ${str(line.instanceId)} fetched: ${str(line.jobId)} "${str(line.jobName)}" ${str(line.status)}${counters === '' ? '' : ` (${counters})`}`,
+    `instance ${str(line.instanceId)} fetched: ${str(line.platformJobId)} "${str(line.jobName)}" ${str(line.jobStatus)}${counters === '' ? '' : ` (${counters})`}`,
   );
 }
 
@@ -105,10 +105,10 @@ function narrateStored(line: Line, state: NarratorState): void {
   const instanceId = str(line.instanceId);
   const summary: StoredSummary = {
     eventId: str(line.eventId),
-    jobId: str(line.jobId),
+    jobId: str(line.platformJobId),
     jobName: str(line.jobName),
     instanceId,
-    status: str(line.status),
+    status: str(line.jobStatus),
     records: num(line.records),
     bytes: num(line.bytes),
     file: str(line.file),

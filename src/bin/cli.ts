@@ -1,3 +1,5 @@
+import { LogLevel } from '../config';
+import { createLogger } from '../logger';
 import { runCli } from '../cli/run-cli';
 
 // Piped into `head` and the like: once the reader is gone, stop quietly as other Unix tools do.
@@ -12,6 +14,12 @@ runCli(process.argv.slice(2), {
   out: (line) => process.stdout.write(`${line}\n`),
   err: (line) => process.stderr.write(`${line}\n`),
   outBytes: (bytes) => process.stdout.write(bytes),
+  // An operator action's one JSON line (docs/logs.md): on stderr, the answer keeps stdout.
+  logger: createLogger({
+    level: LogLevel.catch('info').parse(process.env.LOG_LEVEL),
+    name: 'cli',
+    destination: process.stderr,
+  }),
 })
   .then((status) => {
     process.exitCode = status;

@@ -2,6 +2,7 @@ import { countOf } from '../count-of';
 import { Queue } from 'bullmq';
 import { createRejectedStore } from '../events/rejected-store';
 import { forgetPerson, historyStreamKey } from '../history';
+import type { ForgetReport } from '../history';
 import { routeQueueName } from '../routes/route-queue-name';
 import { EnvSchema, loadConfig } from '../config';
 import type { CliIo } from './cli-io';
@@ -11,6 +12,8 @@ import { cliRoutes } from './open-route-queues';
 import { openCliHistory } from './open-cli-history';
 import { openCliRedis } from './open-cli-redis';
 import { parseCommandArgs } from './parse-command-args';
+import { cliLogger } from './cli-logger';
+import { logOperatorAction } from '../operations/operator-action';
 
 const ForgetConfig = EnvSchema.pick({
   REJECTED_MAX_COUNT: true,
@@ -59,22 +62,35 @@ export async function historyForgetCommand(args: string[], io: CliIo): Promise<n
       },
       values.user,
     );
-    if (values.json === true) io.out(JSON.stringify(report));
-    else {
-      io.out(
-        `history: ${countOf(report.historyEvents, 'event')}, ${countOf(report.historyAttempts, 'attempt')}`,
-      );
-      io.out(`history outbox (not yet written): ${String(report.outboxRecords)} records`);
-      for (const [name, count] of Object.entries(report.queueJobs)) {
-        io.out(`queue ${name}: ${String(count)} completed or failed jobs`);
-      }
-      io.out(`rejected deliveries: ${String(report.rejected)}`);
-      io.out('Destinations (the systems routes deliver to) are not reached: purge them there.');
-    }
+    sayForgotten(io, report, values.json === true);
     return 0;
   } finally {
     for (const queue of queues) await queue.close();
     await redis.close();
     await history.db.close();
+  }
+}
+
+/** The forget's `cli action` line, then what it removed where. */
+function sayForgotten(io: CliIo, report: ForgetReport, json: boolean): void {
+  // The person is named by nobody on the line: the audit row keeps their keyed hash.
+  logOperatorAction(cliLogger(io), 'cli', {
+    actor: historyActor(),
+    action: 'forget',
+    target: 'person',
+    outcome: 'done',
+    count: report.historyEvents,
+  });
+  if (json) io.out(JSON.stringify(report));
+  else {
+    io.out(
+      `history: ${countOf(report.historyEvents, 'event')}, ${countOf(report.historyAttempts, 'attempt')}`,
+    );
+    io.out(`history outbox (not yet written): ${String(report.outboxRecords)} records`);
+    for (const [name, count] of Object.entries(report.queueJobs)) {
+      io.out(`queue ${name}: ${String(count)} completed or failed jobs`);
+    }
+    io.out(`rejected deliveries: ${String(report.rejected)}`);
+    io.out('Destinations (the systems routes deliver to) are not reached: purge them there.');
   }
 }

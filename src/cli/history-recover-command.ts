@@ -20,6 +20,7 @@ import { openCliHistory } from './open-cli-history';
 import type { CliHistory } from './open-cli-history';
 import { openCliRedis } from './open-cli-redis';
 import { parseCommandArgs, positiveIntOption } from './parse-command-args';
+import { cliLogger } from './cli-logger';
 
 const COMMAND = 'history recover';
 
@@ -115,6 +116,8 @@ async function recoverOnQueue(
   });
   const replays = createBackgroundReplays({
     context: history,
+    logger: cliLogger(io),
+    surface: 'cli',
     ratePerSecond: target.rate,
     runCap: { key: runsKey(target.queueName), max: history.config.REPLAY_MAX_RUNNING },
   });

@@ -21,6 +21,8 @@ import { openCliHistory } from './open-cli-history';
 import type { CliHistory } from './open-cli-history';
 import { openCliRedis } from './open-cli-redis';
 import { parseCommandArgs, positiveIntOption } from './parse-command-args';
+import { cliLogger } from './cli-logger';
+import { logOperatorAction } from '../operations/operator-action';
 
 /**
  * `history replay --route <name> [filters] [--dry-run] [--ignore-route-match] [--rate N] [--json]`:
@@ -115,18 +117,35 @@ async function replayOnRoute(
         if (queued % 100 === 0) io.err(`  ${String(queued)} of ${String(run.sends)} queued`);
       },
     });
-    if (run.json) io.out(JSON.stringify(result));
-    else {
-      io.out(
-        `${countOf(result.queued, 'event')} queued on route ${route.name} (replay ${result.replayId}); ${String(result.leftOut)} the route does not take left out; ${String(result.skipped)} without a stored body skipped.`,
-      );
-    }
+    sayReplayed(io, { actor, route: route.name, json: run.json }, result);
     return 0;
   } finally {
     if (!('refused' in slot)) await slot.release();
     await queue.close();
     await redis.close();
   }
+}
+
+/** The replay's `cli action` line, then its answer. */
+function sayReplayed(
+  io: CliIo,
+  { actor, route, json }: { actor: string; route: string; json: boolean },
+  result: Awaited<ReturnType<typeof replayHistory>>,
+): void {
+  logOperatorAction(cliLogger(io), 'cli', {
+    actor,
+    action: 'replay',
+    target: route,
+    outcome: result.stopped ? 'stopped' : 'done',
+    count: result.queued,
+  });
+  if (json) {
+    io.out(JSON.stringify(result));
+    return;
+  }
+  io.out(
+    `${countOf(result.queued, 'event')} queued on route ${route} (replay ${result.replayId}); ${String(result.leftOut)} the route does not take left out; ${String(result.skipped)} without a stored body skipped.`,
+  );
 }
 
 function printDryRun(

@@ -5,6 +5,8 @@ import { messageOf } from '../message-of';
 import type { CliIo } from './cli-io';
 import { CliUsageError } from './cli-usage-error';
 import { historyActor } from './history-actor';
+import { cliLogger } from './cli-logger';
+import { logOperatorAction } from '../operations/operator-action';
 
 type HistoryAction = 'replay' | 'recover' | 'forget';
 
@@ -42,6 +44,13 @@ async function keepCliRefusal(
   const asked = sentOptions(args);
   const target = action === 'forget' ? 'person' : (asked.route ?? '-');
   io.err(`refused: history ${action} of ${target} by ${actor} (${error.code})`);
+  logOperatorAction(cliLogger(io), 'cli', {
+    actor,
+    action,
+    target,
+    outcome: 'refused',
+    reason: error.code,
+  });
   const config = loadConfig(HistoryConfig, io.env);
   if (config.DATABASE_URL === undefined || config.HISTORY_KEY === undefined) return;
   const person =

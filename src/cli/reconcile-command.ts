@@ -14,6 +14,9 @@ import type { CliIo } from './cli-io';
 import { CliUsageError } from './cli-usage-error';
 import { openCliRedis } from './open-cli-redis';
 import { parseCommandArgs } from './parse-command-args';
+import { cliLogger } from './cli-logger';
+import { historyActor } from './history-actor';
+import { logOperatorAction } from '../operations/operator-action';
 
 /**
  * `reconcile [--since <ISO time>] [--dry-run] [--json]`: one reconciliation run now, as the worker's
@@ -59,6 +62,15 @@ export async function reconcileCommand(args: string[], io: CliIo): Promise<numbe
     }
   } finally {
     await redis.close();
+  }
+  if (values['dry-run'] !== true) {
+    logOperatorAction(cliLogger(io), 'cli', {
+      actor: historyActor(),
+      action: 'reconcile',
+      target: 'job_end',
+      outcome: reports.every((report) => report.complete) ? 'done' : 'stopped',
+      count: reports.reduce((sum, report) => sum + report.recovered.length, 0),
+    });
   }
   printReports(reports, io, { json: values.json === true, dryRun: values['dry-run'] === true });
   return reports.every((report) => report.complete) ? 0 : 1;

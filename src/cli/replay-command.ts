@@ -6,6 +6,9 @@ import { openCliQueue } from './open-cli-queue';
 import { parseCommandArgs } from './parse-command-args';
 import { allFailedJobs } from '../operations/replay-failed-job';
 import { replayFailedJobs } from './replay-failed-jobs';
+import { cliLogger } from './cli-logger';
+import { historyActor } from './history-actor';
+import { logOperatorAction } from '../operations/operator-action';
 
 /**
  * `replay <id>` / `replay --all`: failed jobs back to waiting (BullMQ `job.retry('failed')`), with
@@ -37,6 +40,13 @@ export async function replayCommand(args: string[], io: CliIo): Promise<number> 
       io,
       (job) => `${job.id ?? '(no id)'} (${job.name})`,
     );
+    logOperatorAction(cliLogger(io), 'cli', {
+      actor: historyActor(),
+      action: 'replay',
+      target: `queue ${cli.queue.name}`,
+      outcome: replayed === jobs.length ? 'done' : 'failed',
+      count: replayed,
+    });
     io.out(
       `${String(replayed)} of ${String(jobs.length)} failed job${jobs.length === 1 ? '' : 's'} replayed in queue ${cli.queue.name}.`,
     );

@@ -2,6 +2,9 @@ import type { RejectedStore } from '../events/rejected-store';
 import { replayOneRejected } from '../operations/replay-one-rejected';
 import type { ReplayTargets } from '../operations/replay-targets';
 import type { CliIo } from './cli-io';
+import { cliLogger } from './cli-logger';
+import { historyActor } from './history-actor';
+import { logOperatorAction } from '../operations/operator-action';
 
 export interface ReplayRejectedOptions {
   store: RejectedStore;
@@ -32,6 +35,13 @@ export async function replayRejected({
       io.err(`✗ ${outcome.message}`);
     }
   }
+  logOperatorAction(cliLogger(io), 'cli', {
+    actor: historyActor(),
+    action: 'rejected.replay',
+    target: refs.length === 1 ? (refs[0] ?? '') : 'rejected deliveries',
+    outcome: queued === refs.length ? 'done' : 'failed',
+    count: queued,
+  });
   io.out(`${String(queued)} of ${String(refs.length)} replayed; the others are still kept.`);
   return queued === refs.length ? 0 : 1;
 }

@@ -2,7 +2,7 @@ import type { CliIo } from './cli-io';
 import { CliUsageError } from './cli-usage-error';
 import { openRouteQueues, routeNamed } from './open-route-queues';
 import { parseCommandArgs } from './parse-command-args';
-import { recordCliAudit } from './record-cli-audit';
+import { keepCliAction } from './keep-cli-action';
 import { routeWaitingCount } from '../routes/route-waiting-count';
 import { setRoutePaused } from '../routes/set-route-paused';
 
@@ -27,11 +27,17 @@ export async function routesPauseCommand(
     // Resolves once the pause holds in every process (set-route-paused.ts).
     await setRoutePaused(queue, verb === 'pause');
     const waiting = await routeWaitingCount(queue);
-    await recordCliAudit(io.env, cli, {
-      action: verb,
-      target: `route ${route.name}`,
-      details: { route: route.name, waiting },
-    });
+    await keepCliAction(
+      io,
+      cli,
+      {
+        action: verb,
+        target: `route ${route.name}`,
+        outcome: 'done',
+        count: waiting,
+      },
+      { details: { route: route.name, waiting } },
+    );
     io.out(
       `✓ route ${route.name} ${verb === 'pause' ? 'paused' : 'resumed'} (${String(waiting)} waiting).`,
     );

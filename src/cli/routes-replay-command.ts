@@ -4,7 +4,7 @@ import type { CliIo } from './cli-io';
 import { CliUsageError } from './cli-usage-error';
 import { openRouteQueues, routeNamed } from './open-route-queues';
 import { parseCommandArgs } from './parse-command-args';
-import { recordCliAudit } from './record-cli-audit';
+import { keepCliAction } from './keep-cli-action';
 import { allFailedJobs } from '../operations/replay-failed-job';
 import { replayFailedJobs } from './replay-failed-jobs';
 
@@ -34,12 +34,17 @@ export async function routesReplayCommand(args: string[], io: CliIo): Promise<nu
       io,
       (job) => `${job.id ?? ''} on route ${route.name}`,
     );
-    await recordCliAudit(io.env, cli, {
-      action: 'replay',
-      target: `route ${route.name}`,
-      details: { route: route.name, failedJobs: all ? 'all' : (id ?? '') },
-      count: replayed,
-    });
+    await keepCliAction(
+      io,
+      cli,
+      {
+        action: 'replay',
+        target: `route ${route.name}`,
+        outcome: replayed === jobs.length ? 'done' : 'failed',
+        count: replayed,
+      },
+      { details: { route: route.name, failedJobs: all ? 'all' : (id ?? '') }, count: replayed },
+    );
     io.out(
       `${String(replayed)} of ${String(jobs.length)} failed deliveries replayed on route ${route.name}.`,
     );

@@ -22,6 +22,10 @@ export interface DeliveryProgress {
   format?: string;
   eventId?: string;
   action?: string;
+  /** The event's code (`event.value`), once it is an event. */
+  eventCode?: string | undefined;
+  /** The event's own `institution.value`, once it is an event. */
+  eventInstitution?: string | undefined;
 }
 
 export interface IntakeOutcome {
@@ -64,6 +68,8 @@ export function createEventIntake({
     const event = toEvent(input, progress);
     progress.eventId = event.id;
     progress.action = event.action;
+    progress.eventCode = event.event?.value;
+    progress.eventInstitution = event.institution?.value;
     let result;
     try {
       // A late rejection of an enqueue that timed out is handled by withTimeout.

@@ -4,6 +4,7 @@ import type { RunStage } from '../worker/event-run';
 import type { HandlerEntry } from '../worker/handler-entry';
 import type { ExpectedEvent } from './expected-events-file';
 import { expectedNameOf, ruleName } from './expected-events-file';
+import { errField } from '../err-field';
 
 /** The rules of one institution's event queue. */
 export interface ExpectedEventsOfQueue {
@@ -48,10 +49,7 @@ export function expectedEventsStage(options: {
     if (met.length > 0) {
       const fields = met.flatMap((rule) => [ruleName(rule), String(Date.now())]);
       await redis.hset(expectedLastKey(watch.queueName), ...fields).catch((error: unknown) => {
-        logger.warn(
-          { err: error instanceof Error ? error.message : String(error) },
-          'expected event not noted',
-        );
+        logger.warn({ err: errField(error) }, 'expected event not noted');
       });
     }
     return next();

@@ -9,6 +9,7 @@ import { setAsideRecord } from './set-aside-record';
 import { storableRecord } from './storable-record';
 import { writeHistoryBatch } from './write-history-batch';
 import type { StoredRecord } from './write-history-batch';
+import { errField } from '../err-field';
 
 export type { HistoryWriterOptions } from './history-writer-state';
 
@@ -151,7 +152,7 @@ async function writeUntilDone(state: WriterState, batch: Batch): Promise<void> {
       state.settings.logger?.warn(
         {
           records: batch.records.length,
-          err: error instanceof Error ? error.message : String(error),
+          err: errField(error),
           retryInMs: wait,
         },
         'history batch not written: kept in Redis, retrying',
@@ -191,10 +192,7 @@ async function runLoop(state: WriterState): Promise<void> {
       // stop() closing the blocking read mid-wait is a clean end, not a Redis error.
       if (!state.running) return;
       // Redis itself unreachable: nothing to lose here, the records are in the stream.
-      state.settings.logger?.warn(
-        { err: error instanceof Error ? error.message : String(error) },
-        'history writer: Redis error',
-      );
+      state.settings.logger?.warn({ err: errField(error) }, 'history writer: Redis error');
       if (state.running) await pause(1000);
     }
   }

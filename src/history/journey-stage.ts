@@ -1,6 +1,4 @@
-import { UnrecoverableError } from 'bullmq';
-import type { Job } from 'bullmq';
-import { decideFailure } from '../worker/failure-policy';
+import { runOutcomeOf } from '../worker/run-outcome';
 import type { RunStage } from '../worker/event-run';
 import type { HistoryRecorder } from './create-history-recorder';
 import type { StepOutcome } from './history-record';
@@ -32,19 +30,11 @@ export function journeyStage(recorder: Pick<HistoryRecorder, 'step'>): RunStage 
     try {
       return await next();
     } catch (error) {
-      outcome = signal?.aborted === true ? 'aborted' : failedRunOutcome(job, error);
+      outcome = runOutcomeOf(job, error, signal);
       throw error;
     } finally {
       await taken;
       await recorder.step({ ...ids, step: 'ended', at: new Date(), outcome });
     }
   };
-}
-
-/** How a run that threw ended, as the failure policy will decide it (create-worker.ts). */
-function failedRunOutcome(job: Job, error: unknown): StepOutcome {
-  const decision = decideFailure(error);
-  if (decision.kind === 'rate-limit') return 'rate-limited';
-  if (decision.kind === 'unrecoverable' || error instanceof UnrecoverableError) return 'failed';
-  return job.attemptsMade + 1 >= (job.opts.attempts ?? 1) ? 'failed' : 'retrying';
 }

@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '../logger';
 import { openHistoryDatabase } from './open-history-database';
 import type { SqlExecutor } from './sql-executor';
+import { errField } from '../err-field';
 
 /**
  * Opens (and migrates) the history's database, again with backoff (`firstWaitMs` doubling up to a
@@ -42,7 +43,7 @@ function warnAway(logger: Logger, error: unknown, firstWaitMs: number): void {
   const reason = error instanceof Error ? error.message : String(error);
   const retry = { retryFirstSeconds: firstWaitMs / 1000, retryMaxSeconds: MAX_WAIT_MS / 1000 };
   logger.warn(
-    { key: 'DATABASE_URL', err: reason, ...retry },
+    { key: 'DATABASE_URL', err: errField(error), ...retry },
     `history database not reachable (DATABASE_URL): ${reason}; records wait in Redis; retrying from every ${String(retry.retryFirstSeconds)} s up to every ${String(retry.retryMaxSeconds)} s`,
   );
 }

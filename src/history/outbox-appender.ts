@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from '../logger';
 import { ONE_RECORD, RECORD_GROUP, outboxCountKey } from './outbox-entry';
 import { redisScript } from './run-redis-script';
+import { errField } from '../err-field';
 
 /** Records in one XADD at most (a burst of 64 jobs makes about 64 × 3 within one tick). */
 const GROUP_MAX = 256;
@@ -55,10 +56,7 @@ export function createOutboxAppender(
       kept = (await APPEND(redis, keys, [maxBacklog, group.length, field, value])) !== null;
       if (!kept) logger?.warn({ records: group.length }, 'history backlog full: records dropped');
     } catch (error) {
-      logger?.warn(
-        { records: group.length, err: error instanceof Error ? error.message : String(error) },
-        'history records not kept',
-      );
+      logger?.warn({ records: group.length, err: errField(error) }, 'history records not kept');
     }
     if (!kept) onDropped(group.length);
     for (const one of group) one.done(kept);

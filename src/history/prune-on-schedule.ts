@@ -1,6 +1,7 @@
 import type { Logger } from '../logger';
 import { pruneHistory } from './prune-history';
 import type { SqlExecutor } from './sql-executor';
+import { errField } from '../err-field';
 
 /** Retention's days: every event's, and the shorter one of patron events. */
 export interface RetentionDays {
@@ -28,9 +29,6 @@ async function pruneNow(db: SqlExecutor, retention: RetentionDays, logger: Logge
     const result = await pruneHistory(db, retention);
     logger.info({ dropped: result.dropped.length }, 'history retention applied');
   } catch (error) {
-    logger.warn(
-      { err: error instanceof Error ? error.message : String(error) },
-      'history retention failed',
-    );
+    logger.warn({ err: errField(error) }, 'history retention failed');
   }
 }

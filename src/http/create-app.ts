@@ -14,6 +14,7 @@ import { createEventIntake } from '../events/event-intake';
 import { parseByteSize } from './parse-byte-size';
 import type { WebhookIngress } from './webhook-routes';
 import { enqueueForInstitution } from '../events/enqueue-for-institution';
+import { logWrongPath } from './log-wrong-path';
 
 /** One member of a consortium (INSTITUTIONS_FILE), as the listener needs it. */
 export interface AppInstitution {
@@ -75,7 +76,9 @@ export function createApp(options: CreateAppOptions): Express {
   app.use(createHealthRoutes({ checkReady: options.checkReady }));
   for (const router of options.extraRoutes ?? []) app.use(router);
   app.use((req, res) => {
-    sendError(res, new HttpError(404, 'not_found', `no route for ${req.method} ${req.path}`));
+    const answer = new HttpError(404, 'not_found', `no route for ${req.method} ${req.path}`);
+    logWrongPath(logger, req, res, answer);
+    sendError(res, answer);
   });
   app.use(createErrorHandler(logger));
   return app;

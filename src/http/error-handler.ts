@@ -2,6 +2,7 @@ import type { ErrorRequestHandler } from 'express';
 import type { Logger } from '../logger';
 import { HttpError } from './http-error';
 import { sendError } from './send-error';
+import { errField, stackAtDebug } from '../err-field';
 
 /**
  * Last in the chain: an error a route did not answer itself (a request Express could not read,
@@ -20,7 +21,10 @@ export function createErrorHandler(logger: Logger): ErrorRequestHandler {
       delivery.outcome = answer.code;
       delivery.reason = answer.message;
     }
-    if (answer.status >= 500) logger.error({ err: error }, 'unhandled error');
+    if (answer.status >= 500) {
+      logger.error({ err: errField(error) }, 'unhandled error');
+      stackAtDebug(logger, {}, error, 'unhandled error');
+    }
     sendError(res, answer);
   };
 }

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import express from 'express';
 import type { Request, Response, Router } from 'express';
 import { withoutRedaction } from '../logger';
@@ -16,6 +15,10 @@ import { readRawBody } from './read-raw-body';
 import type { BodyLimits } from './read-raw-body';
 import { isWellFormedSignature } from './webhook-signature';
 import type { SecretMatch, SignatureVerifier } from './webhook-signature';
+import { errField, stackAtDebug } from '../err-field';
+import { messageOf } from '../message-of';
+import { requestIdOf } from './request-id-of';
+import { logWrongPath } from './log-wrong-path';
 
 /** What checks and queues the deliveries of one path: one institution's secrets and queue. */
 export interface WebhookIngress {
@@ -59,8 +62,10 @@ interface Delivery {
   rejected?: { reason: string; kept: boolean };
   /** The institution code of the path (INSTITUTIONS_FILE only). */
   institution?: string;
-  /** The event's `institution.value` once parsed (metrics only: silence per institution). */
+  /** The event's `institution.value` once parsed (the line's institution without INSTITUTIONS_FILE). */
   eventInstitution?: string | undefined;
+  /** The event's code (`event.value`) once parsed. */
+  eventCode?: string | undefined;
 }
 
 /**
@@ -104,7 +109,7 @@ export function createWebhookRoutes(options: WebhookRoutesOptions): Router {
       delivery.outcome = 'unknown_institution';
       // An unknown code is not an institution: the log names it, the metrics do not.
       logger.warn(
-        { requestId: delivery.requestId, status: 404 },
+        { requestId: delivery.requestId, outcome: 'unknown_institution', httpStatus: 404 },
         'delivery to an unknown institution',
       );
       return;
@@ -116,10 +121,13 @@ export function createWebhookRoutes(options: WebhookRoutesOptions): Router {
   router.all(routePath, (req, res) => {
     if (ingressOf(req, res) === undefined) return;
     res.setHeader('Allow', 'GET, POST');
-    sendError(
-      res,
-      new HttpError(405, 'method_not_allowed', `${req.method} is not supported on ${req.path}`),
+    const answer = new HttpError(
+      405,
+      'method_not_allowed',
+      `${req.method} is not supported on ${req.path}`,
     );
+    logWrongPath(logger, req, res, answer);
+    sendError(res, answer);
   });
 
   return router;
@@ -206,7 +214,6 @@ async function ingest(
       delivery,
     );
     delivery.jobId = outcome.jobId;
-    delivery.eventInstitution = outcome.event.institution?.value;
     delivery.outcome =
       outcome.spooled === true ? 'spooled' : outcome.duplicate ? 'duplicate' : 'queued';
     answerOk(res, delivery.outcome, outcome.event.id);
@@ -255,7 +262,7 @@ async function keepRejected(
   } catch (error) {
     delivery.rejected = { reason: answer.code, kept: false };
     options.logger.error(
-      { err: error, requestId: delivery.requestId, eventId: delivery.eventId },
+      { err: errField(error), requestId: delivery.requestId, eventId: delivery.eventId },
       'refused delivery could not be kept; answering 503 so the sender retries',
     );
     if (error instanceof SpoolError) return new HttpError(503, error.code, error.message);
@@ -311,18 +318,19 @@ function logFailure(logger: Logger, delivery: Delivery, error: unknown, answer: 
   if (answer.status === 503) {
     // An outage answers every delivery 503: one line each, its stack only at debug.
     logger.error(
-      { ...ids, code: answer.code, reason: error instanceof Error ? error.message : String(error) },
+      {
+        ...ids,
+        code: answer.code,
+        reason: messageOf(error, { withCause: false }),
+        err: errField(error),
+      },
       'event not queued: queue unavailable',
     );
-    logger.debug({ ...ids, err: error }, 'event not queued: the error');
+    stackAtDebug(logger, ids, error, 'event not queued');
     return;
   }
-  logger.error({ ...ids, err: error }, 'event not queued: internal error');
-}
-
-function requestIdOf(req: Request): string {
-  const given = req.get('x-request-id');
-  return given !== undefined && /^[A-Za-z0-9._-]{1,128}$/.test(given) ? given : randomUUID();
+  logger.error({ ...ids, err: errField(error) }, 'event not queued: internal error');
+  stackAtDebug(logger, ids, error, 'event not queued');
 }
 
 /** `logger` is the route's withoutRedaction child: every field of this line is fixed here. */
@@ -335,15 +343,17 @@ function logDelivery(
   const durationMs = Number(process.hrtime.bigint() - delivery.started) / 1e6;
   const line = {
     requestId: delivery.requestId,
-    institution: delivery.institution,
+    // The path's code with INSTITUTIONS_FILE (a body naming another is refused), else the event's.
+    institution: delivery.institution ?? delivery.eventInstitution,
     eventId: delivery.eventId,
     action: delivery.action,
+    event: delivery.eventCode,
     format: delivery.format,
-    jobId: delivery.jobId,
+    queueJobId: delivery.jobId,
     bytes: delivery.bytes,
     signedWith: delivery.signedWith,
     outcome: delivery.outcome,
-    status,
+    httpStatus: status,
     durationMs: Math.round(durationMs * 100) / 100,
     reason: delivery.reason,
     rejectedRef: delivery.rejectedRef,

@@ -6,6 +6,9 @@ import { recoveryRunningMessage, takeRecoveryLock } from './recovery-lock';
 import type { LockRedis } from './recovery-lock';
 import { holdRunSlot } from './running-runs';
 import type { RunCap, RunRefusal } from './running-runs';
+import { errField } from '../err-field';
+import { logOperatorAction } from './operator-action';
+import type { OperatorSurface } from './operator-action';
 
 /** A replay by query (or a recovery) started from the console, as its progress page shows it. */
 export interface ReplayRun {
@@ -92,6 +95,8 @@ export function createBackgroundReplays(deps: {
   readonly context: HistoryContext;
   readonly ratePerSecond?: number | undefined;
   readonly logger?: Logger | undefined;
+  /** Who started the runs, for their end line (`console action`, `cli action`): the console's. */
+  readonly surface?: OperatorSurface | undefined;
   /** How many runs may run at once, over every process (unset: no cap). */
   readonly runCap?: RunCap | undefined;
 }): BackgroundReplays {
@@ -244,12 +249,13 @@ async function runReplay(
       state: result.stopped ? 'stopped' : 'done',
       endedAt: new Date().toISOString(),
     });
+    sayRunEnded(deps, replay, run);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     await counting;
     run.errors.push(message);
     deps.logger?.error(
-      { replayId: run.replayId, err: message },
+      { replayId: run.replayId, err: errField(error) },
       run.kind === 'recover' ? 'recovery failed' : 'replay by query failed',
     );
     // Ended only once audited: whoever sees the run failed finds the failure in the audit too.
@@ -257,7 +263,26 @@ async function runReplay(
       () => undefined,
     );
     Object.assign(run, { state: 'failed', endedAt: new Date().toISOString() });
+    sayRunEnded(deps, replay, run);
   }
+}
+
+/** The run's one operator action line, once it ended: how it ended and how many it queued. */
+function sayRunEnded(
+  deps: Parameters<typeof createBackgroundReplays>[0],
+  replay: ReplayStart,
+  run: ReplayRun,
+): void {
+  if (deps.logger === undefined) return;
+  logOperatorAction(deps.logger, deps.surface ?? 'console', {
+    actor: replay.actor,
+    action: run.kind,
+    // As its audit rows name it: the route's name.
+    target: replay.route,
+    outcome: run.state === 'stopped' ? 'stopped' : run.state === 'failed' ? 'failed' : 'done',
+    count: run.queued,
+    institution: replay.institution,
+  });
 }
 
 /** An audit row about this replay: who, the route, its id, filters and institution. */

@@ -1,4 +1,5 @@
 import type { Logger } from '../logger';
+import { errField } from '../err-field';
 
 /** One thing to close on the way out, in the order given. */
 export interface ShutdownStep {
@@ -60,10 +61,10 @@ export function runUntilSignal(options: RunUntilSignalOptions): SignalHandle {
         await step.close();
       } catch (error) {
         if (!step.mayFail) {
-          logger.error({ err: error, step: step.name }, 'close failed');
+          logger.error({ err: errField(error), step: step.name }, 'close failed');
           return 1;
         }
-        logger.warn({ err: error, step: step.name }, `${step.name} close failed`);
+        logger.warn({ err: errField(error), step: step.name }, `${step.name} close failed`);
       }
     }
     logger.info(options.stoppedMessage ?? 'stopped');

@@ -38,6 +38,7 @@ import type { HandlerRegistry } from '../worker/handler-registry';
 import { watchExpectedEvents } from '../expected/watch-expected-events';
 import { startHistory } from '../history';
 import type { HistoryRuntime, HistoryTuning, OutcomeReader, OutcomesOf } from '../history';
+import { runEndStage } from '../worker/run-end-stage';
 
 export interface WorkerProcessOptions {
   readonly config: WorkerConfig;
@@ -252,6 +253,8 @@ function startEventWorker(
   const dispatch = eventRunDispatch({
     readPayload: handlers.readPayload,
     span: telemetry === undefined ? undefined : spanStage(member?.code),
+    // The process's logger: the member's binds `institution`, which the line names itself.
+    end: runEndStage({ logger: options.logger, institution: member?.code }),
     guards: guardsOf(queue.entries, { connection: options.connection, queue: queue.parts }),
     journey: history?.journey,
     steps: step === undefined ? [] : [step],
@@ -377,6 +380,7 @@ function clientOf(
  * id: a member's route jobs carry its code, so one member's event never hides another's.
  */
 function memberFanOut(fanOut: FanOut, member: InstitutionEntry | undefined): EventStep {
-  if (member === undefined) return fanOut;
-  return (event, jobId) => fanOut(event, `${member.code}-${jobId}`);
+  const idOf = (jobId: string) => (member === undefined ? jobId : `${member.code}-${jobId}`);
+  // The routes it matched go on the run's end line (run-end-stage.ts).
+  return async (event, jobId) => ({ routes: await fanOut(event, idOf(jobId)) });
 }

@@ -3,6 +3,7 @@ import type { Logger } from '../logger';
 import { REDIS_RETRY_MAX_MS } from './open-redis';
 import type { RedisConnectionConfig } from './open-redis';
 import { redisWhere } from './redis-target';
+import { errField } from '../err-field';
 
 /**
  * Says plainly when Redis is away, once: one warning naming the key and the retry cadence, then
@@ -22,7 +23,7 @@ export function watchRedis(
     const reason = reasonOf(error);
     const retryEverySeconds = REDIS_RETRY_MAX_MS / 1000;
     logger.warn(
-      { key, target, err: reason, retryEverySeconds },
+      { key, target, err: errField(error), retryEverySeconds },
       `cannot reach Redis at ${target} (${key}): ${reason}; retrying every ${String(retryEverySeconds)} s`,
     );
   });

@@ -12,6 +12,8 @@ import type { RouteFiguresWriter } from './route-figures';
 import type { RouteMetrics } from './route-metrics';
 import type { AnyRoute } from './routes-file';
 import { messageOf } from '../message-of';
+import { eventLineFields } from '../events/event-line-fields';
+import { errField } from '../err-field';
 
 /** What one route delivers through: its destination, and where outcomes are logged and counted. */
 export interface RouteDelivery {
@@ -66,7 +68,7 @@ export async function attemptDelivery(
   event: CanonicalEvent,
   attempt: AttemptNumber,
 ): Promise<AttemptOutcome> {
-  const { route, destination, logger, metrics } = delivery;
+  const { route, destination } = delivery;
   const fields = {
     eventId: event.id,
     route: route.name,
@@ -74,6 +76,7 @@ export async function attemptDelivery(
     target: destination.target,
     attempt: attempt.number,
   };
+  const line = attemptLineFields(event, fields, attempt);
   const started = performance.now();
   const startedAt = new Date();
   const admission = attempt.admission ?? PASS;
@@ -101,23 +104,28 @@ export async function attemptDelivery(
     const destinationFailed = !(error instanceof DeliveryError) || error.destinationAtFault;
     if (destinationFailed) await delivery.circuit?.failed(admission);
     const outcome = failedOutcome(delivery, error, attempt, {
-      ...fields,
+      ...line,
       durationMs: Math.round(performance.now() - started),
     });
     await record(outcome.kind === 'retry' ? 'retrying' : 'failed', error);
     return outcome;
   }
-  const durationMs = Math.round(performance.now() - started);
   await delivery.circuit?.succeeded(admission);
-  const receivedAt =
-    event.meta?.receivedAt === undefined ? Number.NaN : Date.parse(event.meta.receivedAt);
-  metrics?.delivered(
-    route.name,
-    Number.isNaN(receivedAt) ? undefined : Math.max(0, Date.now() - receivedAt) / 1000,
-  );
-  logger.info({ ...fields, durationMs }, 'delivered');
+  sayDelivered(delivery, event, { ...line, durationMs: Math.round(performance.now() - started) });
   await record('delivered');
   return { kind: 'delivered' };
+}
+
+/** A delivered attempt's line and metric, with its latency from the listener's receipt. */
+function sayDelivered(
+  { route, logger, metrics }: RouteDelivery,
+  event: CanonicalEvent,
+  line: Record<string, unknown>,
+): void {
+  const latencyMs = latencyFromReceipt(event);
+  metrics?.delivered(route.name, latencyMs === undefined ? undefined : latencyMs / 1000);
+  const latency = latencyMs === undefined ? {} : { latencyMs };
+  logger.info({ ...line, outcome: 'delivered', ...latency }, 'delivered');
 }
 
 /** The route's body (`send:`) to the destination, in the caller's span, within the deadline. */
@@ -142,6 +150,40 @@ async function send(
   await delivering;
 }
 
+/**
+ * The fields of each line about one attempt (docs/logs.md, "Route attempts"): the event's, the
+ * span's, and the route job's id when the attempt is queued (none inline).
+ */
+function attemptLineFields(
+  event: CanonicalEvent,
+  fields: DeliverySpanFields & { target: string },
+  attempt: AttemptNumber,
+) {
+  return {
+    ...eventLineFields(event),
+    ...fields,
+    ...(attempt.jobId === undefined ? {} : { queueJobId: attempt.jobId }),
+  };
+}
+
+/** Milliseconds from the listener's receipt (`meta.receivedAt`) to now; undefined without one. */
+function latencyFromReceipt(event: CanonicalEvent): number | undefined {
+  const receivedAt =
+    event.meta?.receivedAt === undefined ? Number.NaN : Date.parse(event.meta.receivedAt);
+  return Number.isNaN(receivedAt) ? undefined : Math.max(0, Date.now() - receivedAt);
+}
+
+/**
+ * What a failed attempt's line says of its failure: the destination's HTTP status when it
+ * answered one, else the failure's machine name (DeliveryError.code, or err.code of errField).
+ */
+function failureFields(error: unknown): { httpStatus: number } | { errorCode: string } {
+  if (error instanceof DeliveryError) {
+    return error.status === undefined ? { errorCode: error.code } : { httpStatus: error.status };
+  }
+  return { errorCode: errField(error).code };
+}
+
 /** A failed attempt: another after the backoff, or the failed set; one log line and metric. */
 function failedOutcome(
   { route, logger, metrics }: RouteDelivery,
@@ -151,16 +193,17 @@ function failedOutcome(
 ): AttemptOutcome {
   const retryable = !(error instanceof DeliveryError) || error.retryable;
   const reason = error instanceof Error ? error.message : String(error);
+  const failure = { ...failureFields(error), reason };
   if (!retryable || attempt.number >= attempt.of) {
     metrics?.failed(route.name);
     logger.error(
-      { ...fields, reason, retryable },
+      { ...fields, outcome: 'failed', ...failure, retryable },
       'delivery failed: moved to the route failed set',
     );
     return { kind: 'failed', error, reason, retryable };
   }
   metrics?.retried(route.name);
-  logger.warn({ ...fields, reason }, 'delivery failed: will be retried');
+  logger.warn({ ...fields, outcome: 'retrying', ...failure }, 'delivery failed: will be retried');
   return { kind: 'retry', error, reason };
 }
 

@@ -11,6 +11,7 @@ import { routeTakesEvent } from './route-takes-event';
 import { ROUTE_BACKOFF, routeBackoff } from './route-backoff';
 import type { RouteJobOptions } from './route-job-options';
 import type { AnyRoute } from './routes-file';
+import { eventLineFields } from '../events/event-line-fields';
 
 /**
  * Delivers one event to every matching route — the first attempt inline where the route takes
@@ -76,14 +77,7 @@ export function createFanOut({
   return async (event, jobId) => {
     const matched = routes.filter(({ route }) => routeTakesEvent(route, event));
     // Recorded beside the deliveries (one outbox XADD each, history on), awaited before it ends.
-    const recordingSkips =
-      onSkipped === undefined
-        ? Promise.resolve([])
-        : Promise.all(
-            routes
-              .filter(({ route }) => skippedByWhere(route.match, event))
-              .map(({ route }) => onSkipped(event, route.name)),
-          );
+    const recordingSkips = noteSkips(routes, event, { onSkipped, logger });
     const late: LateAttempt[] = [];
     const jobs = await Promise.all(
       matched.map(async ({ route, queue, inline }) => {
@@ -106,6 +100,29 @@ export function createFanOut({
     await recordingSkips;
     return matched.map(({ route }) => route.name);
   };
+}
+
+/**
+ * The routes whose `where:` kept the event from them: one line each (outcome `skipped`, the
+ * attempt lines' fields), and the history's `skipped` when it is on.
+ */
+function noteSkips(
+  routes: readonly FanOutRoute[],
+  event: CanonicalEvent,
+  { onSkipped, logger }: { onSkipped: FanOutOptions['onSkipped'] | undefined; logger: Logger },
+): Promise<unknown> {
+  const skipped = routes.filter(({ route }) => skippedByWhere(route.match, event));
+  if (skipped.length === 0) return Promise.resolve();
+  const about = eventLineFields(event);
+  for (const { route } of skipped) {
+    logger.info(
+      { ...about, route: route.name, outcome: 'skipped' },
+      'route skipped: its where: does not take the event',
+    );
+  }
+  return onSkipped === undefined
+    ? Promise.resolve()
+    : Promise.all(skipped.map(({ route }) => onSkipped(event, route.name)));
 }
 
 /** One add per route queue (an `addBulk` for several jobs), each job with the event job's id. */

@@ -13,6 +13,8 @@ import type { PausedState } from './paused-state';
 import type { TokenBucket } from './token-bucket';
 import { isConnectionError } from '../redis/is-connection-error';
 import { OutageSafeWorker } from '../worker/outage-safe-worker';
+import { errField } from '../err-field';
+import { eventLineFields } from '../events/event-line-fields';
 
 export interface RouteWorkerOptions {
   readonly route: AnyRoute;
@@ -64,6 +66,10 @@ export function createRouteWorker(options: RouteWorkerOptions): Worker {
     await bucket?.take();
     // Taken before a pause and held by the waits above: back to wait, no attempt spent.
     if (options.paused !== undefined && !(await options.paused.confirm())) {
+      delivery.logger.info(
+        { ...eventLineFields(job.data), route: route.name, outcome: 'paused', queueJobId: job.id },
+        'delivery held: the route is paused',
+      );
       throw Worker.RateLimitError();
     }
     const outcome = await attemptDelivery(delivery, job.data, {
@@ -96,7 +102,7 @@ export function createRouteWorker(options: RouteWorkerOptions): Worker {
   worker.on('error', (error) => {
     // Redis away is said once by the connection's watch (src/redis/watch-redis.ts), not per retry.
     if (isConnectionError(error)) return;
-    delivery.logger.warn({ route: route.name, err: error.message }, 'route worker error');
+    delivery.logger.warn({ route: route.name, err: errField(error) }, 'route worker error');
   });
   return worker;
 }

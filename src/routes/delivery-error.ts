@@ -1,3 +1,4 @@
+import { errnoCode } from '../errno-code';
 import { redactUrlCredentials } from './redact-url-credentials';
 
 /**
@@ -20,6 +21,12 @@ export class DeliveryError extends Error {
    * nothing of the destination (circuit).
    */
   readonly field: string | undefined;
+  /**
+   * A machine name of the failure, for the attempt's log line (`errorCode`) and `err.code`: the
+   * adapter's (`timeout`, `no_stream`, `unroutable`, an errno such as `ECONNREFUSED`), else one
+   * of `http_<status>`, `unsendable`, `transform_failed`, the cause's code, `delivery_failed`.
+   */
+  readonly code: string;
   constructor(
     message: string,
     options: {
@@ -29,6 +36,7 @@ export class DeliveryError extends Error {
       shaping?: boolean;
       status?: number;
       field?: string;
+      code?: string;
     },
   ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -38,12 +46,25 @@ export class DeliveryError extends Error {
     this.shaping = options.shaping ?? false;
     this.status = options.status;
     this.field = options.field;
+    this.code = options.code ?? defaultCodeOf(options);
   }
 
   /** Whether the failure tells something of the destination (what its circuit breaker counts). */
   get destinationAtFault(): boolean {
     return !this.shaping && this.field === undefined;
   }
+}
+
+function defaultCodeOf(options: {
+  cause?: unknown;
+  shaping?: boolean;
+  status?: number;
+  field?: string;
+}): string {
+  if (options.field !== undefined) return 'unsendable';
+  if (options.shaping === true) return 'transform_failed';
+  if (options.status !== undefined) return `http_${String(options.status)}`;
+  return errnoCode(options.cause) ?? 'delivery_failed';
 }
 
 /** A delivery that can never succeed: `field` of it is what the protocol cannot carry, and why. */
@@ -76,10 +97,11 @@ export function redactedDeliveryError(
   error: DeliveryError,
   redact: (text: string) => string,
 ): DeliveryError {
-  const { retryAfterMs, status, field } = error;
+  const { retryAfterMs, status, field, code } = error;
   return new DeliveryError(redact(error.message), {
     retryable: error.retryable,
     shaping: error.shaping,
+    code,
     ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
     ...(status === undefined ? {} : { status }),
     ...(field === undefined ? {} : { field }),
@@ -97,5 +119,6 @@ export function noAnswerWithin(
 ): DeliveryError {
   return new DeliveryError(`${what}: no ${waitingFor} within ${String(ms)} ms`, {
     retryable: true,
+    code: 'timeout',
   });
 }

@@ -2,9 +2,9 @@ import { Job } from 'bullmq';
 import type { Queue } from 'bullmq';
 import type { CanonicalEvent } from '../events/canonical-event';
 import type { Logger } from '../logger';
-import { messageOf } from '../message-of';
 import type { AttemptOutcome } from './attempt-delivery';
 import type { RouteJobOptions } from './route-job-options';
+import { errField } from '../err-field';
 
 /** An inline attempt past its deadline, and the route job that was added held behind it. */
 export interface LateAttempt {
@@ -42,7 +42,7 @@ export async function settleLateAttempt(late: LateAttempt, logger: Logger): Prom
     await job.remove();
   } catch (error) {
     logger.warn(
-      { ...fields, err: messageOf(error) },
+      { ...fields, err: errField(error) },
       'late inline attempt: its route job is left to run when its hold ends',
     );
     return;
@@ -64,7 +64,7 @@ async function intoFailedSet(
     });
   } catch (error) {
     logger.error(
-      { eventId: job.data.id, queue: late.queue.name, err: messageOf(error) },
+      { eventId: job.data.id, queue: late.queue.name, err: errField(error) },
       'late inline attempt failed and its delivery is not in the failed set: replay it from the history',
     );
   }

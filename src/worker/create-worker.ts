@@ -9,6 +9,7 @@ import type { Dispatch } from './handler-registry';
 import { eventIdOf } from './event-run';
 import { isConnectionError } from '../redis/is-connection-error';
 import { OutageSafeWorker } from './outage-safe-worker';
+import { errField } from '../err-field';
 
 export interface CreateWorkerOptions {
   /** Opened by the composition root (openWorkerConnection) and closed there, after `close()`. */
@@ -90,7 +91,7 @@ export function createWorker(options: CreateWorkerOptions): RunningWorker {
       throw await failureToThrow({ logger, queue }, job, error);
     } finally {
       await budget?.check().catch((error: unknown) => {
-        logger.warn({ err: error }, 'budget pause could not be set');
+        logger.warn({ err: errField(error) }, 'budget pause could not be set');
       });
     }
   };
@@ -107,7 +108,7 @@ export function createWorker(options: CreateWorkerOptions): RunningWorker {
   });
   worker.on('lockRenewalFailed', (jobIds: string[]) => {
     for (const jobId of jobIds) {
-      logger.warn({ jobId }, 'job lock lost: aborting its run here');
+      logger.warn({ queueJobId: jobId }, 'job lock lost: aborting its run here');
       worker.cancelJob(jobId, LOCK_LOST);
     }
   });
@@ -115,10 +116,7 @@ export function createWorker(options: CreateWorkerOptions): RunningWorker {
     // Redis away is said once by the connection's watch (src/redis/watch-redis.ts), not per retry;
     // a lock BullMQ could not renew, by the lockRenewalFailed line above (it emits both).
     if (isConnectionError(error) || isLockRenewalError(error)) return;
-    logger.warn({ err: error.message }, 'worker error');
-  });
-  worker.on('completed', (job) => {
-    logger.debug({ eventId: eventIdOf(job.data), action: job.name, jobId: job.id }, 'event done');
+    logger.warn({ err: errField(error) }, 'worker error');
   });
 
   return {
@@ -151,9 +149,9 @@ async function failureToThrow(
   const fields = {
     eventId: eventIdOf(job.data),
     action: job.name,
-    jobId: job.id,
+    queueJobId: job.id,
     attempt: job.attemptsMade + 1,
-    attempts: job.opts.attempts,
+    maxAttempts: job.opts.attempts,
     decision: decision.kind,
     reason: decision.reason,
   };
@@ -164,7 +162,10 @@ async function failureToThrow(
         await queue.rateLimit(decision.delayMs);
       } catch (limitError) {
         // No rate limit could be set: fall back to an ordinary retry with backoff.
-        logger.warn({ ...fields, err: limitError }, 'rate limit could not be set: retrying');
+        logger.warn(
+          { ...fields, err: errField(limitError) },
+          'rate limit could not be set: retrying',
+        );
         return new Error(decision.reason, { cause: error });
       }
       return Worker.RateLimitError();
@@ -183,7 +184,7 @@ async function failureToThrow(
 function abortedRun(logger: Logger, job: Job, signal: AbortSignal, error: unknown): Error {
   const reason = `run aborted: ${String(signal.reason)}`;
   logger.warn(
-    { eventId: eventIdOf(job.data), action: job.name, jobId: job.id, reason },
+    { eventId: eventIdOf(job.data), action: job.name, queueJobId: job.id, reason },
     'event run aborted: will run again',
   );
   return new Error(reason, { cause: error });

@@ -14,26 +14,29 @@ export interface EventRunStages {
   readonly readPayload: ReadPayload;
   /** 1. The run as a span of the event's trace (span-stage.ts), when tracing is on. */
   readonly span?: RunStage | undefined;
+  /** 2. The run's one end line (run-end-stage.ts), inside its span so it carries the trace id. */
+  readonly end?: RunStage | undefined;
   /**
-   * 2. Per action, its kind room's guard (a handler entry's): it runs only for its own action, and
+   * 3. Per action, its kind room's guard (a handler entry's): it runs only for its own action, and
    * a job it answers itself is neither recorded nor routed. A test event passes by every guard.
    */
   readonly guards?: ReadonlyMap<string, RunStage> | undefined;
-  /** 3. The run's take and end in the event's journey (the history). */
+  /** 4. The run's take and end in the event's journey (the history). */
   readonly journey?: RunStage | undefined;
-  /** 4. Once per job: the event recorded, routing's fan-out (event-step.ts). */
+  /** 5. Once per job: the event recorded, routing's fan-out (event-step.ts). */
   readonly steps?: readonly EventStep[] | undefined;
-  /** 5. What the run came to, for an action whose entry states it (the history's outcome). */
+  /** 6. What the run came to, for an action whose entry states it (the history's outcome). */
   readonly outcome?: RunStage | undefined;
-  /** 6. The expected-events rules the event meets, noted (EXPECTED_EVENTS_FILE). */
+  /** 7. The expected-events rules the event meets, noted (EXPECTED_EVENTS_FILE). */
   readonly expected?: RunStage | undefined;
-  /** 7. The action's handler (the handler registry's). */
+  /** 8. The action's handler (the handler registry's). */
   readonly handle: (run: EventRun) => Promise<unknown>;
 }
 
 /** The stages in the order they run (the handler last); docs/worker.md tells the same order. */
 export const EVENT_RUN_ORDER = [
   'span',
+  'end',
   'guards',
   'journey',
   'steps',
@@ -49,6 +52,7 @@ export const EVENT_RUN_ORDER = [
 export function eventRunDispatch(stages: EventRunStages): Dispatch {
   const order: RunStage[] = [
     stages.span,
+    stages.end,
     guardsOf(stages.guards),
     stages.journey,
     stepsOnce(stages.steps ?? []),

@@ -43,6 +43,13 @@ export interface EventRun {
   readonly event: CanonicalEvent | undefined;
   readonly payload: PayloadRead;
   readonly signal: AbortSignal | undefined;
+  /** What the run's steps said of it, for its end line (event-step.ts, run-end-stage.ts). */
+  readonly notes: RunNotes;
+}
+
+/** Filled in by the steps as they run: empty when they did not run in this run. */
+export interface RunNotes {
+  routes?: readonly string[];
 }
 
 /** Work around the rest of a run: `next` runs the later stages and the handler. */
@@ -69,6 +76,7 @@ export function readEventRun(
     event,
     payload,
     signal,
+    notes: {},
   };
 }
 

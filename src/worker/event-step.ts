@@ -8,7 +8,13 @@ import type { RunStage } from './event-run';
  * fan-out: the `steps` of event-run-stages.ts). A step must be safe to run again: an event job taken over
  * after its worker died runs every step again.
  */
-export type EventStep = (event: CanonicalEvent, jobId: string) => Promise<unknown>;
+export type EventStep = (event: CanonicalEvent, jobId: string) => Promise<StepNotes | undefined>;
+
+/** What a step tells the run's end line (run-end-stage.ts), kept on the run's notes. */
+export interface StepNotes {
+  /** The names of the routes the event matched (routing's fan-out). */
+  readonly routes?: readonly string[];
+}
 
 /**
  * The job's progress once its steps ran and its handler then failed: the retries of the handler
@@ -41,7 +47,9 @@ export function stepsOnce(steps: readonly EventStep[]): RunStage | undefined {
       throw new UnrecoverableError('job data is not a canonical event: not routed');
     }
     const done = stepsDone(job);
-    if (!done) for (const step of steps) await step(event, jobId);
+    if (!done) {
+      for (const step of steps) Object.assign(run.notes, await step(event, jobId));
+    }
     try {
       return await next();
     } catch (error) {

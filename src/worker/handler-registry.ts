@@ -95,16 +95,19 @@ async function handleRun(run: EventRun, logger: Logger): Promise<unknown> {
   if (eventId !== undefined && isTestEvent({ id: eventId })) {
     // send-test-event's event (src/events/test-event.ts): it came through the listener, the
     // signature and the queue; no handler runs (no API call, no download).
-    logger.info({ eventId, action, jobId }, 'test event: completed without work');
+    logger.info({ eventId, action, queueJobId: jobId }, 'test event: completed without work');
     return { outcome: TEST_EVENT_OUTCOME };
   }
   if (payload.kind === 'none') {
-    logger.debug({ eventId, action, jobId }, 'no handler for this action: completed without work');
+    logger.debug(
+      { eventId, action, queueJobId: jobId },
+      'no handler for this action: completed without work',
+    );
     return { outcome: 'no handler' };
   }
   if (payload.kind === 'invalid') {
     logger.warn(
-      { eventId, action, jobId, reason: payload.reason },
+      { eventId, action, queueJobId: jobId, reason: payload.reason },
       'invalid payload: failed without retry',
     );
     // A payload that is wrong now is wrong on every attempt.

@@ -66,7 +66,7 @@ export async function sendRequest<T>(
       release,
     });
     if (result.kind === 'answer') {
-      log({ status: result.status, attempts: attempt }, 'svc call');
+      log({ httpStatus: result.status, attempts: attempt }, 'svc call');
       return result.value;
     }
     if (result.kind === 'aborted') {
@@ -77,13 +77,13 @@ export async function sendRequest<T>(
     const decision = transport.retryPolicy.decide(call.endpoint.method, result.failure, attempt);
     if (!decision.retry) {
       log(
-        { status: error.status, code: error.code, attempts: attempt, outcome: 'failed' },
+        { httpStatus: error.status, code: error.code, attempts: attempt, outcome: 'failed' },
         'svc call',
       );
       throw finalError(error, call, attempt, decision);
     }
     log(
-      { status: error.status, code: error.code, attempt, delayMs: decision.delayMs },
+      { httpStatus: error.status, code: error.code, attempt, delayMs: decision.delayMs },
       'svc retry',
     );
     try {

@@ -203,7 +203,7 @@ describe('error answers become SvcApiError', () => {
     expect(inspect(networkError)).toContain('apikey=[redacted]');
   });
 
-  it('logs one debug line per call with the redacted URL, status, duration and remaining', async () => {
+  it('logs one debug line per call with the redacted URL, httpStatus, duration and remaining', async () => {
     const { logger, lines } = captureLogger();
     respondWith(400, 'application/json', JSON.stringify(errorBody('402216', 'Invalid job id')));
 
@@ -211,7 +211,7 @@ describe('error answers become SvcApiError', () => {
 
     expect(lines).toHaveLength(1);
     const line = JSON.parse(lines[0] ?? '{}') as Record<string, unknown>;
-    expect(line).toMatchObject({ level: 20, operation: 'getJob', status: 400, code: '402216' });
+    expect(line).toMatchObject({ level: 20, operation: 'getJob', httpStatus: 400, code: '402216' });
     expect(typeof line['durationMs']).toBe('number');
     expect(line['url']).toContain('apikey=[redacted]');
     expect(lines.join('\n')).not.toContain(API_KEY);
@@ -243,7 +243,7 @@ describe('success answers', () => {
     expect(instance.status.value).toBe('RUNNING');
     expect(lines).toHaveLength(1);
     expect(JSON.parse(lines[0] ?? '{}')).toMatchObject({
-      status: 200,
+      httpStatus: 200,
       remaining: 77,
       operation: 'getJobInstance',
     });

@@ -5,6 +5,7 @@ import type { Operation } from './api-operations';
 import type { ConsoleAuth } from '../auth/console-auth';
 import { consoleError, toHttpError } from '../data/console-error';
 import { openApiDocument } from './openapi-document';
+import { errField, stackAtDebug } from '../../err-field';
 
 /**
  * /api/v1: one route per operation, each answering through its response schema. A bearer token
@@ -60,7 +61,8 @@ export function apiRouter(deps: {
     let known = toHttpError(error);
     if (known.code === 'internal' && !deps.redisReady()) known = consoleError.redisDown('this');
     if (known.status >= 500 && known.code === 'internal') {
-      deps.logger.error({ err: error }, 'console API call failed');
+      deps.logger.error({ err: errField(error) }, 'console API call failed');
+      stackAtDebug(deps.logger, {}, error, 'console API call failed');
     }
     res.status(known.status).json({ error: known.code, message: known.message });
   });

@@ -34,6 +34,8 @@ import { consoleSetAside } from './console-set-aside';
 import type { RetentionDays } from '../../history/prune-on-schedule';
 import type { RouteMatch } from '../../routes/routes-file';
 import type { AuditRecord, ConsoleHistory, HistoryScope, ReplayAnswer } from './console-history';
+import { errField } from '../../err-field';
+import { logOperatorAction } from '../../operations/operator-action';
 
 /** Where a replay by query queues: the route's queue and its attempts and backoff. */
 export interface ReplayTarget {
@@ -149,10 +151,7 @@ export function createConsoleHistory(options: ConsoleHistoryOptions): ConsoleHis
         return await call(...args);
       } catch (error) {
         if (error instanceof HttpError) throw error;
-        options.logger?.warn(
-          { err: error instanceof Error ? error.message : String(error) },
-          'history call failed',
-        );
+        options.logger?.warn({ err: errField(error) }, 'history call failed');
         throw new HttpError(503, 'history_unavailable', 'the history database does not answer');
       }
     };
@@ -280,16 +279,28 @@ function withTextMasked(step: JourneyStep, text: (text: string) => string): Jour
   return 'error' in step && step.error !== null ? { ...step, error: text(step.error) } : step;
 }
 
-function forget(options: ConsoleHistoryOptions, request: unknown, scope: HistoryScope) {
+async function forget(options: ConsoleHistoryOptions, request: unknown, scope: HistoryScope) {
   needsOperator(scope, 'forget');
   // A person is forgotten everywhere this service holds them, across institutions.
   if (scope.institution !== undefined)
     throw consoleError.scope('forgetting a person (every institution)');
   const asked = parsed(ForgetRequest, request, 'body');
-  return forgetPerson(
-    { ...options.forgetIn, db: options.db, keys: options.keys, actor: scope.actor ?? 'console' },
+  const actor = scope.actor ?? 'console';
+  const report = await forgetPerson(
+    { ...options.forgetIn, db: options.db, keys: options.keys, actor },
     asked.user,
   );
+  // The person is named by nobody on the line: the audit row keeps their keyed hash.
+  if (options.logger !== undefined) {
+    logOperatorAction(options.logger, 'console', {
+      actor,
+      action: 'forget',
+      target: 'person',
+      outcome: 'done',
+      count: report.historyEvents,
+    });
+  }
+  return report;
 }
 
 function audit({ db, keys }: ConsoleHistoryOptions, record: AuditRecord): Promise<void> {

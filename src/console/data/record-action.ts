@@ -3,6 +3,7 @@ import type { Logger } from '../../logger';
 import type { ActionResult } from './console-views';
 import type { AuditRecord, ConsoleHistory } from './console-history';
 import type { Principal } from '../auth/principal';
+import { keepOperatorAction } from '../../operations/operator-action';
 
 export interface ActionDeps {
   readonly logger: Logger;
@@ -13,6 +14,8 @@ export interface ActionDeps {
 type ActionEntry = Pick<AuditRecord, 'action' | 'target' | 'outcome' | 'detail' | 'reason'> & {
   /** A person the action names (a forget's): kept as its keyed hash, never in the log. */
   readonly person?: string | undefined;
+  /** How many it touched (the action's result's `count`). */
+  readonly count?: number | undefined;
 };
 
 /**
@@ -24,14 +27,20 @@ async function keepAction(
   principal: Principal,
   entry: ActionEntry,
 ): Promise<void> {
-  const { action, target, outcome, reason } = entry;
+  const { action, target, outcome, reason, count } = entry;
   const who = { actor: principal.name, role: principal.role, institution: principal.institution };
-  const line = { ...who, action, target, outcome, ...(reason === undefined ? {} : { reason }) };
-  if (outcome === 'refused') deps.logger.warn(line, 'console action');
-  else deps.logger.info(line, 'console action');
-  await deps.history?.audit({ at: new Date(), ...who, ...entry }).catch((error: unknown) => {
-    deps.logger.error({ err: error, action, target }, 'audit record not kept');
-  });
+  const { history } = deps;
+  await keepOperatorAction(
+    {
+      logger: deps.logger,
+      surface: 'console',
+      audit:
+        history === undefined
+          ? undefined
+          : () => history.audit({ at: new Date(), ...who, ...entry }),
+    },
+    { ...who, action, target, outcome, reason, count },
+  );
 }
 
 /** A refusal's reason: the console's own code (`forbidden_role`, `invalid_request`, …). */
@@ -53,7 +62,13 @@ export async function recordAction(
   try {
     const result = await run();
     const outcome = result.done ? 'done' : 'failed';
-    await keepAction(deps, principal, { action, target, outcome, detail: result.message });
+    await keepAction(deps, principal, {
+      action,
+      target,
+      outcome,
+      detail: result.message,
+      count: result.count,
+    });
     return result;
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);

@@ -21,6 +21,7 @@ import { readOverview } from '../data/read-overview';
 import type { OverviewSources } from '../data/read-overview';
 import { recordAction } from '../data/record-action';
 import { toHttpError } from '../data/console-error';
+import { errField, stackAtDebug } from '../../err-field';
 
 export interface PagesDeps {
   readonly auth: ConsoleAuth;
@@ -234,7 +235,10 @@ function formHandler(deps: PagesDeps, form: FormRoute) {
 export function pageErrorHandler(logger: Logger) {
   return (error: unknown, _req: Request, res: Response, _next: NextFunction): void => {
     const known = toHttpError(error);
-    if (known.code === 'internal') logger.error({ err: error }, 'console page failed');
+    if (known.code === 'internal') {
+      logger.error({ err: errField(error) }, 'console page failed');
+      stackAtDebug(logger, {}, error, 'console page failed');
+    }
     const body = html`<main>
       <h1>${known.status === 404 ? 'Not found' : 'Refused'}</h1>
       <p role="alert">${known.message}</p>

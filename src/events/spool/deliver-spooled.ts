@@ -3,6 +3,7 @@ import type { Logger } from '../../logger';
 import { isQueueUnavailable } from '../queue-unavailable-error';
 import type { RejectedStore } from '../rejected-store';
 import type { DeliverSpooled } from './create-spool';
+import { errField } from '../../err-field';
 
 export interface DeliverSpooledOptions {
   /** The queue a spooled job names (the listener's, or one per institution). */
@@ -44,9 +45,12 @@ export function createDeliverSpooled({
       if (isQueueUnavailable(error)) throw error;
       const ids =
         entry.kind === 'job'
-          ? { jobId: entry.jobId, eventId: entry.data.id }
+          ? { queueJobId: entry.jobId, eventId: entry.data.id }
           : { requestId: entry.requestId, eventId: entry.eventId };
-      logger.error({ err: error, ...ids }, 'spooled entry could not be moved; passed over');
+      logger.error(
+        { err: errField(error), ...ids },
+        'spooled entry could not be moved; passed over',
+      );
     }
   };
 }

@@ -6,6 +6,7 @@ import type { UnreadableRange } from './spool-frame';
 import { SpoolEntry } from './spool-entry';
 import type { Segment } from './spool-segments';
 import { KEEP_FAILED, READ_NOFOLLOW, removeSegment, sealSegment } from './spool-segments';
+import { errField } from '../../err-field';
 
 /** Hands one entry on (to the queue, or the rejected store); throws to stop the drain there. */
 export type DeliverSpooled = (entry: SpoolEntry) => Promise<void>;
@@ -103,7 +104,7 @@ function keepAside(
     keepUnreadable({ dir, segment, bytes, base, ranges, logger, onKept });
     return true;
   } catch (error) {
-    logger.error({ err: error, segment: segment.path }, KEEP_FAILED);
+    logger.error({ err: errField(error), segment: segment.path }, KEEP_FAILED);
     return false;
   }
 }

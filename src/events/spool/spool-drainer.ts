@@ -2,6 +2,7 @@ import type { Logger } from '../../logger';
 import { isQueueUnavailable } from '../queue-unavailable-error';
 import { ReplicasNotConfirmedError } from '../replicas-not-confirmed-error';
 import type { DeliverSpooled, Spool } from './create-spool';
+import { errField } from '../../err-field';
 
 export interface SpoolDrainer {
   /** Something was spooled: make sure a drain is coming (one at a time, every `retryMs` at most). */
@@ -87,10 +88,10 @@ export function createSpoolDrainer(options: SpoolDrainerOptions): SpoolDrainer {
  */
 function logDrainFailure(logger: Logger, error: unknown, left: number): void {
   if (isQueueUnavailable(error)) {
-    logger.warn({ err: error, left }, 'spool drain waits: the queue does not answer');
+    logger.warn({ err: errField(error), left }, 'spool drain waits: the queue does not answer');
   } else if (error instanceof ReplicasNotConfirmedError) {
-    logger.warn({ err: error, left }, 'spool drain waits: the replicas do not confirm');
+    logger.warn({ err: errField(error), left }, 'spool drain waits: the replicas do not confirm');
   } else {
-    logger.error({ err: error, left }, 'spool drain failed');
+    logger.error({ err: errField(error), left }, 'spool drain failed');
   }
 }

@@ -5,6 +5,8 @@ import type { CanonicalEvent } from '../canonical-event';
 import { QueueUnavailableError, isQueueUnavailable } from '../queue-unavailable-error';
 import { ReplicasNotConfirmedError } from '../replicas-not-confirmed-error';
 import type { Spool } from './create-spool';
+import { errField } from '../../err-field';
+import type { ErrField } from '../../err-field';
 
 export interface SpoolOnFailureOptions {
   enqueue: EnqueueEvent;
@@ -34,7 +36,7 @@ export function spoolOnFailure(options: SpoolOnFailureOptions): EnqueueEvent {
   // away (the enqueues in flight when Redis goes all fail at once, and each delivery's own line
   // says it was spooled anyway). Said again after an enqueue went through.
   let said = false;
-  const sayOnce = (fields: { err?: unknown; eventId: string }, reason: SpoolReason): void => {
+  const sayOnce = (fields: { err?: ErrField; eventId: string }, reason: SpoolReason): void => {
     if (!said) logger.warn({ ...fields, reason }, SPOOLING_BECAUSE[reason]);
     said = true;
   };
@@ -53,7 +55,7 @@ export function spoolOnFailure(options: SpoolOnFailureOptions): EnqueueEvent {
     } catch (error) {
       const reason = spoolReason(error);
       if (reason === undefined) throw error;
-      sayOnce({ err: error, eventId: event.id }, reason);
+      sayOnce({ err: errField(error), eventId: event.id }, reason);
       return spoolEvent(options, event);
     }
   };

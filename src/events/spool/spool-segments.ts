@@ -16,6 +16,7 @@ import { keepUnreadable } from './keep-unreadable';
 import { decodeSpoolFrames, spoolFormatOf } from './spool-frame';
 import type { SpoolFormat } from './spool-frame';
 import { SpoolDirError } from './spool-dir-error';
+import { errField } from '../../err-field';
 
 /** One file of the spool, as the process keeps track of it. */
 export interface Segment {
@@ -89,7 +90,7 @@ export function readSegments({ dir, logger, onKept }: ReadSegmentsOptions): Segm
       keepUnreadable({ dir, segment, bytes, base: 0, ranges: unreadable, logger, onKept });
     } catch (error) {
       // A full disk must not stop the start: the drain tries again, and keeps the file meanwhile.
-      logger.error({ err: error, segment: path }, KEEP_FAILED);
+      logger.error({ err: errField(error), segment: path }, KEEP_FAILED);
       segments.push(segment);
       continue;
     }

@@ -14,6 +14,7 @@ import { messageOf } from '../../message-of';
 import { withTimeout } from '../../with-timeout';
 import { atMostBytes, uncarriable } from './carriable';
 import type { CarriedValue } from './carriable';
+import { errField } from '../../err-field';
 
 /** `to: { amqp: { url, exchange, routingKey? } }` */
 export const AmqpDestinationOptions = z.strictObject({
@@ -128,7 +129,7 @@ export function createAmqpDestination(
         // A consumer's queue may be bound (again) later: retried, then the failed set for replay.
         throw new DeliveryError(
           `${target}: unroutable: no queue is bound for routing key ${envelope.routingKey ?? ''} (${reason})`,
-          { retryable: true },
+          { retryable: true, code: 'unroutable' },
         );
       }
     },
@@ -158,7 +159,11 @@ function openConfirmingPublisher(
   const redact = context.redactSecrets ?? redactUrlCredentials;
   rabbit.on('error', (error: unknown) => {
     context.logger.warn(
-      { route: context.route, target: redact(target), err: redact(brokerMessageOf(error)) },
+      {
+        route: context.route,
+        target: redact(target),
+        err: errField(error, { redact: (text) => redact(redactUrlCredentials(text)) }),
+      },
       'amqp connection error',
     );
   });

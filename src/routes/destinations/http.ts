@@ -10,6 +10,7 @@ import { renderTemplate } from '../render-template';
 import { injectTraceContext } from '../../tracing/inject-trace-context';
 import type { DeliveryPreview, Destination } from './destination';
 import type { DestinationAdapter } from './destination-adapter';
+import { errnoCode } from '../../errno-code';
 
 /** A Standard Webhooks secret: base64 key bytes, optionally prefixed `whsec_` (their spec). */
 const WHSEC_PREFIX = 'whsec_';
@@ -158,11 +159,14 @@ export function createHttpDestination(options: HttpDestinationOptions, route: st
           signal: AbortSignal.timeout(options.timeoutMs),
         });
       } catch (error) {
-        const reason =
-          error instanceof Error && error.name === 'TimeoutError'
-            ? `no answer within ${String(options.timeoutMs)} ms`
-            : causeOf(error);
-        throw new DeliveryError(`${target}: ${reason}`, { retryable: true });
+        const timedOut = error instanceof Error && error.name === 'TimeoutError';
+        const reason = timedOut
+          ? `no answer within ${String(options.timeoutMs)} ms`
+          : causeOf(error);
+        throw new DeliveryError(`${target}: ${reason}`, {
+          retryable: true,
+          code: timedOut ? 'timeout' : (causeCodeOf(error) ?? 'network'),
+        });
       }
       // The body is not used; reading it lets the connection be reused.
       await response.arrayBuffer().catch(() => undefined);
@@ -195,6 +199,13 @@ function retryAfterOf(value: string | null): number | undefined {
   if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
   const date = Date.parse(value);
   return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}
+
+/** The errno of a fetch failure (`ECONNREFUSED`, `UND_ERR_SOCKET`): undici puts it in the cause. */
+function causeCodeOf(error: unknown): string | undefined {
+  return typeof error === 'object' && error !== null && 'cause' in error
+    ? errnoCode(error.cause)
+    : undefined;
 }
 
 /** undici says `fetch failed`; the reason (ECONNREFUSED, …) is in its cause. No URL is in it. */

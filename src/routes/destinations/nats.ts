@@ -139,6 +139,7 @@ function classify(error: unknown, target: string, subject: string): DeliveryErro
     // A configuration fault: the same publish fails the same way until a stream is created.
     return new DeliveryError(`${target}: no JetStream stream covers subject ${subject}`, {
       retryable: false,
+      code: 'no_stream',
     });
   }
   const text = error instanceof Error ? error.message : String(error);

@@ -97,7 +97,11 @@ async function runJobEnd(options: StoreOptions, run: Run): Promise<JobEndResult>
   const instance = await fetchInstance(options, run);
   const jobId = jobIdOfInstance(instance) ?? jobIdOfInstance(run.event.job_instance);
   const status = instance.status.value;
-  const summary = summaryOf(run, { jobId, jobName: instance.job_info?.name, status });
+  const summary = summaryOf(run, {
+    platformJobId: jobId,
+    jobName: instance.job_info?.name,
+    jobStatus: status,
+  });
   const resultOf = (outcome: JobEndResult['outcome'], files: readonly StoredFile[]) => ({
     outcome,
     jobId,
@@ -164,10 +168,10 @@ async function fetchInstance(options: JobEndHandlerOptions, run: Run): Promise<J
   });
   run.log.info(
     {
-      jobId: jobIdOfInstance(instance) ?? jobIdOfInstance(run.event.job_instance),
+      platformJobId: jobIdOfInstance(instance) ?? jobIdOfInstance(run.event.job_instance),
       jobName: instance.job_info?.name,
-      status: instance.status.value,
-      counters: countersOf(instance),
+      jobStatus: instance.status.value,
+      counters: numericCounters(countersOf(instance)),
       alerts: (instance.alert ?? []).map((alert) => alert.value),
     },
     'job instance fetched',
@@ -181,10 +185,22 @@ function countersOf(instance: JobInstance): Record<string, string> {
   );
 }
 
+/**
+ * The counters as a log line has them: numbers (the platform sends `"25"`). A value that is no
+ * whole number is left out of the line rather than given another type (docs/logs.md).
+ */
+function numericCounters(counters: Record<string, string>): Record<string, number> {
+  const numbers: Record<string, number> = {};
+  for (const [type, value] of Object.entries(counters)) {
+    if (/^-?\d+$/.test(value.trim())) numbers[type] = Number(value);
+  }
+  return numbers;
+}
+
 /** The fields of the one summary line each run ends with. */
 function summaryOf(
   run: Run,
-  head: { jobId: string | undefined; jobName: string | undefined; status: string },
+  head: { platformJobId: string | undefined; jobName: string | undefined; jobStatus: string },
 ) {
   return (files: readonly StoredFile[], extra: Record<string, unknown>) => ({
     ...head,
@@ -232,7 +248,7 @@ async function storeLineType(
   if (!result.stored) return { lineType, file, stored: false, expected };
   if (result.records !== expected) {
     run.log.warn(
-      { jobId, lineType, records: result.records, expected },
+      { platformJobId: jobId, lineType, records: result.records, expected },
       'records counted differ from the instance counter',
     );
   }

@@ -16,7 +16,7 @@ export function jobEndOnce(seen: JobEndSeen, logger: Logger): RunStage {
     if (instanceId === undefined || run.jobId === undefined) return next();
     if (await seen.claim(instanceId, run.jobId)) return next();
     logger.info(
-      { eventId: run.eventId, action: run.action, jobId: run.jobId, instanceId },
+      { eventId: run.eventId, action: run.action, queueJobId: run.jobId, instanceId },
       'job_end of an instance already taken up: completed without work',
     );
     return { outcome: 'duplicate', instanceId };

@@ -216,7 +216,7 @@ async function reconcileJob(run: Run, jobId: string): Promise<void> {
   } catch (error) {
     if (!(error instanceof SvcApiError) || error.status !== 400) throw error;
     run.target.logger.warn(
-      { runId: window.runId, jobId, code: error.code, meaning: error.meaning },
+      { runId: window.runId, platformJobId: jobId, code: error.code, meaning: error.meaning },
       "reconciliation: the service refused the job's instance list: job skipped",
     );
   }
@@ -329,7 +329,7 @@ async function takeUpMissed(run: Run, jobId: string, items: readonly unknown[]):
       {
         eventId: event.id,
         action: 'job_end',
-        jobId: queuedAs,
+        queueJobId: queuedAs,
         instanceId: instance.id,
         runId: window.runId,
       },

@@ -5,6 +5,7 @@ import type { Logger } from '../../logger';
 import { reconcileJobEnds } from './reconcile-job-ends';
 import type { ReconcileReport, ReconcileTarget } from './reconcile-job-ends';
 import { isConnectionError } from '../../redis/is-connection-error';
+import { errField } from '../../err-field';
 
 /** One institution and the event queue its recovered job_ends go to. */
 export interface ScheduledTarget extends ReconcileTarget {
@@ -82,10 +83,7 @@ export function startReconcileSchedule(options: ReconcileScheduleOptions): Recon
     )
     .then(() => undefined);
   ready.catch((error: unknown) => {
-    logger.warn(
-      { err: error instanceof Error ? error.message : String(error) },
-      'reconciliation not scheduled',
-    );
+    logger.warn({ err: errField(error) }, 'reconciliation not scheduled');
   });
   // Aborted on close: a run in flight ends at once (its window stays open for the next run)
   // instead of holding the worker's shutdown until its end.
@@ -97,7 +95,7 @@ export function startReconcileSchedule(options: ReconcileScheduleOptions): Recon
   worker.on('error', (error) => {
     // Redis away is said once by the connection's watch (src/redis/watch-redis.ts), not per retry.
     if (isConnectionError(error)) return;
-    logger.warn({ err: error.message }, 'reconciliation worker error');
+    logger.warn({ err: errField(error) }, 'reconciliation worker error');
   });
   return {
     ready,
@@ -146,7 +144,7 @@ async function runScheduled(
         {
           runId,
           institution: target.institution,
-          err: error instanceof Error ? error.message : String(error),
+          err: errField(error),
         },
         'reconciliation run failed: the next run covers its window again',
       );

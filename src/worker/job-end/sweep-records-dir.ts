@@ -1,5 +1,6 @@
 import { sweepStaleTemporaryFiles } from '../../files/sweep-stale-temporary-files';
 import type { Logger } from '../../logger';
+import { errField } from '../../err-field';
 
 /** Never sweep a temporary file touched more recently than this, whatever the idle timeout. */
 const MIN_STALE_AFTER_MS = 10 * 60_000;
@@ -26,7 +27,7 @@ export async function sweepRecordsDir({
     }
     return removed;
   } catch (error) {
-    logger.warn({ err: error, recordsDir }, 'stale temporary files could not be swept');
+    logger.warn({ err: errField(error), recordsDir }, 'stale temporary files could not be swept');
     return [];
   }
 }

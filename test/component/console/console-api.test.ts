@@ -151,10 +151,12 @@ describe('the console API without history', () => {
     const lines = log
       .lines()
       .filter((line) => line.msg === 'console action' && line.target === 'loans');
-    expect(lines.map((line) => [line.actor, line.action, line.outcome])).toEqual([
-      ['ops', 'route.pause', 'done'],
-      ['ops', 'route.resume', 'done'],
+    expect(lines.map((line) => [line.actor, line.action, line.outcome, line.level])).toEqual([
+      ['ops', 'route.pause', 'done', 30],
+      ['ops', 'route.resume', 'done', 30],
     ]);
+    // How many it touched: the deliveries waiting on the route.
+    expect(lines.map((line) => line.count)).toEqual([expect.any(Number), expect.any(Number)]);
     expect(JSON.stringify(log.lines())).not.toContain(OPERATOR);
   });
 

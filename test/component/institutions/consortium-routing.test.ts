@@ -93,5 +93,40 @@ describe('a consortium worker routes fairly across its members', () => {
     const delivered = await routeQueue.getJob(`01AAA_INST-${jobId}`);
     await routeQueue.close();
     expect(delivered?.priority).toBe(1);
+
+    // The run's end line names the member once (the member's logger binds it: not twice), and
+    // the routes it matched; the queued attempt names its route job.
+    await eventually(
+      () => log.lines().some((line) => line.msg === 'event run ended' && line.eventId === event.id),
+      'the run end line',
+    );
+    const ended = log
+      .text()
+      .split('\n')
+      .find((line) => line.includes('"event run ended"') && line.includes(event.id));
+    expect(ended?.match(/"institution":/g)).toHaveLength(1);
+    expect(JSON.parse(ended ?? '{}')).toMatchObject({
+      level: 30,
+      institution: '01AAA_INST',
+      action: 'loan',
+      event: 'LOAN_CREATED',
+      queueJobId: jobId,
+      outcome: 'completed',
+      routes: ['shared'],
+      attempts: 1,
+      maxAttempts: 1,
+    });
+    await eventually(
+      () => log.lines().some((line) => line.msg === 'delivered' && line.eventId === event.id),
+      'the delivered line',
+    );
+    expect(
+      log.lines().find((line) => line.msg === 'delivered' && line.eventId === event.id),
+    ).toMatchObject({
+      institution: '01AAA_INST',
+      outcome: 'delivered',
+      queueJobId: `01AAA_INST-${jobId}`,
+      latencyMs: expect.any(Number) as number,
+    });
   });
 });

@@ -57,7 +57,7 @@ describe('the reason a malformed body is refused: where and what, never its byte
       const [entry] = await listener.rejected.list();
       expect(entry?.reason).toBe(reason);
       const line = listener.log.lines().find((one) => one.msg === 'delivery');
-      expect(line).toMatchObject({ status: 400, reason });
+      expect(line).toMatchObject({ httpStatus: 400, reason });
       expect(listener.log.text()).not.toContain('jane');
     },
   );

@@ -77,7 +77,7 @@ describe('signed deliveries that cannot become an event', () => {
     await post(listener.app, NO_TIME);
     const [entry] = await listener.rejected.list();
     const [line] = listener.log.lines().filter((l) => l.msg === 'delivery');
-    expect(line).toMatchObject({ status: 400, rejectedRef: entry?.ref, signedWith: 'current' });
+    expect(line).toMatchObject({ httpStatus: 400, rejectedRef: entry?.ref, signedWith: 'current' });
     expect(listener.log.text()).not.toContain('2024-11-06T10:15:30"');
   });
 
@@ -105,7 +105,7 @@ describe('signed deliveries that cannot become an event', () => {
       .set('X-Svc-Signature', signWebhookBody(TEST_PREVIOUS_SECRET, good))
       .send(good);
     const [line] = listener.log.lines().filter((l) => l.msg === 'delivery');
-    expect(line).toMatchObject({ status: 200, signedWith: 'previous' });
+    expect(line).toMatchObject({ httpStatus: 200, signedWith: 'previous' });
   });
 });
 

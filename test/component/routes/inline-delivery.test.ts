@@ -15,6 +15,7 @@ import { TEST_REDIS_URL, obliterateQueue, uniqueQueueName } from '../../helpers/
 import { startHttpReceiver } from './support/http-receiver';
 import type { HttpReceiver } from './support/http-receiver';
 import { eventually, routeEvent } from './support/route-events';
+import { freePort } from '../../helpers/free-port';
 
 describe('routing: the first attempt inline', () => {
   let dir: string;
@@ -269,5 +270,67 @@ routes:
     );
     expect(receiver.requests()).toBe(1);
     expect(attempts('indexer')).toEqual(['1 delivery failed: moved to the route failed set']);
+  });
+
+  it('names the event and the outcome on each attempt line, with the status or the code of a failure', async () => {
+    receiver.answer(422);
+    // A port nothing listens on (fetch refuses some well-known ones, 9 among them, by itself).
+    const closed = await freePort();
+    const { fanOut } = start(`
+routes:
+  - { name: indexer, to: { http: { url: "\${HOOK}" } }, retry: { attempts: 2, backoffMs: 100 } }
+  - { name: nowhere, to: { http: { url: "http://127.0.0.1:${String(closed)}/hook" } }, retry: { attempts: 2, backoffMs: 60000 } }
+  - { name: archive, to: { file: { dir: "\${DIR}/archive" } } }
+  - name: other-library
+    match: { where: { item_loan.loan_id: [elsewhere] } }
+    to: { file: { dir: "\${DIR}/other" } }
+`);
+    await settle();
+    const event = routeEvent();
+    const about = {
+      institution: '01ABC_INST',
+      action: 'loan',
+      event: 'LOAN_CREATED',
+      eventId: event.id,
+    };
+
+    await fanOut(event, jobIdForEvent(event.id));
+
+    const lineOf = (route: string) => log.lines().find((line) => line.route === route);
+    expect(lineOf('archive')).toMatchObject({
+      ...about,
+      level: 30,
+      msg: 'delivered',
+      outcome: 'delivered',
+      attempt: 1,
+      durationMs: expect.any(Number) as number,
+      latencyMs: expect.any(Number) as number,
+    });
+    // The destination answered: its status, no code.
+    expect(lineOf('indexer')).toMatchObject({
+      ...about,
+      msg: 'delivery failed: moved to the route failed set',
+      outcome: 'failed',
+      httpStatus: 422,
+      durationMs: expect.any(Number) as number,
+    });
+    expect(lineOf('indexer')).not.toHaveProperty('errorCode');
+    // Nothing answered: the failure's code, no status.
+    expect(lineOf('nowhere')).toMatchObject({
+      ...about,
+      msg: 'delivery failed: will be retried',
+      outcome: 'retrying',
+      errorCode: 'ECONNREFUSED',
+    });
+    expect(lineOf('nowhere')).not.toHaveProperty('httpStatus');
+    expect(lineOf('other-library')).toMatchObject({
+      ...about,
+      level: 30,
+      msg: 'route skipped: its where: does not take the event',
+      outcome: 'skipped',
+    });
+    // Inline: no route job, so no queueJobId; a failed attempt's line has no latency.
+    expect(lineOf('archive')).not.toHaveProperty('queueJobId');
+    expect(lineOf('indexer')).not.toHaveProperty('latencyMs');
   });
 });

@@ -17,6 +17,8 @@ import { TEST_REDIS_URL, obliterateQueue, uniqueQueueName } from '../../helpers/
 import { startHttpReceiver } from './support/http-receiver';
 import type { HttpReceiver } from './support/http-receiver';
 import { eventually, routeEvent, silentLogger } from './support/route-events';
+import { captureLogger } from '../../helpers/capture-logger';
+import type { CapturedLogger } from '../../helpers/capture-logger';
 
 const ROUTES = `
 routes:
@@ -31,8 +33,10 @@ describe('npm run events -- routes …', () => {
   let routing: Routing;
   let connection: Redis;
   let env: Record<string, string>;
+  let cliLog: CapturedLogger;
 
   beforeEach(async () => {
+    cliLog = captureLogger();
     dir = await mkdtemp(join(tmpdir(), 'svc-routes-cli-'));
     receiver = await startHttpReceiver(422);
     const queueName = uniqueQueueName('routes-cli');
@@ -67,7 +71,7 @@ describe('npm run events -- routes …', () => {
   });
 
   async function run(...argv: string[]): Promise<{ status: number; out: string; err: string }> {
-    const io = captureIo(env);
+    const io = { ...captureIo(env), logger: cliLog.logger };
     const status = await runCli(argv, io);
     return { status, out: io.stdout(), err: io.stderr() };
   }
@@ -142,6 +146,26 @@ describe('npm run events -- routes …', () => {
         { actor, action: 'pause', target: 'route indexer', count: null },
         { actor, action: 'replay', target: 'route indexer', count: 1 },
       ]);
+      // One line per action, history on or off, through the same helper as the audit row.
+      const lines = cliLog.lines().filter((line) => line.msg === 'cli action');
+      const waiting = expect.any(Number) as number;
+      expect(lines).toEqual(
+        [
+          ['pause', waiting],
+          ['resume', waiting],
+          ['pause', waiting],
+          ['replay', 1],
+        ].map(([action, count]) =>
+          expect.objectContaining({
+            level: 30,
+            actor,
+            action,
+            target: 'route indexer',
+            outcome: 'done',
+            count,
+          }),
+        ),
+      );
     } finally {
       await connection.del(streamKey);
       await history.close();

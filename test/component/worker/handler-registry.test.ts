@@ -22,13 +22,25 @@ describe('handler registry', () => {
 
     expect(await job.isCompleted()).toBe(true);
     const lines = sut.log.lines().filter((line) => line.eventId === '7001');
-    // Nothing at info: a kind that only routes would otherwise log this for every event.
-    expect(lines.filter((line) => Number(line.level) >= 30)).toEqual([]);
-    expect(lines.filter((line) => line.msg !== 'event done')).toEqual([
+    // At info only the run's one end line: a kind that only routes would otherwise log the
+    // missing handler for every event.
+    expect(lines.filter((line) => Number(line.level) >= 30)).toEqual([
+      expect.objectContaining({
+        level: 30,
+        msg: 'event run ended',
+        action: 'loan',
+        event: 'LOAN_CREATED',
+        queueJobId: jobId,
+        outcome: 'completed',
+        attempts: 1,
+        queueWaitMs: expect.any(Number) as number,
+      }),
+    ]);
+    expect(lines.filter((line) => line.msg !== 'event run ended')).toEqual([
       expect.objectContaining({
         level: 20,
         action: 'loan',
-        jobId,
+        queueJobId: jobId,
         msg: 'no handler for this action: completed without work',
       }),
     ]);

@@ -51,16 +51,23 @@ describe('job_end worker', () => {
     const summary = sut.log.lines().find((line) => line.msg === 'job_end: records stored');
     expect(summary).toMatchObject({
       eventId: event.id,
-      jobId: 'S7781',
+      platformJobId: 'S7781',
       jobName: 'Import MARC records',
       instanceId,
-      status: 'COMPLETED_SUCCESS',
+      jobStatus: 'COMPLETED_SUCCESS',
       records: 40,
       file,
       apiCalls: 2,
     });
     expect(summary?.bytes).toBeGreaterThan(0);
     expect(summary?.durationMs).toEqual(expect.any(Number));
+    // The platform sends its counters as strings ("40"); the line has them as numbers.
+    const fetched = sut.log.lines().find((line) => line.msg === 'job instance fetched');
+    expect(fetched).toMatchObject({
+      platformJobId: 'S7781',
+      jobStatus: 'COMPLETED_SUCCESS',
+      counters: { TOTAL_RECORDS_IMPORTED: 40, RECORDS_REJECTED: 0 },
+    });
   });
 
   it('fetches the instance with job id ALL when the event carries only its id and name', async () => {

@@ -197,7 +197,7 @@ describe('job_end reconciliation: found through the jobs API when the platform n
     expect(report.complete).toBe(true);
     expect(report.jobs).toContain('S9999');
     expect(report.recovered.map((one) => one.instanceId)).toContain(instanceId);
-    const skipped = sut.log.lines().find((line) => line.jobId === 'S9999');
+    const skipped = sut.log.lines().find((line) => line.platformJobId === 'S9999');
     expect(skipped).toMatchObject({ code: '402216' });
   });
 

@@ -19,6 +19,7 @@ import {
   startConsoleWithHistory,
 } from '../../helpers/console-with-history';
 import type { ConsoleWithHistory } from '../../helpers/console-with-history';
+import { captureLogger } from '../../helpers/capture-logger';
 
 const TOKENS = HISTORY_CONSOLE_TOKENS;
 
@@ -53,8 +54,10 @@ describe('the console’s history API over a real PostgreSQL', () => {
   const ids = (answer: { body: Record<string, unknown> }) =>
     (answer.body.items as { eventId: string }[]).map((item) => item.eventId).sort();
 
+  const log = captureLogger();
+
   beforeAll(async () => {
-    running = await startConsoleWithHistory();
+    running = await startConsoleWithHistory({ logger: log.logger });
     ({ redis, queueName, url } = running);
     await running.record([loan, other], async (recorder) => {
       await recordRun(recorder, loan, { jobId: 'job-9', endedAt: new Date(Date.now() + 100) });
@@ -174,6 +177,24 @@ describe('the console’s history API over a real PostgreSQL', () => {
       target: 'loans',
       count: 1,
     });
+    // Its one operator action line, once it ended, with how many it queued (the viewer's refused
+    // replay of another test has its own line, a warning).
+    expect(
+      log
+        .lines()
+        .filter(
+          (line) =>
+            line.msg === 'console action' && line.action === 'replay' && line.outcome !== 'refused',
+        ),
+    ).toEqual([
+      expect.objectContaining({
+        level: 30,
+        actor: 'ops',
+        target: 'loans',
+        outcome: 'done',
+        count: 1,
+      }),
+    ]);
     // The replay named 01SVC_INST in its filters: not in INST_B's audit, nor its progress.
     expect((await call(TOKENS.scoped, '/audit')).body.items).toEqual([]);
     expect((await call(TOKENS.scoped, `/replays/${started.replayId}`)).status).toBe(403);
@@ -184,6 +205,20 @@ describe('the console’s history API over a real PostgreSQL', () => {
     expect((await call(TOKENS.scoped, '/forget', { user: 'S1004217' })).status).toBe(403);
     const report = await call(TOKENS.operator, '/forget', { user: 'S1004217' });
     expect(report.body).toMatchObject({ historyEvents: 1 });
+    // The scoped operator's refusal has its line too (a warning); the forget done, this one.
+    const forgot = log
+      .lines()
+      .filter((line) => line.action === 'forget' && line.outcome !== 'refused');
+    expect(forgot).toEqual([
+      expect.objectContaining({
+        msg: 'console action',
+        target: 'person',
+        outcome: 'done',
+        count: 1,
+      }),
+    ]);
+    // The line names nobody: the audit keeps the person's keyed hash.
+    expect(log.text()).not.toContain('S1004217');
     expect(ids(await call(TOKENS.operator, '/events?user=S1004217'))).toEqual([]);
   });
   it('documents the CLI’s filters and the replay and forget bodies in OpenAPI', async () => {

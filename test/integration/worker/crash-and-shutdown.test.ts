@@ -214,7 +214,7 @@ describe('worker process: SIGKILL mid-download and graceful shutdown', () => {
     const lost = await first.waitForLine(
       (line) => line.msg === 'job lock lost: aborting its run here',
     );
-    expect(lost).toMatchObject({ jobId });
+    expect(lost).toMatchObject({ queueJobId: jobId });
     // Aborted, or — when the abort came only after its run had ended — its completion refused by
     // BullMQ for the lock it no longer holds. Either way the job completes once, by the new run,
     // and the file is whole (each run renames a complete file of the same records into place).
@@ -225,7 +225,7 @@ describe('worker process: SIGKILL mid-download and graceful shutdown', () => {
     );
     if (ended.msg === 'event run aborted: will run again') {
       expect(ended).toMatchObject({
-        jobId,
+        queueJobId: jobId,
         reason: expect.stringContaining('lock lost') as unknown,
       });
     }

@@ -84,7 +84,13 @@ describe('end to end: platform → listener → queue → worker → records on 
       }, 20);
     });
 
-    expect(summary).toMatchObject({ instanceId, jobId: 'S7781', records: 120, file, apiCalls: 2 });
+    expect(summary).toMatchObject({
+      instanceId,
+      platformJobId: 'S7781',
+      records: 120,
+      file,
+      apiCalls: 2,
+    });
     expect((await readFile(file, 'utf8')).split('<record>').length - 1).toBe(120);
     expect(listener.log.lines()).toContainEqual(
       expect.objectContaining({ eventId: summary.eventId }),

@@ -28,6 +28,7 @@ export const FLOORS: readonly (readonly string[])[] = [
     'signature/',
     'body-caps-of.ts',
     'count-of.ts',
+    'err-field.ts',
     'errno-code.ts',
     'is-record.ts',
     'message-of.ts',

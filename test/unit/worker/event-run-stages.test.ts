@@ -7,6 +7,9 @@ import { EVENT_RUN_ORDER, eventRunDispatch } from '../../../src/worker/event-run
 import type { EventRunStages } from '../../../src/worker/event-run-stages';
 import { createHandlerRegistry, defineHandler } from '../../../src/worker/handler-registry';
 import { silentLogger } from '../../component/routes/support/route-events';
+import { runEndStage } from '../../../src/worker/run-end-stage';
+import { captureLogger } from '../../helpers/capture-logger';
+import type { CapturedLogger } from '../../helpers/capture-logger';
 
 const LOAN = normalizeEvent({
   id: '7201',
@@ -24,6 +27,9 @@ function jobOf(data: unknown, name = 'loan', id: string | undefined = 'evt-7201'
     data,
     progress: 0 as unknown,
     attemptsMade: 0,
+    opts: { attempts: 3 },
+    timestamp: 1_000,
+    processedOn: 1_250,
     updateProgress: async (progress: unknown) => {
       job.progress = progress;
     },
@@ -70,10 +76,16 @@ function allStages(seen: string[], runs: EventRun[]): EventRunStages {
     // Given out of order: the order is the list's, not the caller's.
     expected: noting('expected', seen, runs),
     outcome: noting('outcome', seen, runs),
-    steps: [async (event, jobId) => seen.push(`step ${event.id} ${jobId}`)],
+    steps: [
+      async (event, jobId) => {
+        seen.push(`step ${event.id} ${jobId}`);
+        return { routes: ['indexer'] };
+      },
+    ],
     journey: noting('journey', seen, runs),
     guards: new Map([['loan', noting('guard', seen, runs)]]),
     span: noting('span', seen, runs),
+    end: noting('end', seen, runs),
     handle: registry.handle,
   };
 }
@@ -87,6 +99,7 @@ describe("an event's run", () => {
 
     expect(seen).toEqual([
       'span',
+      'end',
       'guard',
       'journey',
       'step 7201 evt-7201',
@@ -96,6 +109,7 @@ describe("an event's run", () => {
     ]);
     expect(EVENT_RUN_ORDER).toEqual([
       'span',
+      'end',
       'guards',
       'journey',
       'steps',
@@ -118,7 +132,7 @@ describe("an event's run", () => {
     await dispatch(jobOf(LOAN));
 
     expect(checks()).toBe(1);
-    expect(runs).toHaveLength(5);
+    expect(runs).toHaveLength(6);
     expect(new Set(runs).size).toBe(1);
     expect(runs[0]?.event).toEqual(LOAN);
     expect(runs[0]?.action).toBe('loan');
@@ -160,7 +174,12 @@ describe("an event's run", () => {
     const dispatch = eventRunDispatch({
       readPayload: registry.readPayload,
       journey: noting('journey', seen),
-      steps: [async () => seen.push('step')],
+      steps: [
+        async () => {
+          seen.push('step');
+          return undefined;
+        },
+      ],
       handle: registry.handle,
     });
 
@@ -220,7 +239,12 @@ describe("an event's run", () => {
     let failures = 1;
     const dispatch = eventRunDispatch({
       readPayload: () => ({ kind: 'none' }),
-      steps: [async () => seen.push('step')],
+      steps: [
+        async () => {
+          seen.push('step');
+          return undefined;
+        },
+      ],
       handle: async () => {
         seen.push('handler');
         if (failures-- > 0) throw new Error('download cut off');
@@ -233,5 +257,66 @@ describe("an event's run", () => {
     await expect(dispatch(job)).resolves.toBe('done');
 
     expect(seen).toEqual(['step', 'handler', 'handler']);
+  });
+});
+
+describe("a run's end line", () => {
+  const endOf = (log: CapturedLogger) =>
+    log.lines().filter((line) => line.msg === 'event run ended');
+
+  it('says once, at info, how a run ended: its event, outcome, times, routes and attempt', async () => {
+    const log = captureLogger();
+    const { registry } = countingRegistry([]);
+    const dispatch = eventRunDispatch({
+      ...allStages([], []),
+      end: runEndStage({ logger: log.logger }),
+      readPayload: registry.readPayload,
+      handle: registry.handle,
+    });
+
+    await dispatch(jobOf({ ...LOAN, institution: { value: '01SVC_INST' } }));
+
+    expect(endOf(log)).toEqual([
+      expect.objectContaining({
+        level: 30,
+        institution: '01SVC_INST',
+        action: 'loan',
+        event: 'LOAN_CREATED',
+        eventId: '7201',
+        queueJobId: 'evt-7201',
+        outcome: 'completed',
+        durationMs: expect.any(Number) as number,
+        queueWaitMs: 250,
+        routes: ['indexer'],
+        attempts: 1,
+        maxAttempts: 3,
+      }),
+    ]);
+  });
+
+  it('says a failed run with the journey’s words, and the member’s code when it has one', async () => {
+    const log = captureLogger();
+    const dispatch = eventRunDispatch({
+      readPayload: () => ({ kind: 'none' }),
+      end: runEndStage({ logger: log.logger, institution: '01MEMBER' }),
+      handle: async () => {
+        throw new Error('download cut off');
+      },
+    });
+
+    await expect(dispatch(jobOf(LOAN))).rejects.toThrow('download cut off');
+    // Its last attempt: the run fails for good.
+    const last = Object.assign(jobOf(LOAN), { attemptsMade: 2 });
+    await expect(dispatch(last)).rejects.toThrow('download cut off');
+
+    const ends = endOf(log);
+    expect(ends.map((line) => [line.outcome, line.attempts, line.institution, line.level])).toEqual(
+      [
+        ['retrying', 1, '01MEMBER', 30],
+        ['failed', 3, '01MEMBER', 30],
+      ],
+    );
+    // No step ran: no routes to name.
+    expect(ends[0]).not.toHaveProperty('routes');
   });
 });
