@@ -1,5 +1,6 @@
 import type { Job } from 'bullmq';
 import type { Logger } from '../../logger';
+import { eventLineFields } from '../../events/event-line-fields';
 import { eventAttributes } from '../../tracing/event-attributes';
 import { inSpan } from '../../tracing/in-span';
 import type { SvcClient } from '@svcws/client';
@@ -80,9 +81,12 @@ export function createJobEndHandler(options: JobEndHandlerOptions): EventHandler
     action: 'job_end',
     payload: JobEndEvent,
     async handle(event, { job, signal, logger }): Promise<JobEndResult> {
+      // The event's line fields (docs/logs.md), but not twice: a member's logger names its
+      // institution already.
+      const bound = logger.bindings();
+      const about = Object.entries(eventLineFields(event)).filter(([key]) => !(key in bound));
       const log = logger.child({
-        eventId: event.id,
-        action: event.action,
+        ...Object.fromEntries(about),
         instanceId: event.job_instance.id,
       });
       const run: Run = { event, job, signal, log, started: performance.now(), apiCalls: 0 };
