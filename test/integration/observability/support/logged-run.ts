@@ -17,7 +17,7 @@ import type { ChildWorker } from '../../worker/support/child-process';
 
 const SECRET = 'logged-run-secret-of-some-length';
 /** Two institutions in turn, as a single-institution listener takes any event's own code. */
-export const INSTITUTIONS = ['LIB_A', 'LIB_B'] as const;
+const INSTITUTIONS = ['LIB_A', 'LIB_B'] as const;
 /** Routes: every event to `archive` and `hook`; loans also to `broken`, which answers 503. */
 const BROKEN_ACTIONS = ['loan'];
 
