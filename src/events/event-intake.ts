@@ -8,6 +8,7 @@ import { RefusedDeliveryError } from './refused-delivery-error';
 import { eventKeyProblem } from './event-key-bounds';
 import { withTimeout } from '../with-timeout';
 import { QueueUnavailableError, isQueueUnavailable } from './queue-unavailable-error';
+import { ReplicasNotConfirmedError } from './replicas-not-confirmed-error';
 
 /** One delivery whose signature held (at receipt, or when it was kept as rejected). */
 export interface DeliveryInput {
@@ -77,6 +78,11 @@ export function createEventIntake({
     } catch (error) {
       if (isQueueUnavailable(error)) {
         throw new QueueUnavailableError('the queue did not answer', { cause: error });
+      }
+      // Queued, but not on REDIS_ACK_REPLICAS replicas in time: a 503 as well, so the sender
+      // retries (a 500 here was seen under a Sentinel failover, when WAIT answered before the bound).
+      if (error instanceof ReplicasNotConfirmedError) {
+        throw new QueueUnavailableError('the replicas did not confirm the write', { cause: error });
       }
       throw error;
     }
