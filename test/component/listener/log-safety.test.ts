@@ -61,7 +61,7 @@ describe('log lines keep payloads out and stay under 16 KB', () => {
   it('gives every err the same three fields, and a stack only on a debug line of its own', () => {
     const atInfo = captureLogger();
     const atDebug = captureLogger('debug');
-    const failure = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:6379'), {
+    const failure = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), {
       code: 'ECONNREFUSED',
     });
     for (const log of [atInfo, atDebug]) {
@@ -71,7 +71,7 @@ describe('log lines keep payloads out and stay under 16 KB', () => {
     }
 
     expect(atInfo.lines().map((line) => line.err)).toEqual([
-      { type: 'Error', code: 'ECONNREFUSED', message: 'connect ECONNREFUSED 127.0.0.1:6379' },
+      { type: 'Error', code: 'ECONNREFUSED', message: 'connect ECONNREFUSED 127.0.0.1:1' },
       { type: 'NotAnError', code: 'unknown', message: 'a thrown string' },
     ]);
     const debug = atDebug.lines().filter((line) => line.level === 20);
