@@ -1,46 +1,27 @@
-import { once } from 'node:events';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import request from 'supertest';
-import { ConsoleConfig, loadConfig } from '../../../src/config';
-import { sha256Hex } from '../../../src/console';
 import { expectedLastKey, expectedSinceKey } from '../../../src/expected/expected-events-watch';
-import { createConsoleProcess } from '../../../src/processes/console-process';
-import { closeRedis } from '../../../src/redis/close-redis';
-import { openProducerConnection } from '../../../src/redis/open-producer-connection';
-import { captureLogger } from '../../helpers/capture-logger';
-import { TEST_REDIS_URL, uniqueQueueName } from '../../helpers/redis';
+import { startConsoleOnRedis } from './support/console-on-redis';
 
 const TOKEN = 'viewer-token-of-the-expected-events-test';
 const HOUR_MS = 3600_000;
 
 describe('expected events on the console’s overview', () => {
   it('shows each rule with its last event, its age and whether it is late', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'svc-console-expected-'));
-    const queueName = uniqueQueueName('console-expected');
-    await writeFile(
-      join(dir, 'tokens.yaml'),
-      `tokens:\n  - { name: reader, sha256: ${sha256Hex(TOKEN)}, role: viewer }\n`,
-    );
-    await writeFile(
-      join(dir, 'expected.yaml'),
-      'expected:\n  - { jobEnd: S7781, everyHours: 24 }\n  - { kind: loan, everyHours: 2 }\n',
-    );
-    const env = {
-      QUEUE_NAME: queueName,
-      CONSOLE_TOKENS_FILE: join(dir, 'tokens.yaml'),
-      EXPECTED_EVENTS_FILE: join(dir, 'expected.yaml'),
-    };
-    const connection = openProducerConnection(TEST_REDIS_URL);
-    const consoleProcess = createConsoleProcess({
-      config: loadConfig(ConsoleConfig, env),
-      logger: captureLogger().logger,
-      connection,
-      env,
+    const running = await startConsoleOnRedis({
+      name: 'console-expected',
+      tokens: [{ name: 'reader', token: TOKEN, role: 'viewer' }],
+      env: (dir) => {
+        writeFileSync(
+          join(dir, 'expected.yaml'),
+          'expected:\n  - { jobEnd: S7781, everyHours: 24 }\n  - { kind: loan, everyHours: 2 }\n',
+        );
+        return { EXPECTED_EVENTS_FILE: join(dir, 'expected.yaml') };
+      },
     });
+    const { connection, consoleProcess, queueName } = running;
     try {
-      if (connection.status !== 'ready') await once(connection, 'ready');
       // As the worker notes them (expected-events-watch.ts): the job ended an hour ago; no loan
       // came in the three hours the rule has been watched.
       const now = Date.now();
@@ -79,9 +60,7 @@ describe('expected events on the console’s overview', () => {
       expect(page.text).toContain('none since watched');
     } finally {
       await connection.del(expectedLastKey(queueName), expectedSinceKey(queueName));
-      await consoleProcess.close();
-      await closeRedis(connection);
-      await rm(dir, { recursive: true, force: true });
+      await running.close();
     }
   });
 });
