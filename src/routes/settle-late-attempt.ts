@@ -30,11 +30,12 @@ export async function settleLateAttempt(late: LateAttempt, logger: Logger): Prom
   if (outcome === undefined) return;
   const fields = { queue: late.queue.name, queueJobId: late.jobId };
   let job: Job<CanonicalEvent> | undefined;
+  let opts: RouteJobOptions | undefined;
   try {
     job = await Job.fromId<CanonicalEvent>(late.queue, late.jobId);
     // Replayed, removed or already run by an operator: nothing waits for this attempt.
     if (job === undefined || !(await job.isDelayed())) return;
-    const opts = late.jobOptionsAfter(outcome);
+    opts = late.jobOptionsAfter(outcome);
     if (opts?.inlineFailure === undefined) {
       await (opts === undefined ? job.remove() : job.changeDelay(opts.delay ?? 0));
       return;
@@ -47,21 +48,18 @@ export async function settleLateAttempt(late: LateAttempt, logger: Logger): Prom
     );
     return;
   }
-  await intoFailedSet(late, job, outcome, logger);
+  await intoFailedSet(late, job, opts, logger);
 }
 
 /** The attempt ended the delivery: a job in its place that goes straight to the failed set. */
 async function intoFailedSet(
   late: LateAttempt,
   job: Job<CanonicalEvent>,
-  outcome: AttemptOutcome,
+  opts: RouteJobOptions,
   logger: Logger,
 ): Promise<void> {
   try {
-    await late.queue.add(job.name, job.data, {
-      ...late.jobOptionsAfter(outcome),
-      jobId: late.jobId,
-    });
+    await late.queue.add(job.name, job.data, { ...opts, jobId: late.jobId });
   } catch (error) {
     logger.error(
       { eventId: job.data.id, queue: late.queue.name, err: errField(error) },
