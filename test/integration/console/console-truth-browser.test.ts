@@ -92,7 +92,9 @@ describe('the console tells the truth, in a real browser', () => {
       registry: new Registry(),
       inline: { deadlineMs: 2000 },
     });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Every route worker runs and each route's pause is read: the first attempt is inline. (A
+    // 300 ms clock wait here once lost that race beside a full test run: the attempt was queued.)
+    await routing.whenReady();
     await routing.fanOut(loan, jobIdForEvent(loan.id));
     await consoleUnderTest.record([loan, jobEnd], (recorder) =>
       recordJourneys(recorder, loan, jobEnd),
