@@ -7,6 +7,7 @@ import { createDestination } from '../../../src/routes/create-destination';
 import { createRouteWorker } from '../../../src/routes/create-route-worker';
 import { parseRoutesFile } from '../../../src/routes/load-routes-file';
 import type { PausedState } from '../../../src/routes/paused-state';
+import { captureLogger } from '../../helpers/capture-logger';
 import { TEST_REDIS_URL, obliterateQueue, uniqueQueueName } from '../../helpers/redis';
 import { startHttpReceiver } from './support/http-receiver';
 import type { HttpReceiver } from './support/http-receiver';
@@ -53,11 +54,12 @@ describe('route worker: a job taken while the pause is not confirmed', () => {
       logger: silentLogger,
       redisUrl: TEST_REDIS_URL,
     });
+    const log = captureLogger();
     worker = createRouteWorker({
       route,
       queueName: queue.name,
       connection,
-      delivery: { route, destination, logger: silentLogger },
+      delivery: { route, destination, logger: log.logger },
       paused,
     });
     const event = routeEvent();
@@ -67,6 +69,18 @@ describe('route worker: a job taken while the pause is not confirmed', () => {
     expect(receiver.requests()).toBe(0);
     const job = await queue.getJob('evt-1');
     expect(job?.attemptsMade).toBe(0);
+    // Said at info, as an attempt's stage (docs/logs.md): the event, the route, `paused`.
+    expect(log.lines().find((line) => line.msg === 'delivery held: the route is paused')).toEqual(
+      expect.objectContaining({
+        level: 30,
+        institution: '01ABC_INST',
+        action: event.action,
+        eventId: event.id,
+        route: 'hook',
+        outcome: 'paused',
+        queueJobId: 'evt-1',
+      }),
+    );
 
     running = true;
     await eventually(() => receiver.accepted.length === 1, 'the delivery once the route runs');
