@@ -71,7 +71,7 @@ function logSpool(logger: Logger, spool: ListenerSpoolDir): void {
   }
   logger.info(
     { spool: spool.dir, from: spool.from },
-    `spooling deliveries the queue does not take to ${spool.dir}`,
+    'spooling deliveries the queue does not take',
   );
 }
 

@@ -43,7 +43,7 @@ function warnAway(logger: Logger, error: unknown, firstWaitMs: number): void {
   const reason = error instanceof Error ? error.message : String(error);
   const retry = { retryFirstSeconds: firstWaitMs / 1000, retryMaxSeconds: MAX_WAIT_MS / 1000 };
   logger.warn(
-    { key: 'DATABASE_URL', err: errField(error), ...retry },
-    `history database not reachable (DATABASE_URL): ${reason}; records wait in Redis; retrying from every ${String(retry.retryFirstSeconds)} s up to every ${String(retry.retryMaxSeconds)} s`,
+    { key: 'DATABASE_URL', reason, err: errField(error), ...retry },
+    'history database not reachable: records wait in Redis, retrying',
   );
 }

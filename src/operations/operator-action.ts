@@ -4,6 +4,8 @@ import { errField } from '../err-field';
 /** Where an operator acted from: the line's message is `cli action` or `console action`. */
 export type OperatorSurface = 'cli' | 'console';
 
+const MESSAGE = { cli: 'cli action', console: 'console action' } as const;
+
 /**
  * One operator action (docs/logs.md, "Operator actions"): who, what, on what, how it ended and
  * how many it touched. The same words as its audit row (docs/history.md).
@@ -31,11 +33,13 @@ export function logOperatorAction(
   surface: OperatorSurface,
   action: OperatorAction,
 ): void {
+  // `operatorAction` on the line: `action` is an event's kind on every other line (docs/logs.md).
+  const { action: operatorAction, ...rest } = action;
   const line = Object.fromEntries(
-    Object.entries(action).filter(([, value]) => value !== undefined),
+    Object.entries({ ...rest, operatorAction }).filter(([, value]) => value !== undefined),
   );
-  if (action.outcome === 'refused') logger.warn(line, `${surface} action`);
-  else logger.info(line, `${surface} action`);
+  if (action.outcome === 'refused') logger.warn(line, MESSAGE[surface]);
+  else logger.info(line, MESSAGE[surface]);
 }
 
 /**
@@ -54,7 +58,7 @@ export async function keepOperatorAction(
   logOperatorAction(deps.logger, deps.surface, action);
   await deps.audit?.(action).catch((error: unknown) => {
     deps.logger.error(
-      { err: errField(error), action: action.action, target: action.target },
+      { err: errField(error), operatorAction: action.action, target: action.target },
       'audit record not kept',
     );
   });

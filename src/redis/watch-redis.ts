@@ -22,9 +22,10 @@ export function watchRedis(
     away = true;
     const reason = reasonOf(error);
     const retryEverySeconds = REDIS_RETRY_MAX_MS / 1000;
+    // One message whatever the address or the cause (a dashboard counts it): both are fields.
     logger.warn(
-      { key, target, err: errField(error), retryEverySeconds },
-      `cannot reach Redis at ${target} (${key}): ${reason}; retrying every ${String(retryEverySeconds)} s`,
+      { key, target, reason, err: errField(error), retryEverySeconds },
+      'cannot reach Redis: retrying',
     );
   });
   connection.on('ready', () => {

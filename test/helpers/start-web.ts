@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { noteLinesOf } from './log-reference/note-log-line';
 
 const root = path.join(__dirname, '../..');
 
@@ -27,6 +28,7 @@ export async function startWeb(
   });
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  noteLinesOf(child.stdout);
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setInterval(() => {

@@ -9,6 +9,7 @@ import { captureIo } from '../component/cli/cli-io-capture';
 import { dropSchema, TEST_DATABASE_URL, uniqueSchema } from '../helpers/history-database';
 import { TEST_HISTORY_KEY } from '../helpers/history-events';
 import { TEST_REDIS_URL } from '../helpers/redis';
+import { noteLinesOf } from '../helpers/log-reference/note-log-line';
 
 const root = path.join(__dirname, '../..');
 
@@ -70,6 +71,7 @@ function watchDemo(env: Record<string, string>) {
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  noteLinesOf(child.stdout);
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = once(child, 'exit').then(([code]) => code as number | null);
   const waitFor = async (pattern: RegExp, timeoutMs: number): Promise<RegExpExecArray> => {

@@ -151,7 +151,9 @@ describe('the console API without history', () => {
     const lines = log
       .lines()
       .filter((line) => line.msg === 'console action' && line.target === 'loans');
-    expect(lines.map((line) => [line.actor, line.action, line.outcome, line.level])).toEqual([
+    expect(
+      lines.map((line) => [line.actor, line.operatorAction, line.outcome, line.level]),
+    ).toEqual([
       ['ops', 'route.pause', 'done', 30],
       ['ops', 'route.resume', 'done', 30],
     ]);

@@ -159,7 +159,7 @@ describe('npm run events -- routes …', () => {
           expect.objectContaining({
             level: 30,
             actor,
-            action,
+            operatorAction: action,
             target: 'route indexer',
             outcome: 'done',
             count,

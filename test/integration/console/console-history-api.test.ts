@@ -184,7 +184,9 @@ describe('the console’s history API over a real PostgreSQL', () => {
         .lines()
         .filter(
           (line) =>
-            line.msg === 'console action' && line.action === 'replay' && line.outcome !== 'refused',
+            line.msg === 'console action' &&
+            line.operatorAction === 'replay' &&
+            line.outcome !== 'refused',
         ),
     ).toEqual([
       expect.objectContaining({
@@ -208,7 +210,7 @@ describe('the console’s history API over a real PostgreSQL', () => {
     // The scoped operator's refusal has its line too (a warning); the forget done, this one.
     const forgot = log
       .lines()
-      .filter((line) => line.action === 'forget' && line.outcome !== 'refused');
+      .filter((line) => line.operatorAction === 'forget' && line.outcome !== 'refused');
     expect(forgot).toEqual([
       expect.objectContaining({
         msg: 'console action',

@@ -144,7 +144,7 @@ describe('a refused replay, recovery or forget is logged and kept in the audit',
     expect(refusedLines().at(-1)).toMatchObject({
       level: 40,
       actor: asked.actor,
-      action: asked.action,
+      operatorAction: asked.action,
       target: asked.target,
       reason: asked.reason,
     });
@@ -163,7 +163,7 @@ describe('a refused replay, recovery or forget is logged and kept in the audit',
     expect(answer.status).toBe(403);
     expect(refusedLines().at(-1)).toMatchObject({
       actor: 'inst-b-ops',
-      action: 'forget',
+      operatorAction: 'forget',
       target: 'person',
       reason: 'forbidden_scope',
     });
@@ -186,7 +186,10 @@ describe('a refused replay, recovery or forget is logged and kept in the audit',
       expect(answer.body.message).toContain(
         'elsewhere1 (replay of route loans by cli:someone, started 2026-01-01T00:00:00.000Z)',
       );
-      expect(refusedLines().at(-1)).toMatchObject({ action: 'replay', reason: 'too_many_runs' });
+      expect(refusedLines().at(-1)).toMatchObject({
+        operatorAction: 'replay',
+        reason: 'too_many_runs',
+      });
       expect((await auditRows('ops')).at(-1)).toMatchObject({
         action: 'replay',
         target: 'loans',
@@ -234,7 +237,7 @@ describe('a refused replay, recovery or forget is logged and kept in the audit',
     expect(answer.status).toBe(400);
     expect(refusedLines().at(-1)).toMatchObject({
       actor: 'ops',
-      action: asked.action,
+      operatorAction: asked.action,
       target: asked.target,
       reason: asked.reason,
     });

@@ -2,6 +2,9 @@ import { userInfo } from 'node:os';
 import { evaluateLogql } from '../../helpers/logql/evaluate-logql';
 import { logsDashboardQueries } from '../../helpers/logql/logs-dashboard';
 import type { DashboardQuery } from '../../helpers/logql/logs-dashboard';
+import { checkLineShapes } from '../../helpers/log-reference/check-line-shapes';
+import { shapeOf } from '../../helpers/log-reference/line-shape';
+import { readLogReference } from '../../helpers/log-reference/log-reference';
 import { loggedRun } from './support/logged-run';
 import type { LoggedRun } from './support/logged-run';
 
@@ -83,11 +86,32 @@ describe('the Loki dashboard’s panels, computed from the lines of a real run, 
       sorted(
         new Map(
           [...run().truth.operatorActions].map(([action, n]) => [
-            `action=${action},actor=${actor}`,
+            `operatorAction=${action},actor=${actor}`,
             n,
           ]),
         ),
       ),
     );
+  });
+
+  it('writes only lines docs/logs.md names, each field of one type, every stage with its event fields', () => {
+    const lines = run().lines.map((one) => one.line);
+    const shapes = lines.flatMap((line) => shapeOf(line) ?? []);
+    expect(checkLineShapes(shapes, readLogReference())).toEqual([]);
+    // Each stage of an event names its institution, action and id (a refusal before the
+    // signature holds has read nothing of the body: it has none of them).
+    const stages = ['delivery', 'event run ended', 'delivered', 'job_end: records stored'];
+    for (const msg of stages) {
+      const ofStage = lines.filter((line) => line.msg === msg && !(Number(line.httpStatus) >= 400));
+      expect(ofStage.length).toBeGreaterThan(0);
+      for (const line of ofStage)
+        expect(line).toEqual(
+          expect.objectContaining({
+            institution: expect.any(String),
+            action: expect.any(String),
+            eventId: expect.any(String),
+          }),
+        );
+    }
   });
 });

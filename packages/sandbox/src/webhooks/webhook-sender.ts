@@ -171,7 +171,7 @@ function createAttempt(options: WebhookSenderOptions, deliveries: Delivery[]): A
     const logged = { eventId: event.id, action: event.action, profileId: profile.id };
     if (status !== null && status >= 200 && status < 300) {
       deliveries.push({ ...base, status, outcome: 'delivered', time });
-      logger.info({ ...logged, attempt: number, status }, 'webhook delivered');
+      logger.info({ ...logged, attempt: number, httpStatus: status }, 'webhook delivered');
       return;
     }
     const error = sent.error ?? `listener answered ${String(status)}`;
@@ -180,7 +180,7 @@ function createAttempt(options: WebhookSenderOptions, deliveries: Delivery[]): A
     const delay = RETRY_DELAYS_MS[number - 1];
     if (!retryable || delay === undefined) {
       deliveries.push({ ...base, status, outcome: 'failed', error, time });
-      logger.warn({ ...logged, attempt: number, status }, 'webhook failed');
+      logger.warn({ ...logged, attempt: number, httpStatus: status }, 'webhook failed');
       return;
     }
     const waitMs = delay * retryScale;
@@ -194,7 +194,7 @@ function createAttempt(options: WebhookSenderOptions, deliveries: Delivery[]): A
       next_attempt_at: nextAt,
     });
     logger.info(
-      { eventId: event.id, profileId: profile.id, attempt: number, status, waitMs },
+      { eventId: event.id, profileId: profile.id, attempt: number, httpStatus: status, waitMs },
       'webhook retry scheduled',
     );
     timers.after(waitMs, () => {

@@ -14,6 +14,7 @@ import { TEST_REDIS_URL, obliterateQueue, uniqueQueueName } from '../../../helpe
 import { mixedKinds } from '../../pipeline/support/mixed-kinds';
 import { spawnWorker } from '../../worker/support/child-process';
 import type { ChildWorker } from '../../worker/support/child-process';
+import { noteLogLine } from '../../../helpers/log-reference/note-log-line';
 
 const SECRET = 'logged-run-secret-of-some-length';
 /** Two institutions in turn, as a single-institution listener takes any event's own code. */
@@ -180,8 +181,11 @@ async function operatorActions(
       ['--import', 'tsx', 'src/bin/cli.ts', 'routes', verb, 'hook'],
       { cwd: join(__dirname, '../../../..'), env },
     );
-    for (const text of stderr.split('\n').filter((one) => one.startsWith('{')))
-      lines.push(JSON.parse(text) as Record<string, unknown>);
+    for (const text of stderr.split('\n').filter((one) => one.startsWith('{'))) {
+      const line = JSON.parse(text) as Record<string, unknown>;
+      lines.push(line);
+      noteLogLine(line);
+    }
     bump(actions, verb);
   }
   return { lines, actions };

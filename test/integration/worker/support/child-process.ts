@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
+import { noteLogLine } from '../../../helpers/log-reference/note-log-line';
 
 export interface ChildWorker {
   readonly child: ChildProcess;
@@ -49,6 +50,7 @@ export function spawnWorker(entry: string, env: Record<string, string>): ChildWo
         continue;
       }
       parsed.push(line);
+      noteLogLine(line);
       for (const waiter of [...waiters]) {
         if (waiter.match(line)) {
           waiters.splice(waiters.indexOf(waiter), 1);
