@@ -6,7 +6,7 @@ import { createBudgetPause } from './budget-pause';
 import type { BudgetPause } from './budget-pause';
 import { decideFailure } from './failure-policy';
 import type { Dispatch } from './handler-registry';
-import { eventIdOf } from './event-run';
+import { jobEventFields } from './event-run';
 import { isConnectionError } from '../redis/is-connection-error';
 import { OutageSafeWorker } from './outage-safe-worker';
 import { errField } from '../err-field';
@@ -147,8 +147,7 @@ async function failureToThrow(
 ): Promise<Error> {
   const decision = decideFailure(error);
   const fields = {
-    eventId: eventIdOf(job.data),
-    action: job.name,
+    ...jobEventFields(job),
     queueJobId: job.id,
     attempt: job.attemptsMade + 1,
     maxAttempts: job.opts.attempts,
@@ -184,7 +183,7 @@ async function failureToThrow(
 function abortedRun(logger: Logger, job: Job, signal: AbortSignal, error: unknown): Error {
   const reason = `run aborted: ${String(signal.reason)}`;
   logger.warn(
-    { eventId: eventIdOf(job.data), action: job.name, queueJobId: job.id, reason },
+    { ...jobEventFields(job), queueJobId: job.id, reason },
     'event run aborted: will run again',
   );
   return new Error(reason, { cause: error });

@@ -90,3 +90,29 @@ export function eventIdOf(data: unknown): string | undefined {
   if (typeof data !== 'object' || data === null || !('id' in data)) return undefined;
   return typeof data.id === 'string' ? data.id : undefined;
 }
+
+/** `{ value }`'s value when it is a string: a code read defensively, as eventIdOf reads the id. */
+function codeOf(data: unknown, key: 'institution' | 'event'): string | undefined {
+  if (typeof data !== 'object' || data === null || !(key in data)) return undefined;
+  const field: unknown = (data as Record<string, unknown>)[key];
+  if (typeof field !== 'object' || field === null || !('value' in field)) return undefined;
+  return typeof field.value === 'string' ? field.value : undefined;
+}
+
+/**
+ * A job's event fields for a line about it (docs/logs.md: institution, action, event, eventId),
+ * read defensively from data not yet checked: what is not there is left out.
+ */
+export function jobEventFields(job: { readonly name: string; readonly data: unknown }): {
+  institution: string | undefined;
+  action: string;
+  event: string | undefined;
+  eventId: string | undefined;
+} {
+  return {
+    institution: codeOf(job.data, 'institution'),
+    action: job.name,
+    event: codeOf(job.data, 'event'),
+    eventId: eventIdOf(job.data),
+  };
+}

@@ -5,6 +5,7 @@ import type { CanonicalEvent } from '../events/canonical-event';
 import { isTestEvent } from '../events/test-event';
 import type { Logger } from '../logger';
 import type { EventRun, HandlerContext, PayloadRead, ReadPayload } from './event-run';
+import { jobEventFields } from './event-run';
 
 export type { HandlerContext } from './event-run';
 
@@ -95,7 +96,10 @@ async function handleRun(run: EventRun, logger: Logger): Promise<unknown> {
   if (eventId !== undefined && isTestEvent({ id: eventId })) {
     // send-test-event's event (src/events/test-event.ts): it came through the listener, the
     // signature and the queue; no handler runs (no API call, no download).
-    logger.info({ eventId, action, queueJobId: jobId }, 'test event: completed without work');
+    logger.info(
+      { ...jobEventFields(job), queueJobId: jobId },
+      'test event: completed without work',
+    );
     return { outcome: TEST_EVENT_OUTCOME };
   }
   if (payload.kind === 'none') {
@@ -107,7 +111,7 @@ async function handleRun(run: EventRun, logger: Logger): Promise<unknown> {
   }
   if (payload.kind === 'invalid') {
     logger.warn(
-      { eventId, action, queueJobId: jobId, reason: payload.reason },
+      { ...jobEventFields(job), queueJobId: jobId, reason: payload.reason },
       'invalid payload: failed without retry',
     );
     // A payload that is wrong now is wrong on every attempt.

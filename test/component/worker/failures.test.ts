@@ -39,6 +39,8 @@ describe('job_end failures', () => {
         id: 'evt-400',
         action: 'job_end',
         time: '2024-11-06T10:15:30.000Z',
+        institution: { value: '01ABC_INST' },
+        event: { value: 'JOB_END' },
         job_instance: { id: '999', name: 'nothing' },
       },
       5,
@@ -54,7 +56,14 @@ describe('job_end failures', () => {
     );
     expect(await sut.queue.getFailedCount()).toBe(1);
     expect(sut.log.lines()).toContainEqual(
-      expect.objectContaining({ msg: 'event failed: not retried', eventId: 'evt-400' }),
+      // Every line about an event names it (docs/logs.md): the institution and code as well.
+      expect.objectContaining({
+        msg: 'event failed: not retried',
+        institution: '01ABC_INST',
+        action: 'job_end',
+        event: 'JOB_END',
+        eventId: 'evt-400',
+      }),
     );
   });
 
