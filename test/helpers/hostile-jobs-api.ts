@@ -28,7 +28,7 @@ const FINISHED = { status: { value: 'COMPLETED_SUCCESS' }, end_time: '2026-01-01
 /** A stand-in of the jobs API (spec §4.3) that serves `mode`; every answer carries a budget. */
 export async function startHostileJobsApi(
   mode: HostileMode,
-  options: { remaining?: number; hugeBytes?: number } = {},
+  options: { remaining?: number; hugeBytes?: number | undefined } = {},
 ): Promise<HostileJobsApi> {
   const calls: string[] = [];
   let remaining = options.remaining ?? 1_000_000;
