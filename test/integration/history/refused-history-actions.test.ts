@@ -6,6 +6,8 @@ import { openHistoryDatabase } from '../../../src/history/open-history-database'
 import { routeQueueName } from '../../../src/routes/route-queue-name';
 import { runsKey, takeRunSlot } from '../../../src/operations/running-runs';
 import type { RunSlot } from '../../../src/operations/running-runs';
+import { takeRecoveryLock } from '../../../src/operations/recovery-lock';
+import type { RecoveryLock } from '../../../src/operations/recovery-lock';
 import { captureIo } from '../../component/cli/cli-io-capture';
 import { captureLogger } from '../../helpers/capture-logger';
 import type { CapturedLogger } from '../../helpers/capture-logger';
@@ -16,10 +18,13 @@ import {
 import type { ConsoleWithHistory } from '../../helpers/console-with-history';
 import { TEST_DATABASE_URL } from '../../helpers/history-database';
 import { TEST_HISTORY_KEY, fixtureEvent } from '../../helpers/history-events';
+import { recordFinalFailures } from '../../helpers/record-final-failures';
 import { TEST_REDIS_URL } from '../../helpers/redis';
 
 const TOKENS = HISTORY_CONSOLE_TOKENS;
 const PATRON = 'patron-refused-7731';
+/** The event recorded: failed for good on `loans`, so a recovery of the route would send it. */
+const FAILED = fixtureEvent('loan-created', { id: 'refused-loan-1' });
 
 interface AuditRow {
   actor: string;
@@ -40,7 +45,15 @@ describe('a refused replay, recovery or forget is logged and kept in the audit',
       logger: log.logger,
       env: { REPLAY_MAX_RUNNING: '1' },
     });
-    await running.record([fixtureEvent('loan-created', { id: 'refused-loan-1' })]);
+    await running.record([FAILED], (recorder) =>
+      recordFinalFailures(recorder, [FAILED], {
+        route: 'loans',
+        attempt: 10,
+        status: 503,
+        error: 'HTTP 503',
+        durationMs: 5,
+      }),
+    );
   });
 
   afterAll(async () => {
@@ -65,6 +78,20 @@ describe('a refused replay, recovery or forget is logged and kept in the audit',
     );
     if (!('slot' in taken)) throw new Error('the slot was taken already');
     otherRun = { slot: taken.slot, queue };
+  }
+
+  /** A recovery of route loans that another process runs: the route's recovery lock, held. */
+  async function holdTheRecoveryLock(): Promise<{ lock: RecoveryLock; queue: Queue }> {
+    const queue = new Queue(routeQueueName(running.queueName, 'loans'), {
+      connection: { url: TEST_REDIS_URL },
+    });
+    const taken = await takeRecoveryLock(await queue.backend.connection.client, queue.name, {
+      replayId: 'recover1',
+      actor: 'cli:someone',
+      startedAt: '2026-01-01T00:00:00.000Z',
+    });
+    if (!('lock' in taken)) throw new Error('the recovery lock was taken already');
+    return { lock: taken.lock, queue };
   }
 
   async function releaseOtherRun(): Promise<void> {
@@ -197,12 +224,47 @@ describe('a refused replay, recovery or forget is logged and kept in the audit',
     }
   });
 
+  const anHourAgo = () => new Date(Date.now() - 3_600_000).toISOString();
+  const holderWords =
+    'a recovery of route loans is already running: recover1, started by cli:someone at 2026-01-01T00:00:00.000Z';
+
+  it('API: a recovery while another holds the route’s lock is refused (409) naming the first', async () => {
+    const other = await holdTheRecoveryLock();
+    try {
+      const answer = await call(TOKENS.operator, '/recoveries', {
+        route: 'loans',
+        since: anHourAgo(),
+        dryRun: false,
+      });
+
+      expect(answer.status).toBe(409);
+      expect(answer.body.error).toBe('recovery_running');
+      expect(answer.body.message).toContain(holderWords);
+      expect(refusedLines().at(-1)).toMatchObject({
+        actor: 'ops',
+        action: 'recover',
+        target: 'loans',
+        reason: 'recovery_running',
+      });
+      expect((await auditRows('ops')).at(-1)).toMatchObject({
+        action: 'recover',
+        target: 'loans',
+        details: { outcome: 'refused', reason: 'recovery_running' },
+      });
+      // Nothing was sent again.
+      expect(await other.queue.count()).toBe(0);
+    } finally {
+      await other.lock.release();
+      await other.queue.close();
+    }
+  });
+
   /** A page's form, posted with a Bearer token (no session, so no CSRF token to carry). */
-  const postForm = (path: string, fields: Record<string, string>) =>
+  const postForm = (path: string, fields: Record<string, string>, token = TOKENS.operator) =>
     fetch(`${running.url}${path}`, {
       method: 'POST',
       headers: {
-        authorization: `Bearer ${TOKENS.operator}`,
+        authorization: `Bearer ${token}`,
         'content-type': 'application/x-www-form-urlencoded',
       },
       body: new URLSearchParams(fields).toString(),
@@ -226,12 +288,29 @@ describe('a refused replay, recovery or forget is logged and kept in the audit',
       target: 'loans',
       reason: 'invalid_request',
     },
+    {
+      name: 'a forget without the person',
+      path: '/forget',
+      fields: { user: ' ' },
+      action: 'forget',
+      target: 'person',
+      reason: 'invalid_request',
+    },
+    {
+      name: 'a “deliver again” to a route the routes file does not have',
+      path: `/events/${FAILED.institution?.value ?? ''}/${FAILED.id}/replay`,
+      fields: { route: 'nowhere' },
+      action: 'replay',
+      target: 'nowhere',
+      reason: 'not_found',
+      status: 404,
+    },
   ])('page form: $name', async (asked) => {
     const before = (await auditRows('ops')).length;
 
     const answer = await postForm(asked.path, asked.fields);
 
-    expect(answer.status).toBe(400);
+    expect(answer.status).toBe(asked.status ?? 400);
     expect(refusedLines().at(-1)).toMatchObject({
       actor: 'ops',
       action: asked.action,
@@ -244,6 +323,47 @@ describe('a refused replay, recovery or forget is logged and kept in the audit',
       action: asked.action,
       target: asked.target,
       details: { outcome: 'refused', reason: asked.reason },
+    });
+  });
+
+  it('page form: a viewer’s forget (no permission) names the person by hash only', async () => {
+    const before = (await auditRows('reader')).length;
+
+    const answer = await postForm('/forget', { user: PATRON }, TOKENS.viewer);
+
+    expect(answer.status).toBe(403);
+    expect(refusedLines().at(-1)).toMatchObject({
+      actor: 'reader',
+      action: 'forget',
+      target: 'person',
+      reason: 'forbidden_role',
+    });
+    expect(log.text()).not.toContain(PATRON);
+    const rows = await auditRows('reader');
+    expect(rows).toHaveLength(before + 1);
+    expect(rows.at(-1)).toMatchObject({
+      action: 'forget',
+      target: deriveHistoryKeys(TEST_HISTORY_KEY).hashPerson(PATRON),
+      details: { outcome: 'refused', reason: 'forbidden_role' },
+    });
+  });
+
+  it('page form: a “deliver again” by a viewer (no permission)', async () => {
+    const path = `/events/${FAILED.institution?.value ?? ''}/${FAILED.id}/replay`;
+
+    const answer = await postForm(path, { route: 'loans' }, TOKENS.viewer);
+
+    expect(answer.status).toBe(403);
+    expect(refusedLines().at(-1)).toMatchObject({
+      actor: 'reader',
+      action: 'replay',
+      target: 'loans',
+      reason: 'forbidden_role',
+    });
+    expect((await auditRows('reader')).at(-1)).toMatchObject({
+      action: 'replay',
+      target: 'loans',
+      details: { outcome: 'refused', reason: 'forbidden_role' },
     });
   });
 
@@ -317,6 +437,32 @@ describe('a refused replay, recovery or forget is logged and kept in the audit',
       expect(await otherRun?.queue.count()).toBe(0);
     } finally {
       await releaseOtherRun();
+    }
+  });
+  it('CLI: a recovery while another holds the route’s lock is refused (exit 2) naming the first', async () => {
+    const other = await holdTheRecoveryLock();
+    try {
+      const io = captureIo(cliEnv());
+
+      const code = await runCli(
+        ['history', 'recover', '--route', 'loans', '--since', anHourAgo()],
+        io,
+      );
+
+      expect(code).toBe(2);
+      expect(io.stderr()).toContain(holderWords);
+      expect(io.stderr()).toContain(
+        `refused: history recover of loans by ${historyActor()} (recovery_running)`,
+      );
+      expect((await auditRows(historyActor())).at(-1)).toMatchObject({
+        action: 'recover',
+        target: 'loans',
+        details: { outcome: 'refused', reason: 'recovery_running' },
+      });
+      expect(await other.queue.count()).toBe(0);
+    } finally {
+      await other.lock.release();
+      await other.queue.close();
     }
   });
 });
