@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { TEST_REDIS_URL } from './redis';
 
 /**
  * How the stand-in's lists misbehave:
@@ -20,6 +21,19 @@ export interface HostileJobsApi {
   /** Requests answered so far (path and query). */
   calls(): readonly string[];
   close(): Promise<void>;
+}
+
+/** The API key the stand-in is called with (it checks none). */
+export const HOSTILE_API_KEY = 'hostile-key';
+
+/** The worker's keys that point it at `api`, with its event queue (a test adds its own keys). */
+export function workerEnvAgainst(api: HostileJobsApi, queueName: string): Record<string, string> {
+  return {
+    REDIS_URL: TEST_REDIS_URL,
+    QUEUE_NAME: queueName,
+    SVC_BASE_URL: api.url,
+    SVC_API_KEY: HOSTILE_API_KEY,
+  };
 }
 
 const PREFIX = '/svcws/v1';

@@ -8,7 +8,11 @@ import type { ReconcileWindow } from '../../../src/worker/job-end/reconcile-job-
 import { reconcileTargetOf } from '../../../src/worker/job-end/start-reconciliation';
 import { captureLogger } from '../../helpers/capture-logger';
 import type { CapturedLogger } from '../../helpers/capture-logger';
-import { startHostileJobsApi } from '../../helpers/hostile-jobs-api';
+import {
+  HOSTILE_API_KEY,
+  startHostileJobsApi,
+  workerEnvAgainst,
+} from '../../helpers/hostile-jobs-api';
 import type { HostileJobsApi, HostileMode } from '../../helpers/hostile-jobs-api';
 import { TEST_REDIS_URL, obliterateQueue, uniqueQueueName } from '../../helpers/redis';
 
@@ -43,16 +47,10 @@ describe('reconciliation within bounds, against a platform whose lists misbehave
     hugeBytes?: number,
   ) {
     api = await startHostileJobsApi(mode, { remaining: 1_000_000, hugeBytes });
-    const config = WorkerConfig.parse({
-      REDIS_URL: TEST_REDIS_URL,
-      QUEUE_NAME: queueName,
-      SVC_BASE_URL: api.url,
-      SVC_API_KEY: 'hostile-key',
-      ...env,
-    });
+    const config = WorkerConfig.parse({ ...workerEnvAgainst(api, queueName), ...env });
     const client = createSvcClient({
       baseUrl: api.url,
-      apiKey: 'hostile-key',
+      apiKey: HOSTILE_API_KEY,
       ratePerSecond: 1000,
       maxRetries: 0,
       // SVC_MAX_LIST_BYTES and SVC_MAX_ANSWER_BYTES, as the worker's client takes them.

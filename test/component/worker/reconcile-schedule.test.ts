@@ -10,7 +10,7 @@ import { closeRedis } from '../../../src/redis/close-redis';
 import { openWorkerConnection } from '../../../src/redis/open-worker-connection';
 import { captureLogger } from '../../helpers/capture-logger';
 import type { CapturedLogger } from '../../helpers/capture-logger';
-import { startHostileJobsApi } from '../../helpers/hostile-jobs-api';
+import { startHostileJobsApi, workerEnvAgainst } from '../../helpers/hostile-jobs-api';
 import type { HostileJobsApi, HostileMode } from '../../helpers/hostile-jobs-api';
 import { waitFor } from '../../helpers/listener-on-port';
 import { TEST_REDIS_URL, obliterateQueue, uniqueQueueName } from '../../helpers/redis';
@@ -59,10 +59,7 @@ describe("the worker's scheduled reconciliation, against a platform whose lists 
   ): Promise<void> {
     api = await startHostileJobsApi(mode, { remaining: 1_000_000, hugeBytes });
     const config = WorkerConfig.parse({
-      REDIS_URL: TEST_REDIS_URL,
-      QUEUE_NAME: queueName,
-      SVC_BASE_URL: api.url,
-      SVC_API_KEY: 'hostile-key',
+      ...workerEnvAgainst(api, queueName),
       SVC_RATE_PER_SECOND: '1000',
       RECORDS_DIR: recordsDir,
       INSTITUTION_CODE: INSTITUTION,

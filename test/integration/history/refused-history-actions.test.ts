@@ -7,7 +7,6 @@ import { routeQueueName } from '../../../src/routes/route-queue-name';
 import { runsKey, takeRunSlot } from '../../../src/operations/running-runs';
 import type { RunSlot } from '../../../src/operations/running-runs';
 import { takeRecoveryLock } from '../../../src/operations/recovery-lock';
-import type { RecoveryLock } from '../../../src/operations/recovery-lock';
 import { captureIo } from '../../component/cli/cli-io-capture';
 import { captureLogger } from '../../helpers/capture-logger';
 import type { CapturedLogger } from '../../helpers/capture-logger';
@@ -80,8 +79,11 @@ describe('a refused replay, recovery or forget is logged and kept in the audit',
     otherRun = { slot: taken.slot, queue };
   }
 
-  /** A recovery of route loans that another process runs: the route's recovery lock, held. */
-  async function holdTheRecoveryLock(): Promise<{ lock: RecoveryLock; queue: Queue }> {
+  /**
+   * Runs `refused` while another process recovers route loans (its recovery lock held), then
+   * holds that `actor`'s last audit row to a refused recovery and that nothing was queued.
+   */
+  async function whileAnotherRecovers(actor: string, refused: () => Promise<void>): Promise<void> {
     const queue = new Queue(routeQueueName(running.queueName, 'loans'), {
       connection: { url: TEST_REDIS_URL },
     });
@@ -90,8 +92,20 @@ describe('a refused replay, recovery or forget is logged and kept in the audit',
       actor: 'cli:someone',
       startedAt: '2026-01-01T00:00:00.000Z',
     });
-    if (!('lock' in taken)) throw new Error('the recovery lock was taken already');
-    return { lock: taken.lock, queue };
+    try {
+      if (!('lock' in taken)) throw new Error('the recovery lock was taken already');
+      await refused();
+      expect((await auditRows(actor)).at(-1)).toMatchObject({
+        action: 'recover',
+        target: 'loans',
+        details: { outcome: 'refused', reason: 'recovery_running' },
+      });
+      // Nothing was sent again.
+      expect(await queue.count()).toBe(0);
+    } finally {
+      if ('lock' in taken) await taken.lock.release();
+      await queue.close();
+    }
   }
 
   async function releaseOtherRun(): Promise<void> {
@@ -229,8 +243,7 @@ describe('a refused replay, recovery or forget is logged and kept in the audit',
     'a recovery of route loans is already running: recover1, started by cli:someone at 2026-01-01T00:00:00.000Z';
 
   it('API: a recovery while another holds the route’s lock is refused (409) naming the first', async () => {
-    const other = await holdTheRecoveryLock();
-    try {
+    await whileAnotherRecovers('ops', async () => {
       const answer = await call(TOKENS.operator, '/recoveries', {
         route: 'loans',
         since: anHourAgo(),
@@ -246,17 +259,7 @@ describe('a refused replay, recovery or forget is logged and kept in the audit',
         target: 'loans',
         reason: 'recovery_running',
       });
-      expect((await auditRows('ops')).at(-1)).toMatchObject({
-        action: 'recover',
-        target: 'loans',
-        details: { outcome: 'refused', reason: 'recovery_running' },
-      });
-      // Nothing was sent again.
-      expect(await other.queue.count()).toBe(0);
-    } finally {
-      await other.lock.release();
-      await other.queue.close();
-    }
+    });
   });
 
   /** A page's form, posted with a Bearer token (no session, so no CSRF token to carry). */
@@ -271,7 +274,26 @@ describe('a refused replay, recovery or forget is logged and kept in the audit',
       redirect: 'manual',
     });
 
-  it.each([
+  /** The event's "deliver again" form (its page's, history-pages.ts). */
+  const deliverAgain = `/events/${FAILED.institution?.value ?? ''}/${FAILED.id}/replay`;
+  const VIEWER = { token: TOKENS.viewer, actor: 'reader', status: 403 };
+
+  /** A form refused: by the operator `ops` with 400 unless it says. */
+  interface RefusedForm {
+    readonly name: string;
+    readonly path: string;
+    readonly fields: Record<string, string>;
+    readonly action: string;
+    readonly target: string;
+    readonly reason: string;
+    readonly token?: string;
+    readonly actor?: string;
+    readonly status?: number;
+    /** The audit row's target where it is not the log line's (a person's keyed hash). */
+    readonly auditTarget?: string;
+  }
+
+  it.each<RefusedForm>([
     {
       name: 'a replay by query ignoring the route’s match, not confirmed',
       path: '/replays',
@@ -297,73 +319,53 @@ describe('a refused replay, recovery or forget is logged and kept in the audit',
       reason: 'invalid_request',
     },
     {
+      name: 'a viewer’s forget (no permission), the person kept by hash only',
+      path: '/forget',
+      fields: { user: PATRON },
+      action: 'forget',
+      target: 'person',
+      reason: 'forbidden_role',
+      ...VIEWER,
+      auditTarget: deriveHistoryKeys(TEST_HISTORY_KEY).hashPerson(PATRON),
+    },
+    {
       name: 'a “deliver again” to a route the routes file does not have',
-      path: `/events/${FAILED.institution?.value ?? ''}/${FAILED.id}/replay`,
+      path: deliverAgain,
       fields: { route: 'nowhere' },
       action: 'replay',
       target: 'nowhere',
       reason: 'not_found',
       status: 404,
     },
+    {
+      name: 'a viewer’s “deliver again” (no permission)',
+      path: deliverAgain,
+      fields: { route: 'loans' },
+      action: 'replay',
+      target: 'loans',
+      reason: 'forbidden_role',
+      ...VIEWER,
+    },
   ])('page form: $name', async (asked) => {
-    const before = (await auditRows('ops')).length;
+    const actor = asked.actor ?? 'ops';
+    const before = (await auditRows(actor)).length;
 
-    const answer = await postForm(asked.path, asked.fields);
+    const answer = await postForm(asked.path, asked.fields, asked.token);
 
     expect(answer.status).toBe(asked.status ?? 400);
     expect(refusedLines().at(-1)).toMatchObject({
-      actor: 'ops',
+      actor,
       action: asked.action,
       target: asked.target,
       reason: asked.reason,
     });
-    const rows = await auditRows('ops');
+    expect(log.text()).not.toContain(PATRON);
+    const rows = await auditRows(actor);
     expect(rows).toHaveLength(before + 1);
     expect(rows.at(-1)).toMatchObject({
       action: asked.action,
-      target: asked.target,
+      target: asked.auditTarget ?? asked.target,
       details: { outcome: 'refused', reason: asked.reason },
-    });
-  });
-
-  it('page form: a viewer’s forget (no permission) names the person by hash only', async () => {
-    const before = (await auditRows('reader')).length;
-
-    const answer = await postForm('/forget', { user: PATRON }, TOKENS.viewer);
-
-    expect(answer.status).toBe(403);
-    expect(refusedLines().at(-1)).toMatchObject({
-      actor: 'reader',
-      action: 'forget',
-      target: 'person',
-      reason: 'forbidden_role',
-    });
-    expect(log.text()).not.toContain(PATRON);
-    const rows = await auditRows('reader');
-    expect(rows).toHaveLength(before + 1);
-    expect(rows.at(-1)).toMatchObject({
-      action: 'forget',
-      target: deriveHistoryKeys(TEST_HISTORY_KEY).hashPerson(PATRON),
-      details: { outcome: 'refused', reason: 'forbidden_role' },
-    });
-  });
-
-  it('page form: a “deliver again” by a viewer (no permission)', async () => {
-    const path = `/events/${FAILED.institution?.value ?? ''}/${FAILED.id}/replay`;
-
-    const answer = await postForm(path, { route: 'loans' }, TOKENS.viewer);
-
-    expect(answer.status).toBe(403);
-    expect(refusedLines().at(-1)).toMatchObject({
-      actor: 'reader',
-      action: 'replay',
-      target: 'loans',
-      reason: 'forbidden_role',
-    });
-    expect((await auditRows('reader')).at(-1)).toMatchObject({
-      action: 'replay',
-      target: 'loans',
-      details: { outcome: 'refused', reason: 'forbidden_role' },
     });
   });
 
@@ -439,9 +441,9 @@ describe('a refused replay, recovery or forget is logged and kept in the audit',
       await releaseOtherRun();
     }
   });
+
   it('CLI: a recovery while another holds the route’s lock is refused (exit 2) naming the first', async () => {
-    const other = await holdTheRecoveryLock();
-    try {
+    await whileAnotherRecovers(historyActor(), async () => {
       const io = captureIo(cliEnv());
 
       const code = await runCli(
@@ -454,15 +456,6 @@ describe('a refused replay, recovery or forget is logged and kept in the audit',
       expect(io.stderr()).toContain(
         `refused: history recover of loans by ${historyActor()} (recovery_running)`,
       );
-      expect((await auditRows(historyActor())).at(-1)).toMatchObject({
-        action: 'recover',
-        target: 'loans',
-        details: { outcome: 'refused', reason: 'recovery_running' },
-      });
-      expect(await other.queue.count()).toBe(0);
-    } finally {
-      await other.lock.release();
-      await other.queue.close();
-    }
+    });
   });
 });
