@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { InstitutionCode } from '../institutions/institutions-file';
+import { duplicateEntries } from '../startup/duplicate-entries';
 import { ruleOfIssue } from '../startup/rule-of-issue';
-import { StartupFileError } from '../startup/startup-file-error';
+import { StartupFileError, namingPath } from '../startup/startup-file-error';
 import { readFileText, yamlTreeOf } from '../startup/yaml-file';
 
 /**
@@ -31,7 +32,9 @@ export const ExpectedEvent = z
   });
 export type ExpectedEvent = z.infer<typeof ExpectedEvent>;
 
-export const ExpectedEventsFile = z.strictObject({ expected: z.array(ExpectedEvent).max(500) });
+export const ExpectedEventsFile = z
+  .strictObject({ expected: z.array(ExpectedEvent).max(500) })
+  .superRefine(uniqueRules);
 export type ExpectedEventsFile = z.infer<typeof ExpectedEventsFile>;
 
 /** The `rule` label of a rule: `job_end:<job>` or `kind:<kind>`, as the file names it. */
@@ -47,11 +50,33 @@ export function expectedNameOf(rule: ExpectedEvent): string | undefined {
   return rule.jobEnd?.toLowerCase();
 }
 
+/**
+ * Two rules for one job (its id or name, in any case) or one kind, of one institution (or both of
+ * none): two figures for one expectation, or one hiding the other where both keep their state
+ * under one label (ruleName) in Redis and in the metric. Refused, naming both.
+ */
+function uniqueRules(file: { expected: readonly ExpectedEvent[] }, context: z.RefinementCtx): void {
+  const keyOf = (rule: ExpectedEvent) =>
+    `${rule.institution ?? ''}\n${ruleName(rule).toLowerCase()}`;
+  for (const { index, first } of duplicateEntries(file.expected, keyOf)) {
+    const field = file.expected[index]?.jobEnd === undefined ? 'kind' : 'jobEnd';
+    context.addIssue({
+      code: 'custom',
+      path: ['expected', index],
+      message: `the same rule as rule #${String(first + 1)} (its ${field} and institution): one rule for each`,
+    });
+  }
+}
+
+/** How the expected events file's problems start: `invalid expected events file: …`. */
 const FILE = 'expected events file';
 
-/** Reads EXPECTED_EVENTS_FILE at start-up; a problem stops the start naming the rule and field. */
+/**
+ * Reads EXPECTED_EVENTS_FILE at start-up; a problem stops the start naming the file's path, the
+ * rule and the field.
+ */
 export function loadExpectedEventsFile(path: string): ExpectedEventsFile {
-  return parseExpectedEventsFile(readFileText(path, FILE));
+  return namingPath(path, () => parseExpectedEventsFile(readFileText(path, FILE)));
 }
 
 export function parseExpectedEventsFile(text: string): ExpectedEventsFile {

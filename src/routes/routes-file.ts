@@ -10,6 +10,8 @@ import { RouteSend } from './route-send';
 import { RouteCircuit } from './route-circuit';
 import { isPersonalPath } from './is-personal-path';
 import { templatePathsOf } from './render-template';
+import { canonicalJson } from '../startup/canonical-json';
+import { duplicateEntries } from '../startup/duplicate-entries';
 
 const codes = z.array(z.string().min(1)).min(1, 'at least one value');
 
@@ -122,7 +124,10 @@ export type AnyRoute = z.infer<ReturnType<typeof routeSchema<DestinationAdapterL
 
 /** The routes file (ROUTES_FILE) with `adapters`: the public contract documented in docs/routing.md. */
 export function routesFileSchema<Adapters extends DestinationAdapterList>(adapters: Adapters) {
-  return z.strictObject({ routes: z.array(routeSchema(adapters)) }).superRefine(uniqueNames);
+  return z
+    .strictObject({ routes: z.array(routeSchema(adapters)) })
+    .superRefine(uniqueNames)
+    .superRefine(uniqueRules);
 }
 
 export const RoutesFile = routesFileSchema(DESTINATION_ADAPTERS);
@@ -136,15 +141,42 @@ function uniqueNames(
   file: { routes: readonly { name: string }[] },
   context: z.RefinementCtx,
 ): void {
-  const seen = new Set<string>();
-  file.routes.forEach((route, index) => {
-    if (seen.has(route.name)) {
-      context.addIssue({
-        code: 'custom',
-        path: ['routes', index, 'name'],
-        message: 'duplicate route name',
-      });
-    }
-    seen.add(route.name);
-  });
+  for (const { index } of duplicateEntries(file.routes, (route) => route.name)) {
+    context.addIssue({
+      code: 'custom',
+      path: ['routes', index, 'name'],
+      message: 'duplicate route name',
+    });
+  }
+}
+
+/** What a route's rule is compared by: `match.where` read into a list, in the file's order. */
+interface RouteRule {
+  readonly name: string;
+  readonly match: { readonly where?: readonly { readonly path: string }[] | undefined };
+}
+
+/**
+ * A route's rule: everything but its name (destination and its options as substituted, match,
+ * where:, send:, retry and the rest, defaults filled in), as text the order of keys does not
+ * change. `where:` is read into a list in the order of its keys: sorted by path here, as a map.
+ */
+function ruleText({ name: _name, ...rule }: RouteRule): string {
+  const where = rule.match.where?.toSorted((a, b) => (a.path < b.path ? -1 : 1));
+  return canonicalJson({ ...rule, match: { ...rule.match, where } });
+}
+
+/**
+ * Two routes with one rule under two names would deliver every event they take twice (two
+ * queues, two deliveries, each with its own retries): refused, naming both.
+ */
+function uniqueRules(file: { routes: readonly RouteRule[] }, context: z.RefinementCtx): void {
+  for (const { index, first } of duplicateEntries(file.routes, ruleText)) {
+    const earlier = file.routes[first]?.name ?? '';
+    context.addIssue({
+      code: 'custom',
+      path: ['routes', index],
+      message: `the same rule as route "${earlier}" (everything but the name): every event it takes would be delivered twice`,
+    });
+  }
 }

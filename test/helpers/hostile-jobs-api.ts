@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { TEST_REDIS_URL } from './redis';
 
 /**
  * How the stand-in's lists misbehave:
@@ -22,13 +23,26 @@ export interface HostileJobsApi {
   close(): Promise<void>;
 }
 
+/** The API key the stand-in is called with (it checks none). */
+export const HOSTILE_API_KEY = 'hostile-key';
+
+/** The worker's keys that point it at `api`, with its event queue (a test adds its own keys). */
+export function workerEnvAgainst(api: HostileJobsApi, queueName: string): Record<string, string> {
+  return {
+    REDIS_URL: TEST_REDIS_URL,
+    QUEUE_NAME: queueName,
+    SVC_BASE_URL: api.url,
+    SVC_API_KEY: HOSTILE_API_KEY,
+  };
+}
+
 const PREFIX = '/svcws/v1';
 const FINISHED = { status: { value: 'COMPLETED_SUCCESS' }, end_time: '2026-01-01T00:00:00Z' };
 
 /** A stand-in of the jobs API (spec §4.3) that serves `mode`; every answer carries a budget. */
 export async function startHostileJobsApi(
   mode: HostileMode,
-  options: { remaining?: number; hugeBytes?: number } = {},
+  options: { remaining?: number; hugeBytes?: number | undefined } = {},
 ): Promise<HostileJobsApi> {
   const calls: string[] = [];
   let remaining = options.remaining ?? 1_000_000;

@@ -78,13 +78,21 @@ export function postSigned(port: number, body: string): Promise<Answer> {
   });
 }
 
-export function getText(port: number, path: string): Promise<string> {
+export async function getText(port: number, path: string): Promise<string> {
+  return (await getAnswerText(port, path)).text;
+}
+
+/** A GET's status and body. */
+export function getAnswerText(
+  port: number,
+  path: string,
+): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     http
       .get({ host: '127.0.0.1', port, path }, (res) => {
         let text = '';
         res.on('data', (chunk: Buffer) => (text += chunk.toString()));
-        res.on('end', () => resolve(text));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
       })
       .on('error', reject);
   });

@@ -7,6 +7,7 @@ import {
   WebConfig,
   WorkerConfig,
 } from '../../src/config';
+import { bodyCapsOf } from '../../src/body-caps-of';
 
 describe('loadConfig', () => {
   it('applies the documented defaults when only the secret is set', () => {
@@ -45,6 +46,35 @@ describe('loadConfig', () => {
     expect(() => loadConfig(WebConfig, { WEBHOOK_SECRET: '' })).toThrow(
       /WEBHOOK_SECRET \(required\)/,
     );
+  });
+});
+
+describe('the API client’s body caps from the environment', () => {
+  const worker = { SVC_BASE_URL: 'https://api.example.org', SVC_API_KEY: 'k' };
+
+  it('reads SVC_MAX_LIST_BYTES and SVC_MAX_ANSWER_BYTES into the client’s list and document caps', () => {
+    const config = loadConfig(WorkerConfig, {
+      ...worker,
+      SVC_MAX_LIST_BYTES: '65536',
+      SVC_MAX_ANSWER_BYTES: '4096',
+    });
+
+    expect(bodyCapsOf(config)).toEqual({ list: 65_536, document: 4096 });
+  });
+
+  it('leaves the client’s defaults when unset, one cap at a time', () => {
+    expect(bodyCapsOf(loadConfig(WorkerConfig, worker))).toEqual({});
+    expect(bodyCapsOf(loadConfig(WorkerConfig, { ...worker, SVC_MAX_LIST_BYTES: '1' }))).toEqual({
+      list: 1,
+    });
+  });
+
+  it('refuses a cap that is no positive whole number, naming the key', () => {
+    for (const value of ['0', '-1', '1.5', 'lots']) {
+      expect(() => loadConfig(WorkerConfig, { ...worker, SVC_MAX_ANSWER_BYTES: value })).toThrow(
+        /SVC_MAX_ANSWER_BYTES/,
+      );
+    }
   });
 });
 

@@ -90,7 +90,9 @@ function sentField(body: unknown, field: string): string | undefined {
  */
 export function keepRefusal(deps: ActionDeps, action: 'replay' | 'recover' | 'forget') {
   return (principal: Principal, body: unknown, error: unknown): Promise<void> => {
-    const person = action === 'forget' ? sentField(body, 'user') : undefined;
+    // A blank person is none (the forget itself refuses it): no keyed hash of a blank is kept.
+    const user = action === 'forget' ? sentField(body, 'user') : undefined;
+    const person = user !== undefined && user.trim() !== '' ? user : undefined;
     const target = action === 'forget' ? 'person' : (sentField(body, 'route') ?? '-');
     const detail = error instanceof Error ? error.message : String(error);
     return keepAction(deps, principal, {

@@ -1,4 +1,7 @@
+import { once } from 'node:events';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
@@ -173,6 +176,87 @@ describe('guesses of a Bearer token', () => {
       expect(limited.status).toBe(429);
       expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
       expect(limited.body.error).toBe('too_many_attempts');
+    } finally {
+      await close();
+    }
+  });
+});
+
+describe('guesses of a Bearer token from many clients', () => {
+  /** The console's own limits (create-console-app.ts): per client, and all clients together. */
+  const PER_CLIENT = 10;
+  const OVERALL = 100;
+
+  it('holds wrong tokens past the overall ceiling, and never refuses another client’s right token', async () => {
+    // The loopback is the trusted proxy: each X-Forwarded-For address is a client of its own.
+    const { consoleProcess, close } = await startConsole({ CONSOLE_TRUSTED_PROXIES: '127.0.0.1' });
+    const server = createServer(consoleProcess.app).listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const url = `http://127.0.0.1:${String((server.address() as AddressInfo).port)}/api/v1/routes`;
+    const call = async (client: number, token: string) =>
+      (
+        await fetch(url, {
+          headers: { authorization: `Bearer ${token}`, 'x-forwarded-for': `198.51.100.${client}` },
+        })
+      ).status;
+    try {
+      const spent: number[] = [];
+      for (let client = 1; client <= OVERALL / PER_CLIENT; client += 1) {
+        for (let guess = 0; guess < PER_CLIENT; guess += 1) {
+          spent.push(await call(client, `guess-${String(client)}-${String(guess)}`));
+        }
+      }
+      expect(spent).toEqual(Array<number>(OVERALL).fill(401));
+      let heldAnswer: number | undefined;
+      const held = call(11, 'one-guess-too-many').then(
+        (status) => (heldAnswer = status),
+        () => undefined,
+      );
+
+      // Other clients' right tokens, and the held client's own, are answered at once.
+      const rights = [await call(12, OPERATOR), await call(13, VIEWER), await call(11, OPERATOR)];
+
+      expect(rights).toEqual([200, 200, 200]);
+      expect(heldAnswer).toBeUndefined();
+      server.closeAllConnections();
+      await held;
+    } finally {
+      server.close();
+      await close();
+    }
+  });
+
+  it('counts a client behind a chain of proxies as the rightmost address no trusted proxy holds', async () => {
+    // X-Forwarded-For: a, b, c where c is a trusted proxy (and the loopback one in front of it):
+    // the client is b, whatever a says.
+    const { consoleProcess, close } = await startConsole({
+      CONSOLE_TRUSTED_PROXIES: '127.0.0.1,::1,203.0.113.9',
+    });
+    const app = () => request(consoleProcess.app);
+    const chain = (a: string, b: string) => `${a}, ${b}, 203.0.113.9`;
+    try {
+      const statuses: number[] = [];
+      for (let guess = 0; guess <= 10; guess += 1) {
+        const wrong = await app()
+          .get('/api/v1/routes')
+          .set('X-Forwarded-For', chain(`198.51.100.${String(guess + 1)}`, '192.0.2.7'))
+          .set('Authorization', `Bearer guess-${String(guess)}`);
+        statuses.push(wrong.status);
+      }
+      const fromB = await app()
+        .get('/api/v1/routes')
+        .set('X-Forwarded-For', chain('198.51.100.99', '192.0.2.7'))
+        .set('Authorization', `Bearer ${OPERATOR}`);
+      const fromAnotherB = await app()
+        .get('/api/v1/routes')
+        .set('X-Forwarded-For', chain('198.51.100.1', '192.0.2.8'))
+        .set('Authorization', `Bearer ${OPERATOR}`);
+
+      // Each guess came with another a: still one client, b, refused at its 11th.
+      expect(statuses).toEqual([...Array<number>(10).fill(401), 429]);
+      expect(fromB.status).toBe(429);
+      // The same a and the same trusted c, another b: another client.
+      expect(fromAnotherB.status).toBe(200);
     } finally {
       await close();
     }

@@ -25,6 +25,10 @@ routes:
     to: { file: { dir: ./archive } }
 `;
 
+/** The first route of a pair that differs in a header's value only. */
+const HTTP_WITH_HEADER =
+  'to: { http: { url: "https://h.example.org/hook", headers: { X-One: "1" } } }';
+
 const ENV = { MQ_PASSWORD: 's3cret-pw', INDEXER_SECRET: 'hmac-key' };
 
 function problemsOf(text: string, env: Record<string, string> = ENV): readonly string[] {
@@ -83,6 +87,48 @@ describe('routes file', () => {
       'routes:\n  - { name: a, to: { file: { dir: x } } }\n  - { name: a, to: { file: { dir: y } } }\n',
     );
     expect(problems).toEqual(['route "a": name: duplicate route name']);
+  });
+
+  it('refuses two routes that are one rule under two names, naming both and why', () => {
+    // Keys in another order (header names too: a map kept as written), the secret from the
+    // environment in one and written out in the other, the defaults of the second written out:
+    // still one rule, so every event would be delivered twice.
+    const problems = problemsOf(`
+routes:
+  - name: loans-a
+    match: { action: [loan], where: { item_loan.library.value: [MAIN], bib.isbn: { prefix: "97" } } }
+    send: { shape: ids }
+    to: { http: { url: "https://h.example.org/hook", secret: "\${INDEXER_SECRET}", headers: { X-One: "1", X-Two: "2" } } }
+  - name: other
+    to: { file: { dir: x } }
+  - name: loans-b
+    to: { http: { headers: { X-Two: "2", X-One: "1" }, secret: hmac-key, url: "https://h.example.org/hook" } }
+    send: { shape: ids }
+    retry: { backoffMs: 5000, attempts: 10 }
+    match: { where: { bib.isbn: { prefix: "97" }, item_loan.library.value: [MAIN] }, action: [LOAN] }
+`);
+    expect(problems).toEqual([
+      'route "loans-b": the same rule as route "loans-a" (everything but the name): every event it takes would be delivered twice',
+    ]);
+    expect(problems.join(' ')).not.toContain('hmac-key');
+  });
+
+  it.each([
+    ['the destination', 'to: { file: { dir: y } }'],
+    ['a destination option', 'to: { file: { dir: x, timeoutMs: 500 } }'],
+    ['the match', 'match: { action: [bib] }\n    to: { file: { dir: x } }'],
+    [
+      'a where: condition',
+      'match: { where: { bib.isbn: { prefix: "97" } } }\n    to: { file: { dir: x } }',
+    ],
+    ['what is sent', 'send: { shape: ids }\n    to: { file: { dir: x } }'],
+    ['a header', 'to: { http: { url: "https://h.example.org/hook", headers: { X-One: "2" } } }'],
+    ['the retries', 'retry: { attempts: 3 }\n    to: { file: { dir: x } }'],
+  ])('takes two routes that differ in %s only', (_what, second) => {
+    const first = second.includes('http') ? HTTP_WITH_HEADER : 'to: { file: { dir: x } }';
+    const text = `routes:\n  - name: a\n    ${first}\n  - name: b\n    ${second}\n`;
+
+    expect(parseRoutesFile(text, {}).routes.map((route) => route.name)).toEqual(['a', 'b']);
   });
 
   it('refuses two destinations on one route and a bad field, never quoting a value', () => {

@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
 import { createSvcClient } from '@svcws/client';
+import { bodyCapsOf } from '../../../src/body-caps-of';
 import { WorkerConfig } from '../../../src/config';
 import { jobEndSeenKey } from '../../../src/worker/job-end/job-end-seen';
 import { reconcileJobEnds } from '../../../src/worker/job-end/reconcile-job-ends';
@@ -7,7 +8,11 @@ import type { ReconcileWindow } from '../../../src/worker/job-end/reconcile-job-
 import { reconcileTargetOf } from '../../../src/worker/job-end/start-reconciliation';
 import { captureLogger } from '../../helpers/capture-logger';
 import type { CapturedLogger } from '../../helpers/capture-logger';
-import { startHostileJobsApi } from '../../helpers/hostile-jobs-api';
+import {
+  HOSTILE_API_KEY,
+  startHostileJobsApi,
+  workerEnvAgainst,
+} from '../../helpers/hostile-jobs-api';
 import type { HostileJobsApi, HostileMode } from '../../helpers/hostile-jobs-api';
 import { TEST_REDIS_URL, obliterateQueue, uniqueQueueName } from '../../helpers/redis';
 
@@ -39,20 +44,17 @@ describe('reconciliation within bounds, against a platform whose lists misbehave
     mode: HostileMode,
     env: Record<string, string> = {},
     window: Partial<ReconcileWindow> = {},
+    hugeBytes?: number,
   ) {
-    api = await startHostileJobsApi(mode, { remaining: 1_000_000 });
-    const config = WorkerConfig.parse({
-      REDIS_URL: TEST_REDIS_URL,
-      QUEUE_NAME: queueName,
-      SVC_BASE_URL: api.url,
-      SVC_API_KEY: 'hostile-key',
-      ...env,
-    });
+    api = await startHostileJobsApi(mode, { remaining: 1_000_000, hugeBytes });
+    const config = WorkerConfig.parse({ ...workerEnvAgainst(api, queueName), ...env });
     const client = createSvcClient({
       baseUrl: api.url,
-      apiKey: 'hostile-key',
+      apiKey: HOSTILE_API_KEY,
       ratePerSecond: 1000,
       maxRetries: 0,
+      // SVC_MAX_LIST_BYTES and SVC_MAX_ANSWER_BYTES, as the worker's client takes them.
+      maxBodyBytes: bodyCapsOf(config),
     });
     const { target, close } = reconcileTargetOf(redis, {
       institution: 'INST',
@@ -170,6 +172,21 @@ describe('reconciliation within bounds, against a platform whose lists misbehave
     expect(log.lines().map((line) => line.msg)).toContain(
       'reconciliation run stopped: the worker is shutting down',
     );
+  });
+
+  it('ends a run at a job list page past SVC_MAX_LIST_BYTES with BODY_TOO_LARGE, after one call', async () => {
+    // 4 MB of one valid page: read whole under the client's default cap (32 MB), it would be
+    // parsed and its one job skipped, and the run would end complete.
+    const running = runAgainst('huge-page', { SVC_MAX_LIST_BYTES: '65536' }, {}, 4 * 1024 * 1024);
+
+    await expect(running).rejects.toMatchObject({
+      name: 'SvcApiError',
+      code: 'BODY_TOO_LARGE',
+      limitBytes: 65_536,
+      retryable: false,
+    });
+    expect(api.calls()).toHaveLength(1);
+    expect(cuts).toEqual([]);
   });
 
   it('skips ids that are not platform ids (`.`, `..`, `/`, empty, 500 characters) with one line, and goes on', async () => {

@@ -6,6 +6,7 @@ import { openHistoryDatabase } from '../../../src/history/open-history-database'
 import { routeQueueName } from '../../../src/routes/route-queue-name';
 import { runsKey, takeRunSlot } from '../../../src/operations/running-runs';
 import type { RunSlot } from '../../../src/operations/running-runs';
+import { takeRecoveryLock } from '../../../src/operations/recovery-lock';
 import { captureIo } from '../../component/cli/cli-io-capture';
 import { captureLogger } from '../../helpers/capture-logger';
 import type { CapturedLogger } from '../../helpers/capture-logger';
@@ -16,10 +17,13 @@ import {
 import type { ConsoleWithHistory } from '../../helpers/console-with-history';
 import { TEST_DATABASE_URL } from '../../helpers/history-database';
 import { TEST_HISTORY_KEY, fixtureEvent } from '../../helpers/history-events';
+import { recordFinalFailures } from '../../helpers/record-final-failures';
 import { TEST_REDIS_URL } from '../../helpers/redis';
 
 const TOKENS = HISTORY_CONSOLE_TOKENS;
 const PATRON = 'patron-refused-7731';
+/** The event recorded: failed for good on `loans`, so a recovery of the route would send it. */
+const FAILED = fixtureEvent('loan-created', { id: 'refused-loan-1' });
 
 interface AuditRow {
   actor: string;
@@ -40,7 +44,15 @@ describe('a refused replay, recovery or forget is logged and kept in the audit',
       logger: log.logger,
       env: { REPLAY_MAX_RUNNING: '1' },
     });
-    await running.record([fixtureEvent('loan-created', { id: 'refused-loan-1' })]);
+    await running.record([FAILED], (recorder) =>
+      recordFinalFailures(recorder, [FAILED], {
+        route: 'loans',
+        attempt: 10,
+        status: 503,
+        error: 'HTTP 503',
+        durationMs: 5,
+      }),
+    );
   });
 
   afterAll(async () => {
@@ -65,6 +77,35 @@ describe('a refused replay, recovery or forget is logged and kept in the audit',
     );
     if (!('slot' in taken)) throw new Error('the slot was taken already');
     otherRun = { slot: taken.slot, queue };
+  }
+
+  /**
+   * Runs `refused` while another process recovers route loans (its recovery lock held), then
+   * holds that `actor`'s last audit row to a refused recovery and that nothing was queued.
+   */
+  async function whileAnotherRecovers(actor: string, refused: () => Promise<void>): Promise<void> {
+    const queue = new Queue(routeQueueName(running.queueName, 'loans'), {
+      connection: { url: TEST_REDIS_URL },
+    });
+    const taken = await takeRecoveryLock(await queue.backend.connection.client, queue.name, {
+      replayId: 'recover1',
+      actor: 'cli:someone',
+      startedAt: '2026-01-01T00:00:00.000Z',
+    });
+    try {
+      if (!('lock' in taken)) throw new Error('the recovery lock was taken already');
+      await refused();
+      expect((await auditRows(actor)).at(-1)).toMatchObject({
+        action: 'recover',
+        target: 'loans',
+        details: { outcome: 'refused', reason: 'recovery_running' },
+      });
+      // Nothing was sent again.
+      expect(await queue.count()).toBe(0);
+    } finally {
+      if ('lock' in taken) await taken.lock.release();
+      await queue.close();
+    }
   }
 
   async function releaseOtherRun(): Promise<void> {
@@ -200,19 +241,62 @@ describe('a refused replay, recovery or forget is logged and kept in the audit',
     }
   });
 
+  const anHourAgo = () => new Date(Date.now() - 3_600_000).toISOString();
+  const holderWords =
+    'a recovery of route loans is already running: recover1, started by cli:someone at 2026-01-01T00:00:00.000Z';
+
+  it('API: a recovery while another holds the route’s lock is refused (409) naming the first', async () => {
+    await whileAnotherRecovers('ops', async () => {
+      const answer = await call(TOKENS.operator, '/recoveries', {
+        route: 'loans',
+        since: anHourAgo(),
+        dryRun: false,
+      });
+
+      expect(answer.status).toBe(409);
+      expect(answer.body.error).toBe('recovery_running');
+      expect(answer.body.message).toContain(holderWords);
+      expect(refusedLines().at(-1)).toMatchObject({
+        actor: 'ops',
+        operatorAction: 'recover',
+        target: 'loans',
+        reason: 'recovery_running',
+      });
+    });
+  });
+
   /** A page's form, posted with a Bearer token (no session, so no CSRF token to carry). */
-  const postForm = (path: string, fields: Record<string, string>) =>
+  const postForm = (path: string, fields: Record<string, string>, token = TOKENS.operator) =>
     fetch(`${running.url}${path}`, {
       method: 'POST',
       headers: {
-        authorization: `Bearer ${TOKENS.operator}`,
+        authorization: `Bearer ${token}`,
         'content-type': 'application/x-www-form-urlencoded',
       },
       body: new URLSearchParams(fields).toString(),
       redirect: 'manual',
     });
 
-  it.each([
+  /** The event's "deliver again" form (its page's, history-pages.ts). */
+  const deliverAgain = `/events/${FAILED.institution?.value ?? ''}/${FAILED.id}/replay`;
+  const VIEWER = { token: TOKENS.viewer, actor: 'reader', status: 403 };
+
+  /** A form refused: by the operator `ops` with 400 unless it says. */
+  interface RefusedForm {
+    readonly name: string;
+    readonly path: string;
+    readonly fields: Record<string, string>;
+    readonly action: string;
+    readonly target: string;
+    readonly reason: string;
+    readonly token?: string;
+    readonly actor?: string;
+    readonly status?: number;
+    /** The audit row's target where it is not the log line's (a person's keyed hash). */
+    readonly auditTarget?: string;
+  }
+
+  it.each<RefusedForm>([
     {
       name: 'a replay by query ignoring the route’s match, not confirmed',
       path: '/replays',
@@ -229,23 +313,61 @@ describe('a refused replay, recovery or forget is logged and kept in the audit',
       target: 'loans',
       reason: 'invalid_request',
     },
+    {
+      name: 'a forget without the person',
+      path: '/forget',
+      fields: { user: ' ' },
+      action: 'forget',
+      target: 'person',
+      reason: 'invalid_request',
+    },
+    {
+      name: 'a viewer’s forget (no permission), the person kept by hash only',
+      path: '/forget',
+      fields: { user: PATRON },
+      action: 'forget',
+      target: 'person',
+      reason: 'forbidden_role',
+      ...VIEWER,
+      auditTarget: deriveHistoryKeys(TEST_HISTORY_KEY).hashPerson(PATRON),
+    },
+    {
+      name: 'a “deliver again” to a route the routes file does not have',
+      path: deliverAgain,
+      fields: { route: 'nowhere' },
+      action: 'replay',
+      target: 'nowhere',
+      reason: 'not_found',
+      status: 404,
+    },
+    {
+      name: 'a viewer’s “deliver again” (no permission)',
+      path: deliverAgain,
+      fields: { route: 'loans' },
+      action: 'replay',
+      target: 'loans',
+      reason: 'forbidden_role',
+      ...VIEWER,
+    },
   ])('page form: $name', async (asked) => {
-    const before = (await auditRows('ops')).length;
+    const actor = asked.actor ?? 'ops';
+    const before = (await auditRows(actor)).length;
 
-    const answer = await postForm(asked.path, asked.fields);
+    const answer = await postForm(asked.path, asked.fields, asked.token);
 
-    expect(answer.status).toBe(400);
+    expect(answer.status).toBe(asked.status ?? 400);
     expect(refusedLines().at(-1)).toMatchObject({
-      actor: 'ops',
+      actor,
       operatorAction: asked.action,
       target: asked.target,
       reason: asked.reason,
     });
-    const rows = await auditRows('ops');
+    expect(log.text()).not.toContain(PATRON);
+    const rows = await auditRows(actor);
     expect(rows).toHaveLength(before + 1);
     expect(rows.at(-1)).toMatchObject({
       action: asked.action,
-      target: asked.target,
+      target: asked.auditTarget ?? asked.target,
       details: { outcome: 'refused', reason: asked.reason },
     });
   });
@@ -321,5 +443,22 @@ describe('a refused replay, recovery or forget is logged and kept in the audit',
     } finally {
       await releaseOtherRun();
     }
+  });
+
+  it('CLI: a recovery while another holds the route’s lock is refused (exit 2) naming the first', async () => {
+    await whileAnotherRecovers(historyActor(), async () => {
+      const io = captureIo(cliEnv());
+
+      const code = await runCli(
+        ['history', 'recover', '--route', 'loans', '--since', anHourAgo()],
+        io,
+      );
+
+      expect(code).toBe(2);
+      expect(io.stderr()).toContain(holderWords);
+      expect(io.stderr()).toContain(
+        `refused: history recover of loans by ${historyActor()} (recovery_running)`,
+      );
+    });
   });
 });

@@ -4,7 +4,7 @@ import { readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
-import { getText, listenerOnPort, postSigned, waitFor } from '../../helpers/listener-on-port';
+import { getAnswerText, listenerOnPort, postSigned, waitFor } from '../../helpers/listener-on-port';
 import type { Answer, ListenerOnPort } from '../../helpers/listener-on-port';
 import { loanEventJson } from '../../helpers/loan-event';
 import { startPrivateRedis } from '../../helpers/private-redis';
@@ -112,9 +112,10 @@ describe.each(fullDisks())('the listener spool on a full file system: $name', (d
     );
     // One file: a disk that refuses writes does not get a new one per refusal.
     expect((await readdir(dir)).filter((name) => name.endsWith('.spool'))).toHaveLength(1);
-    const ready = await getText(running.port, '/readyz');
-    expect(JSON.parse(ready)).toMatchObject({ status: 'unavailable' });
-    expect(ready).toContain('could not be written');
+    const ready = await getAnswerText(running.port, '/readyz');
+    expect(ready.status).toBe(503);
+    expect(JSON.parse(ready.text)).toMatchObject({ status: 'unavailable' });
+    expect(ready.text).toContain('could not be written');
   };
 
   const queuedIds = async (queueName: string): Promise<string[]> => {
@@ -157,10 +158,12 @@ describe.each(fullDisks())('the listener spool on a full file system: $name', (d
 
       await redis.start();
       await waitFor(() => running.depth() === 0, 'the spool to empty');
-      await waitFor(
-        async () => JSON.parse(await getText(running.port, '/readyz')).status === 'ready',
-        '/readyz to answer ready',
-      );
+      let ready = { status: 0, text: '' };
+      await waitFor(async () => {
+        ready = await getAnswerText(running.port, '/readyz');
+        return (JSON.parse(ready.text) as { status: string }).status === 'ready';
+      }, '/readyz to answer ready');
+      expect(ready.status).toBe(200);
       expect(await queuedIds(running.listener.queueName)).toEqual(answered200(sent));
     } finally {
       await running.close();

@@ -28,6 +28,41 @@ describe('EXPECTED_EVENTS_FILE', () => {
     expect(bad).toThrow(/rule #1: one of jobEnd or kind; rule #2: one of jobEnd or kind/);
   });
 
+  it('refuses a rule repeated for one institution (a job by id in any case, a kind), naming both', () => {
+    const bad = () =>
+      parseExpectedEventsFile(
+        [
+          'expected:',
+          '  - { institution: 01A, jobEnd: S7781, everyHours: 24 }',
+          '  - { kind: loan, everyHours: 6 }',
+          '  - { institution: 01A, jobEnd: s7781, everyHours: 12 }',
+          '  - { kind: LOAN, everyHours: 2 }',
+          '',
+        ].join('\n'),
+      );
+
+    expect(bad).toThrow(StartupFileError);
+    expect(bad).toThrow(
+      'rule #3: the same rule as rule #1 (its jobEnd and institution): one rule for each; ' +
+        'rule #4: the same rule as rule #2 (its kind and institution): one rule for each',
+    );
+  });
+
+  it('takes one job or kind in rules of different institutions, or of a kind and a job', () => {
+    const file = parseExpectedEventsFile(
+      [
+        'expected:',
+        '  - { institution: 01A, jobEnd: S7781, everyHours: 24 }',
+        '  - { institution: 01B, jobEnd: S7781, everyHours: 24 }',
+        '  - { jobEnd: S7781, everyHours: 48 }',
+        '  - { kind: job_end, everyHours: 24 }',
+        '',
+      ].join('\n'),
+    );
+
+    expect(file.expected).toHaveLength(4);
+  });
+
   it('refuses a rule without a positive everyHours', () => {
     expect(() => parseExpectedEventsFile('expected:\n  - { kind: loan, everyHours: 0 }\n')).toThrow(
       /rule #1: everyHours/,

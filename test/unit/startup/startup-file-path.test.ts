@@ -1,10 +1,15 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConsoleRolesFile } from '../../../src/console/auth/console-access-files';
+import {
+  loadConsoleRolesFile,
+  loadConsoleTokensFile,
+} from '../../../src/console/auth/console-access-files';
+import { loadExpectedEventsFile } from '../../../src/expected/expected-events-file';
 import { loadInstitutionsFile } from '../../../src/institutions/load-institutions-file';
 import { loadRoutesFile } from '../../../src/routes/load-routes-file';
 import { StartupFileError } from '../../../src/startup/startup-file-error';
+import { aliasBomb } from '../../helpers/alias-bomb';
 
 function thrown(run: () => unknown): StartupFileError {
   try {
@@ -35,6 +40,18 @@ const FILES = [
     load: (path: string) => loadConsoleRolesFile(path),
     schemaError: 'identities:\n  - { identity: jane@library.example, role: admiral }\n',
     problem: 'line 2: identities.0.role: one of ',
+  },
+  {
+    label: 'console tokens file',
+    load: (path: string) => loadConsoleTokensFile(path),
+    schemaError: 'tokens:\n  - { name: ops, sha256: not-a-digest, role: operator }\n',
+    problem: 'line 2: tokens.0.sha256: ',
+  },
+  {
+    label: 'expected events file',
+    load: (path: string) => loadExpectedEventsFile(path),
+    schemaError: 'expected:\n  - { kind: loan, jobEnd: S7781, everyHours: 1 }\n',
+    problem: 'rule #1: one of jobEnd or kind',
   },
 ] as const;
 
@@ -76,6 +93,17 @@ describe('start-up files: an error names the path of the file at fault', () => {
     const error = thrown(() => file.load(path));
 
     expect(error.message).toContain(`invalid ${file.label} ${path}: ${file.problem}`);
+  });
+
+  it.each(FILES)('$label: an alias bomb is refused at once, naming the path', async (file) => {
+    const path = join(dir, `bomb-${file.label.replaceAll(' ', '-')}.yaml`);
+    await writeFile(path, aliasBomb());
+
+    const error = thrown(() => file.load(path));
+
+    expect(error.message.startsWith(`invalid ${file.label} ${path}: YAML: `)).toBe(true);
+    expect(error.message).toMatch(/alias/i);
+    expect(error.path).toBe(path);
   });
 
   it('names the path once when the file cannot be read', () => {

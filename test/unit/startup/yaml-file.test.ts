@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readFileText, yamlTreeOf } from '../../../src/startup/yaml-file';
 import { StartupFileError } from '../../../src/startup/startup-file-error';
+import { aliasBomb } from '../../helpers/alias-bomb';
 
 function thrown(run: () => unknown): unknown {
   try {
@@ -42,14 +43,7 @@ describe('start-up files: size cap and YAML errors naming the file', () => {
   });
 
   it('names the file in an alias bomb’s error', () => {
-    const lines = ['a: &a ["x","x","x","x","x","x","x","x","x"]'];
-    for (let level = 1; level < 9; level += 1) {
-      const previous = String.fromCharCode(96 + level);
-      const next = String.fromCharCode(97 + level);
-      lines.push(`${next}: &${next} [${Array(9).fill(`*${previous}`).join(',')}]`);
-    }
-
-    const error = thrown(() => yamlTreeOf(lines.join('\n'), 'institutions file'));
+    const error = thrown(() => yamlTreeOf(aliasBomb(), 'institutions file'));
 
     expect(error).toBeInstanceOf(StartupFileError);
     expect((error as StartupFileError).message).toMatch(/^invalid institutions file: YAML: /);

@@ -1,5 +1,6 @@
 import {
   chmod,
+  chown,
   lstat,
   mkdir,
   mkdtemp,
@@ -68,6 +69,23 @@ describe('the spool directory and its files', () => {
         dir,
         'has mode 0777, not 0700: only its owner may enter it (chmod 700 ' + dir + ')',
       ),
+    );
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('refuses a directory owned by another user (0700, but not ours), naming the path and both uids', async () => {
+    // The tests run as root, who may give a directory away (to nobody, 65534); as another user
+    // the chown itself fails, EPERM.
+    const dir = join(base, 'theirs');
+    await mkdir(dir, { mode: 0o700 });
+    await chown(dir, 65_534, 65_534);
+
+    expect(() => open(dir)).toThrow(
+      expect.objectContaining({
+        code: 'spool_dir_not_owned',
+        path: dir,
+        message: `spool: ${dir} is owned by uid 65534, not by this process's uid ${String(process.getuid?.())}`,
+      }),
     );
     expect(await readdir(dir)).toEqual([]);
   });
