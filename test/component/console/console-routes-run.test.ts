@@ -8,6 +8,7 @@ import { RoutesRun } from '../../../src/console/api/api-schemas';
 import type { ConsoleProcess } from '../../../src/processes/console-process';
 import { routeQueueName } from '../../../src/routes/route-queue-name';
 import { readRoutesRun, routesRunKeys } from '../../../src/routes/routes-run-registry';
+import { pageText } from '../../helpers/page-text';
 import { obliterateQueue } from '../../helpers/redis';
 import { startRoutesWorker } from '../../helpers/routes-worker';
 import type { RoutesWorker } from '../../helpers/routes-worker';
@@ -25,13 +26,6 @@ const routesYaml = (...names: string[]): string =>
   `routes:\n${names
     .map((name) => `  - name: ${name}\n    to: { http: { url: "http://127.0.0.1:9/${name}" } }\n`)
     .join('')}`;
-
-/** Text of the page without tags, its spaces folded: what a reader sees. */
-const textOf = (page: string): string =>
-  page
-    .replace(/<[^>]+>/g, ' ')
-    .replace(/&#39;/g, "'")
-    .replace(/\s+/g, ' ');
 
 describe('the console shows the routes the workers run, not only those it read at its start', () => {
   let sut: ConsoleOnRedis;
@@ -77,7 +71,7 @@ describe('the console shows the routes the workers run, not only those it read a
       `${String(count)} workers registered`,
     );
   const routesPage = async (): Promise<string> =>
-    textOf((await request(consoleProcess.app).get('/routes').set(bearer).expect(200)).text);
+    pageText((await request(consoleProcess.app).get('/routes').set(bearer).expect(200)).text);
 
   it('shows a route added and run by a restarted worker, one no worker runs any more, and workers that disagree', async () => {
     const first = startWorker();

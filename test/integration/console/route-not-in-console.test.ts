@@ -10,6 +10,7 @@ import { fixtureEvent } from '../../helpers/history-events';
 import { recordFinalFailures } from '../../helpers/record-final-failures';
 import { startRoutesWorker, workersRunning } from '../../helpers/routes-worker';
 import type { RoutesWorker } from '../../helpers/routes-worker';
+import { pageText } from '../../helpers/page-text';
 
 jest.setTimeout(90_000);
 
@@ -19,13 +20,6 @@ const REFUSAL = {
   error: 'route_not_in_console',
   message: `route ${NEW_ROUTE} is run by the workers but was added to the routes file after the console started: restart the console to replay to it or pause it`,
 };
-
-/** Text of a page without tags, its spaces folded: what a reader sees. */
-const textOf = (page: string): string =>
-  page
-    .replace(/<[^>]+>/g, ' ')
-    .replace(/&#39;/g, "'")
-    .replace(/\s+/g, ' ');
 
 describe('a route only the workers run (added since the console started) is refused, not guessed', () => {
   let running: ConsoleWithHistory;
@@ -110,14 +104,14 @@ describe('a route only the workers run (added since the console started) is refu
   it('says so on the pages: the replay form’s refusal and the route’s section of the routes page', async () => {
     const replay = await call(`/replays?route=${NEW_ROUTE}&since=${encodeURIComponent(since)}`);
     expect(replay.status).toBe(409);
-    expect(textOf(replay.text)).toContain(REFUSAL.message);
+    expect(pageText(replay.text)).toContain(REFUSAL.message);
     const recovery = await call(
       `/recoveries?route=${NEW_ROUTE}&since=${encodeURIComponent(since)}`,
     );
     expect(recovery.status).toBe(409);
-    expect(textOf(recovery.text)).toContain(REFUSAL.message);
+    expect(pageText(recovery.text)).toContain(REFUSAL.message);
 
-    const routes = textOf((await call('/routes')).text);
+    const routes = pageText((await call('/routes')).text);
     expect(routes).toContain(`${NEW_ROUTE} (new: run by workers, not in the console's file)`);
     expect(routes).toContain(
       `This console cannot replay to ${NEW_ROUTE} or pause it: it knows a route's match and retries only from the file it read at its start. Restart the console to act on it.`,

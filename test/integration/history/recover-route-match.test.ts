@@ -7,6 +7,7 @@ import { parseRoutesFile } from '../../../src/routes/load-routes-file';
 import { startRouting } from '../../../src/routes/start-routing';
 import type { Routing } from '../../../src/routes/start-routing';
 import { captureIo } from '../../component/cli/cli-io-capture';
+import { consoleApiCall } from '../../helpers/console-api-call';
 import { eventually, silentLogger } from '../../component/routes/support/route-events';
 import {
   HISTORY_CONSOLE_TOKENS as TOKENS,
@@ -148,17 +149,8 @@ describe('a recovery sends a route only what its match:, where: and institution 
     return JSON.parse(io.stdout()) as Record<string, unknown>;
   };
 
-  const call = async (path: string, body?: unknown) => {
-    const response = await fetch(`${running.url}/api/v1${path}`, {
-      method: body === undefined ? 'GET' : 'POST',
-      headers: {
-        authorization: `Bearer ${TOKENS.operator}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-  };
+  const call = (path: string, body?: unknown) =>
+    consoleApiCall(running.url, TOKENS.operator)(path, body);
 
   const recoverByApi = async (route: RouteName, institution?: string) => {
     const asked = { route, ...windowOf('api'), dryRun: false };
