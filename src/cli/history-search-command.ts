@@ -1,3 +1,4 @@
+import { countOf } from '../count-of';
 import { auditPersonSearch, searchHistory } from '../history';
 import type { HistoryEventSummary } from '../history';
 import type { CliIo } from './cli-io';
@@ -37,7 +38,7 @@ export async function historySearchCommand(args: string[], io: CliIo): Promise<n
     if (values.json === true) io.out(JSON.stringify(page));
     else {
       for (const item of page.items) io.out(eventLine(item));
-      io.out(`${String(page.items.length)} ${page.items.length === 1 ? 'event' : 'events'}.`);
+      io.out(`${countOf(page.items.length, 'event')}.`);
       if (page.next !== undefined) io.out(`More: --after ${page.next}`);
     }
     return 0;

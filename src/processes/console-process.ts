@@ -31,7 +31,7 @@ import type { RedactSecrets } from '../routes/create-secret-redactor';
 import { loadRoutesFile } from '../routes/load-routes-file';
 import { redactUrlCredentials } from '../routes/redact-url-credentials';
 import { KEEP_COMPLETED_HOURS } from '../routes/route-job-options';
-import { routesFileHash } from '../routes/routes-run-registry';
+import { readRoutesRunNames, routesFileHash } from '../routes/routes-run-registry';
 import { readApiRemaining } from '../worker/api-remaining-store';
 
 export interface ConsoleProcessOptions {
@@ -274,6 +274,7 @@ function consoleHistoryOf(deps: {
           };
     },
     routeNames: () => queues.routes.map((one) => one.route.name),
+    routesRunByWorkers: () => readRoutesRunNames(queues.connection, config.QUEUE_NAME),
     forgetIn: {
       redis: queues.connection,
       streamKey: historyStreamKey(config.QUEUE_NAME),

@@ -39,6 +39,7 @@ import { watchExpectedEvents } from '../expected/watch-expected-events';
 import { startHistory } from '../history';
 import type { HistoryRuntime, HistoryTuning, OutcomeReader, OutcomesOf } from '../history';
 import { runEndStage } from '../worker/run-end-stage';
+import { withArticle } from '../with-article';
 
 export interface WorkerProcessOptions {
   readonly config: WorkerConfig;
@@ -228,7 +229,9 @@ function queueOf(
       const handler = entry.create({ config, client });
       // The list is read by its actions (docs/worker.md): an entry must build the handler it names.
       if (handler.action !== entry.action) {
-        throw new RangeError(`handler entry ${entry.action} built a ${handler.action} handler`);
+        throw new RangeError(
+          `handler entry ${entry.action} built ${withArticle(handler.action)} handler`,
+        );
       }
       return handler;
     }),

@@ -126,6 +126,12 @@ export async function readRoutesRun(
   });
 }
 
+/** The names of the routes some worker alive now runs. */
+export async function readRoutesRunNames(redis: Redis, queueName: string): Promise<string[]> {
+  const entries = await readRoutesRun(redis, queueName);
+  return [...new Set(entries.flatMap((entry) => entry.routes))];
+}
+
 function safeJson(text: string): unknown {
   try {
     return JSON.parse(text);

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { withArticle } from '../with-article';
 
 /**
  * The rule a zod issue says was broken, in words that never quote the value: the value may be a
@@ -11,7 +12,9 @@ export function ruleOfIssue(issue: z.core.$ZodIssue): string {
       return `unknown field ${issue.keys.join(', ')}`;
     case 'invalid_type':
       // zod's message ends with what it received (a type name, never the value).
-      return issue.message.endsWith('received undefined') ? 'required' : `a ${issue.expected}`;
+      return issue.message.endsWith('received undefined')
+        ? 'required'
+        : withArticle(issue.expected);
     case 'invalid_value':
       return `one of ${issue.values.map(String).join(', ')}`;
     case 'invalid_format':

@@ -42,17 +42,19 @@ export async function launchTestBrowser(): Promise<TestBrowser> {
   };
 }
 
-/** The whole page as `.tmp/screenshots/<name>.png`; `viewport: true` only what is in view. */
+/**
+ * The whole page as `.tmp/screenshots/<name>.png`; `viewport: true` only what is in view. Gives
+ * the file's path.
+ */
 export async function screenshot(
   page: Page,
   name: string,
   options: { viewport?: boolean } = {},
-): Promise<void> {
+): Promise<string> {
   await mkdir(SCREENSHOTS, { recursive: true });
-  await page.screenshot({
-    path: join(SCREENSHOTS, `${name}.png`),
-    fullPage: options.viewport !== true,
-  });
+  const path = join(SCREENSHOTS, `${name}.png`);
+  await page.screenshot({ path, fullPage: options.viewport !== true });
+  return path;
 }
 
 interface AxeViolation {
@@ -92,8 +94,9 @@ export async function signedInPage(
   return page;
 }
 
-/** The page's screenshot taken, and no serious or critical axe violation on it. */
-export async function screenshotWithoutViolations(page: Page, name: string): Promise<void> {
-  await screenshot(page, name);
+/** The page's screenshot taken (its path given), and no serious or critical axe violation on it. */
+export async function screenshotWithoutViolations(page: Page, name: string): Promise<string> {
+  const path = await screenshot(page, name);
   expect(await seriousA11yViolations(page)).toEqual([]);
+  return path;
 }

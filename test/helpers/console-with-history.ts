@@ -63,8 +63,8 @@ export async function startConsoleWithHistory(
     loansTo?: string;
     /** More of the console's keys (a proxy's, a cap), over the ones set here. */
     env?: Readonly<Record<string, string>>;
-    /** More routes after `loans`: each one's name and `match:` (to an unreachable http URL). */
-    moreRoutes?: readonly { readonly name: string; readonly match: string }[];
+    /** More routes after `loans`: each one's name, `match:` and `to:` (an unreachable http URL by default). */
+    moreRoutes?: readonly { readonly name: string; readonly match: string; readonly to?: string }[];
     /** The console's logger (silent unless given: a test that reads its lines gives one). */
     logger?: Logger;
   } = {},
@@ -84,7 +84,8 @@ export async function startConsoleWithHistory(
       `    to: ${options.loansTo ?? UNREACHABLE}\n` +
       (options.moreRoutes ?? [])
         .map(
-          ({ name, match }) => `  - name: ${name}\n    match: ${match}\n    to: ${UNREACHABLE}\n`,
+          ({ name, match, to = UNREACHABLE }) =>
+            `  - name: ${name}\n    match: ${match}\n    to: ${to}\n`,
         )
         .join(''),
   );

@@ -44,6 +44,17 @@ describe("the README's configuration table", () => {
     expect(unknown).toEqual([]);
   });
 
+  it('lists every key of the config schemas (a key missing from the table is a failure)', () => {
+    const listed = new Set(rows.flatMap((row) => row.keys));
+    const schemaKeys = new Set([
+      ...Object.keys(EnvSchema.shape),
+      ...Object.values(PROCESSES).flat(),
+      ...CLI,
+    ]);
+
+    expect([...schemaKeys].filter((key) => !listed.has(key))).toEqual([]);
+  });
+
   it("names in 'Read by' exactly the processes whose config schema reads each key", () => {
     const wrong = rows.flatMap(({ keys, readBy }) =>
       keys.flatMap((key) => {

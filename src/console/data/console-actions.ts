@@ -20,7 +20,8 @@ import { viewFor } from './mask-for';
 import type { Principal } from '../auth/principal';
 import { seesInstitution } from '../auth/principal';
 import { whileRedisAnswers } from './while-redis-answers';
-import { readRoutesRun } from '../../routes/routes-run-registry';
+import { readRoutesRun, readRoutesRunNames } from '../../routes/routes-run-registry';
+import { missingRoute } from './missing-route';
 import { routesRunView } from './routes-run-view';
 
 export interface ConsoleActionsOptions {
@@ -80,9 +81,12 @@ export function createConsoleActions(options: ConsoleActionsOptions) {
 }
 export type ConsoleActions = ReturnType<typeof createConsoleActions>;
 
-function routeNamed({ queues }: ConsoleActionsOptions, name: string) {
+/** The route of the console's routes file; one only the workers run is refused (missingRoute). */
+async function routeNamed({ queues }: ConsoleActionsOptions, name: string) {
   const found = queues.routes.find((one) => one.route.name === name);
-  if (found === undefined) throw consoleError.notFound(`route ${name}`);
+  if (found === undefined) {
+    throw await missingRoute(name, () => readRoutesRunNames(queues.connection, queues.queueName));
+  }
   return found;
 }
 
@@ -143,7 +147,7 @@ async function setRoutePaused(
   paused: boolean,
 ): Promise<ActionResult> {
   operator(principal, paused ? 'pausing a route' : 'resuming a route');
-  const { queue } = routeNamed(options, name);
+  const { queue } = await routeNamed(options, name);
   if (principal.institution !== undefined) {
     throw consoleError.scope(`route ${name} (it carries every institution's deliveries)`);
   }
@@ -165,7 +169,7 @@ async function replayRoute(
   jobId?: string,
 ): Promise<ActionResult> {
   operator(principal, 'replaying deliveries');
-  const { queue } = routeNamed(options, name);
+  const { queue } = await routeNamed(options, name);
   const failed =
     jobId === undefined
       ? await queue.getFailed(0, -1)

@@ -10,6 +10,17 @@ export const consoleError = {
     new HttpError(403, 'forbidden_scope', `${what} is outside your institution`),
   notFound: (what: string) => new HttpError(404, 'not_found', `no ${what}`),
   /**
+   * A route the workers run (their registry, routes-run-registry.ts) that the console's routes file
+   * did not have at its start: the console knows a route's match:, where: and retries only from that
+   * file, so a replay or a pause of it would guess them.
+   */
+  routeNotInConsole: (name: string) =>
+    new HttpError(
+      409,
+      'route_not_in_console',
+      `route ${name} is run by the workers but was added to the routes file after the console started: restart the console to replay to it or pause it`,
+    ),
+  /**
    * A second recovery of a route while one runs (src/operations/recovery-lock.ts), or a run past
    * REPLAY_MAX_RUNNING (src/operations/running-runs.ts): the code says which, the words name them.
    */

@@ -5,6 +5,7 @@ import type { BackgroundReplays } from '../../operations/background-replays';
 import { consoleError } from './console-error';
 import type { ConsoleHistory, HistoryScope, RecoveryAnswer } from './console-history';
 import { needsOperator, parsed } from './console-input';
+import { missingRoute } from './missing-route';
 import type { ConsoleHistoryOptions } from './create-console-history';
 
 const time = z.iso.datetime({ offset: true }).transform((text) => new Date(text));
@@ -60,7 +61,7 @@ async function recover(
   const asked = parsed(RecoveryRequest, request, 'body');
   const institution = institutionOf(asked.institution, scope);
   const target = options.replayTarget(asked.route);
-  if (target === undefined) throw consoleError.notFound(`route ${asked.route}`);
+  if (target === undefined) throw await missingRoute(asked.route, options.routesRunByWorkers);
   const route = { name: asked.route, match: target.match };
   const check = checkRecovery({ ...asked, route, institution }, options.retention, new Date());
   if ('refused' in check) {

@@ -30,6 +30,7 @@ import { consoleError } from './console-error';
 import { viewFor } from './mask-for';
 import { needsOperator, parsed } from './console-input';
 import { consoleRecoveries } from './console-recoveries';
+import { missingRoute } from './missing-route';
 import { consoleSetAside } from './console-set-aside';
 import type { RetentionDays } from '../../history/prune-on-schedule';
 import type { RouteMatch } from '../../routes/routes-file';
@@ -52,6 +53,11 @@ export interface ConsoleHistoryOptions {
   readonly keys: HistoryKeys;
   /** The route's queue for a replay; undefined: no such route. */
   readonly replayTarget: (route: string) => ReplayTarget | undefined;
+  /**
+   * The routes the workers run now (their registry in Redis): a replay or recovery to one the
+   * console did not read at its start is refused 409 `route_not_in_console`, not 404.
+   */
+  readonly routesRunByWorkers?: () => Promise<readonly string[]>;
   /** Every route's name, in the routes file's order (an event's "deliver again" list). */
   readonly routeNames: () => readonly string[];
   /** Where else a forget looks (queues, outbox, rejected store), as the CLI's `history forget`. */
@@ -351,7 +357,7 @@ async function replayByQuery(
   const asked = parsed(ReplayRequest, request, 'body');
   const filters = scopedFilters(asked.filters, scope);
   const target = options.replayTarget(asked.route);
-  if (target === undefined) throw consoleError.notFound(`route ${asked.route}`);
+  if (target === undefined) throw await missingRoute(asked.route, options.routesRunByWorkers);
   const { ignoreRouteMatch } = asked;
   if (asked.dryRun) {
     await personSought(options, scope, filters, 'replay.dry-run.person');

@@ -76,6 +76,10 @@ function unknownRouteSection(route: { name: string; workers: readonly string[] }
       added: restart the console to see its settings and figures (the CLI's
       <code>routes</code> command shows them now).
     </p>
+    <p class="notice failed" role="status">
+      This console cannot replay to ${route.name} or pause it: it knows a route's match and retries
+      only from the file it read at its start. Restart the console to act on it.
+    </p>
   </section>`;
 }
 

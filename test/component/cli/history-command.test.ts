@@ -81,6 +81,16 @@ describe('npm run events -- history', () => {
     const page = JSON.parse(search.stdout()) as { items: { eventId: string }[] };
     expect(page.items.map((item) => item.eventId)).toEqual(['5522190040000561']);
 
+    // The closing count, through countOf: singular for one.
+    const countLine = async (...filters: string[]): Promise<string | undefined> => {
+      const io = captureIo(env);
+      expect(await runCli(['history', 'search', ...filters], io)).toBe(0);
+      return io.stdout().trim().split('\n').at(-1);
+    };
+    expect(await countLine('--id', '5522190040000561')).toBe('1 event.');
+    expect(await countLine()).toBe('2 events.');
+    expect(await countLine('--barcode', 'no-such-barcode')).toBe('0 events.');
+
     const show = captureIo(env);
     expect(await runCli(['history', 'show', '7710340060000561'], show)).toBe(0);
     expect(show.stdout()).toContain('received');

@@ -1,11 +1,14 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { startSandbox } from '@svcws/sandbox';
+import type { SandboxUnderTest } from '@svcws/sandbox';
 import { SAMPLE_KINDS, sampleEvent } from '../../../src/cli/sample-events';
 import type { SampleKind } from '../../../src/cli/sample-events';
 import { normalizeEvent } from '../../../src/events/normalize-event';
 import { parseJsonEvent } from '../../../src/events/parse-json-event';
 import { parseXmlEvent } from '../../../src/events/parse-xml-event';
 import { eventKinds } from '../../../src/events/kinds/event-kinds';
+import { eventually } from '../routes/support/route-events';
 
 /** The real-payload fixture each sample must look like. */
 const FIXTURES: Record<SampleKind, string> = {
@@ -84,6 +87,45 @@ describe('the CLI samples look like the platform events', () => {
       const kindOf = eventKinds.find((known) => known.subject in fromJson);
       expect(kindOf).toBeDefined();
       expect(kindOf?.schema.safeParse(fromJson[kindOf.subject]).success).toBe(true);
+    },
+  );
+});
+
+describe('the sandbox fires every kind the CLI samples offer', () => {
+  let sandbox: SandboxUnderTest;
+  /** The action each sample of `send-test-event --sample` is (job_end_minimal: a job_end). */
+  const sampleActions = SAMPLE_KINDS.map((kind) => ({
+    kind,
+    action: String(canonical(sampleEvent(kind, 'json').body.toString('utf8')).action),
+  }));
+
+  beforeAll(async () => {
+    sandbox = await startSandbox({ SANDBOX_JOB_DURATION_MS: 0 });
+  });
+  afterAll(async () => {
+    await sandbox?.close();
+  });
+
+  it.each(sampleActions.map(({ kind, action }) => [kind, action]))(
+    'sample %s: the sandbox fires its kind, %s (POST /sandbox/events)',
+    async (_kind, action) => {
+      // A job_end is fired for an ended run: one that ran its job at once.
+      const run =
+        action === 'job_end'
+          ? await sandbox.admin('POST', '/jobs/S7781/run', { records: 1, duration_ms: 0 })
+          : undefined;
+      const instanceId = (run?.json.job_instance as { id?: string } | undefined)?.id;
+      const fire = () =>
+        sandbox.admin('POST', '/events', { kind: action, instance_id: instanceId });
+      let fired = await fire();
+      // The run ends on the sandbox's timer: its job_end is refused (422) until then.
+      await eventually(
+        async () => fired.status !== 422 || (fired = await fire()).status !== 422,
+        `the run's end, for its ${action}`,
+      );
+
+      expect(fired.status).toBe(202);
+      expect(String((fired.json.event as { action?: unknown }).action).toLowerCase()).toBe(action);
     },
   );
 });

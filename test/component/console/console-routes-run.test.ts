@@ -4,17 +4,15 @@ import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import request from 'supertest';
 import type { z } from 'zod';
-import { WorkerConfig, loadConfig } from '../../../src/config';
 import { RoutesRun } from '../../../src/console/api/api-schemas';
 import type { ConsoleProcess } from '../../../src/processes/console-process';
-import { createWorkerProcess } from '../../../src/processes/worker-process';
-import type { WorkerProcess } from '../../../src/processes/worker-process';
-import { closeRedis } from '../../../src/redis/close-redis';
-import { openWorkerConnection } from '../../../src/redis/open-worker-connection';
 import { routeQueueName } from '../../../src/routes/route-queue-name';
 import { readRoutesRun, routesRunKeys } from '../../../src/routes/routes-run-registry';
-import { TEST_REDIS_URL, obliterateQueue } from '../../helpers/redis';
-import { eventually, silentLogger } from '../routes/support/route-events';
+import { pageText } from '../../helpers/page-text';
+import { obliterateQueue } from '../../helpers/redis';
+import { startRoutesWorker } from '../../helpers/routes-worker';
+import type { RoutesWorker } from '../../helpers/routes-worker';
+import { eventually } from '../routes/support/route-events';
 import { startConsoleOnRedis } from './support/console-on-redis';
 import type { ConsoleOnRedis } from './support/console-on-redis';
 
@@ -29,20 +27,13 @@ const routesYaml = (...names: string[]): string =>
     .map((name) => `  - name: ${name}\n    to: { http: { url: "http://127.0.0.1:9/${name}" } }\n`)
     .join('')}`;
 
-/** Text of the page without tags, its spaces folded: what a reader sees. */
-const textOf = (page: string): string =>
-  page
-    .replace(/<[^>]+>/g, ' ')
-    .replace(/&#39;/g, "'")
-    .replace(/\s+/g, ' ');
-
 describe('the console shows the routes the workers run, not only those it read at its start', () => {
   let sut: ConsoleOnRedis;
   let dir: string;
   let env: Record<string, string>;
   let consoleConnection: Redis;
   let consoleProcess: ConsoleProcess;
-  const workers: { running: WorkerProcess; connection: Redis }[] = [];
+  const workers: RoutesWorker[] = [];
 
   beforeEach(async () => {
     sut = await startConsoleOnRedis({
@@ -60,7 +51,7 @@ describe('the console shows the routes the workers run, not only those it read a
     ({ dir, env, connection: consoleConnection, consoleProcess } = sut);
   });
   afterEach(async () => {
-    for (const one of workers.splice(0)) await stopWorker(one);
+    for (const one of workers.splice(0)) await one.close();
     for (const name of ['loans', 'requests'])
       await obliterateQueue(routeQueueName(env.QUEUE_NAME ?? '', name));
     const keys = routesRunKeys(env.QUEUE_NAME ?? '');
@@ -69,25 +60,10 @@ describe('the console shows the routes the workers run, not only those it read a
   });
 
   /** The worker process as bin/worker.ts builds it, reading ROUTES_FILE as it is now. */
-  const startWorker = (): { running: WorkerProcess; connection: Redis } => {
-    const config = loadConfig(WorkerConfig, {
-      ...env,
-      SVC_BASE_URL: 'http://127.0.0.1:9',
-      SVC_API_KEY: 'unused',
-      RECORDS_DIR: join(dir, 'records'),
-      RECONCILE_INTERVAL_SECONDS: '0',
-    });
-    const connection = openWorkerConnection(TEST_REDIS_URL, silentLogger);
-    const one = {
-      running: createWorkerProcess({ config, logger: silentLogger, connection, env }),
-      connection,
-    };
+  const startWorker = (): RoutesWorker => {
+    const one = startRoutesWorker(env, dir);
     workers.push(one);
     return one;
-  };
-  const stopWorker = async (one: { running: WorkerProcess; connection: Redis }): Promise<void> => {
-    await one.running.close();
-    await closeRedis(one.connection);
   };
   const workersSaying = (count: number) =>
     eventually(
@@ -95,7 +71,7 @@ describe('the console shows the routes the workers run, not only those it read a
       `${String(count)} workers registered`,
     );
   const routesPage = async (): Promise<string> =>
-    textOf((await request(consoleProcess.app).get('/routes').set(bearer).expect(200)).text);
+    pageText((await request(consoleProcess.app).get('/routes').set(bearer).expect(200)).text);
 
   it('shows a route added and run by a restarted worker, one no worker runs any more, and workers that disagree', async () => {
     const first = startWorker();
@@ -115,7 +91,7 @@ describe('the console shows the routes the workers run, not only those it read a
 
     // The first worker restarts on the new file: every worker agrees, none runs `loans`.
     workers.splice(workers.indexOf(first), 1);
-    await stopWorker(first);
+    await first.close();
     startWorker();
     await workersSaying(2);
     const after = await routesPage();
@@ -182,7 +158,7 @@ describe('the console shows the routes the workers run, not only those it read a
       await readRoutesRun(consoleConnection, env.QUEUE_NAME ?? '', Date.now() + 60_000),
     ).toEqual([]);
     expect(entry?.routes).toEqual(['loans']);
-    await stopWorker(one);
+    await one.close();
     workers.splice(0);
     // A worker that stops removes its entry at once.
     expect(await readRoutesRun(consoleConnection, env.QUEUE_NAME ?? '')).toEqual([]);

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -19,6 +19,23 @@ function verify(files: string[]): Promise<{ code: number; output: string }> {
         resolve({ code, output: `${stdout}${stderr}` });
       },
     );
+  });
+}
+
+/** The `install` lines of deployment.md's systemd recipe (its first sh block), as written. */
+function recipeInstallLines(): string[] {
+  const doc = readFileSync(join(ROOT, 'docs/deployment.md'), 'utf8');
+  const section = doc.slice(doc.indexOf('## systemd'));
+  const block = /```sh\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
+  return block.split('\n').filter((line) => line.startsWith('install '));
+}
+
+function runSh(command: string): Promise<{ code: number; output: string }> {
+  return new Promise((resolve) => {
+    execFile('sh', ['-c', command], { cwd: ROOT, timeout: 30_000 }, (error, stdout, stderr) => {
+      const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1;
+      resolve({ code, output: `${stdout}${stderr}` });
+    });
   });
 }
 
@@ -69,6 +86,32 @@ describe('deploy/systemd', () => {
       expect((await verify([broken])).output).toContain("Unknown key 'NoNewPrivilges'");
     } finally {
       await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("installs the environment file where the units read it, by the recipe's own install line (into a temporary root)", async () => {
+    const lines = recipeInstallLines();
+    expect(lines).toHaveLength(1);
+    const root = await mkdtemp(join(tmpdir(), 'systemd-root-'));
+    try {
+      // The recipe runs as root on a host with the svcws group (sysusers above); here /etc is a
+      // folder of the test's and the group this process's own, the rest of the line as written.
+      const group = String(process.getgid?.() ?? 0);
+      for (const line of lines) {
+        const here = line
+          .replaceAll(' /etc/', ` ${root}/etc/`)
+          .replace(/-g svcws\b/, `-g ${group}`);
+        expect(here).not.toBe(line);
+        expect(await runSh(here)).toEqual({ code: 0, output: '' });
+      }
+      const unit = keysOf(readFileSync(join(UNITS, 'svcws-worker.service'), 'utf8'));
+      const installed = join(root, unit.get('EnvironmentFile') ?? '');
+      expect(await readFile(installed, 'utf8')).toBe(
+        readFileSync(join(ROOT, '.env.example'), 'utf8'),
+      );
+      expect((await stat(installed)).mode & 0o777).toBe(0o640);
+    } finally {
+      await rm(root, { recursive: true, force: true });
     }
   });
 

@@ -20,6 +20,7 @@ import {
 } from '../../helpers/console-with-history';
 import type { ConsoleWithHistory } from '../../helpers/console-with-history';
 import { captureLogger } from '../../helpers/capture-logger';
+import { consoleApiCall } from '../../helpers/console-api-call';
 
 const TOKENS = HISTORY_CONSOLE_TOKENS;
 
@@ -40,17 +41,8 @@ describe('the console’s history API over a real PostgreSQL', () => {
   let url: string;
   const loan = fixtureEvent('loan-returned');
   const other = { ...fixtureEvent('item-updated'), institution: { value: 'INST_B' } };
-  const call = async (token: string, path: string, body?: unknown) => {
-    const response = await fetch(`${url}/api/v1${path}`, {
-      method: body === undefined ? 'GET' : 'POST',
-      headers: {
-        authorization: `Bearer ${token}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-  };
+  const call = (token: string, path: string, body?: unknown) =>
+    consoleApiCall(url, token)(path, body);
   const ids = (answer: { body: Record<string, unknown> }) =>
     (answer.body.items as { eventId: string }[]).map((item) => item.eventId).sort();
 

@@ -11,6 +11,7 @@ import { startRouting } from '../../../src/routes/start-routing';
 import type { Routing } from '../../../src/routes/start-routing';
 import { openWorkerConnection } from '../../../src/redis/open-worker-connection';
 import { captureIo } from '../../component/cli/cli-io-capture';
+import { consoleApiCall } from '../../helpers/console-api-call';
 import { eventually, silentLogger } from '../../component/routes/support/route-events';
 import {
   HISTORY_CONSOLE_TOKENS,
@@ -47,21 +48,8 @@ describe('recover since: what failed on a route and never succeeded since, sent 
   const fine = loans('rs-fine', 1);
   const requestsFor = (id: string) =>
     receiver.requests.filter((one) => one.body.includes(`"${id}"`)).length;
-  const call = async (token: string, path: string, body?: unknown) => {
-    const response = await fetch(`${running.url}/api/v1${path}`, {
-      method: body === undefined ? 'GET' : 'POST',
-      headers: {
-        authorization: `Bearer ${token}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    return {
-      status: response.status,
-      location: response.headers.get('location'),
-      body: (await response.json()) as Record<string, unknown>,
-    };
-  };
+  const call = (token: string, path: string, body?: unknown) =>
+    consoleApiCall(running.url, token)(path, body);
   const recoverAudit = async () => {
     const db = await openHistoryDatabase({ url: TEST_DATABASE_URL, schema: running.schema });
     if (db === undefined) throw new Error('no history database');

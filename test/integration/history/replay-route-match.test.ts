@@ -7,6 +7,7 @@ import type { CanonicalEvent } from '../../../src/events/canonical-event';
 import { openHistoryDatabase } from '../../../src/history/open-history-database';
 import { routeQueueName } from '../../../src/routes/route-queue-name';
 import { captureIo } from '../../component/cli/cli-io-capture';
+import { consoleApiCall } from '../../helpers/console-api-call';
 import {
   HISTORY_CONSOLE_TOKENS as TOKENS,
   startConsoleWithHistory,
@@ -57,17 +58,8 @@ describe('a replay goes where the route would have sent the event (match:, where
     const code = await runCli(['history', 'replay', '--since', since, ...args], io);
     return { code, out: io.stdout(), err: io.stderr() };
   };
-  const call = async (path: string, body?: unknown) => {
-    const response = await fetch(`${running.url}/api/v1${path}`, {
-      method: body === undefined ? 'GET' : 'POST',
-      headers: {
-        authorization: `Bearer ${TOKENS.operator}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-  };
+  const call = (path: string, body?: unknown) =>
+    consoleApiCall(running.url, TOKENS.operator)(path, body);
   /** The event ids waiting on a route's queue, sorted (then the queue is emptied). */
   const takenFrom = async (route: string): Promise<string[]> => {
     const queue = new Queue(routeQueueName(running.queueName, route), {

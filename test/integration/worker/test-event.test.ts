@@ -5,7 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { runCli } from '../../../src/cli/run-cli';
+import { SAMPLE_KINDS } from '../../../src/cli/sample-events';
 import { WorkerConfig } from '../../../src/config';
+import { jobIdForEvent } from '../../../src/events/job-id-for-event';
+import { findJob } from '../../../src/operations/find-job';
 import { closeRedis } from '../../../src/redis/close-redis';
 import { openWorkerConnection } from '../../../src/redis/open-worker-connection';
 import { createWorkerProcess } from '../../../src/processes/worker-process';
@@ -42,9 +45,10 @@ describe('send-test-event: a marked event through the listener, the signature an
     const routesFile = join(dir, 'routes.yaml');
     await writeFile(
       routesFile,
+      // Both take every action: only the opted-in one may receive a test event.
       'routes:\n' +
-        `  - name: job-ends\n    match: { action: [job_end] }\n    to: { http: { url: "${receiver.origin}/hooks/job-ends" } }\n` +
-        `  - name: checks\n    match: { action: [job_end] }\n    testEvents: true\n    to: { http: { url: "${receiver.origin}/hooks/checks" } }\n`,
+        `  - name: every-event\n    to: { http: { url: "${receiver.origin}/hooks/every-event" } }\n` +
+        `  - name: checks\n    testEvents: true\n    to: { http: { url: "${receiver.origin}/hooks/checks" } }\n`,
     );
     const log = captureLogger();
     connection = openWorkerConnection(TEST_REDIS_URL, log.logger);
@@ -71,45 +75,64 @@ describe('send-test-event: a marked event through the listener, the signature an
     await listener?.close();
     await receiver?.close();
     await platformApi?.close();
-    for (const route of ['job-ends', 'checks']) {
+    for (const route of ['every-event', 'checks']) {
       await obliterateQueue(routeQueueName(listener.queueName, route));
     }
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('completes a sample job_end as a test event: no failed job, no API call, no delivery but to a route that opts in', async () => {
+  /** The failed-jobs figure alert SvcwsEventJobsFailed reads: bullmq_job_count{state="failed"}. */
+  const failedJobsMetric = async (): Promise<string | undefined> => {
     const port = (server.address() as AddressInfo).port;
-    const io = captureIo({ REDIS_URL: TEST_REDIS_URL, QUEUE_NAME: listener.queueName });
-    const code = await runCli(
-      [
-        'send-test-event',
-        ...['--url', `http://127.0.0.1:${String(port)}/webhooks`],
-        ...['--secret', TEST_SECRET, '--sample', 'job_end'],
-      ],
-      io,
-    );
-    expect(io.stderr()).toBe('');
-    expect(code).toBe(0);
-    const out = io.stdout();
-    expect(out).toContain(
-      'accepted: the listener verified the signature and queued event svcws-test-',
-    );
-    expect(out).toContain('→ queued: job evt-svcws-test-');
-    expect(out).toContain('✓ completed as a test event');
-    const queue = listener.events.queue;
-    expect(await queue.getFailedCount()).toBe(0);
-    const [job] = await queue.getCompleted();
-    expect(job?.returnvalue).toEqual({ outcome: 'test event' });
-    // The route that opts in (testEvents: true) receives it; the other takes no job for it.
-    await eventually(() => receiver.requests.length === 1, 'the opted-in route delivered');
-    expect(receiver.requests.map((request) => request.path)).toEqual(['/hooks/checks']);
-    const jobEnds = new Queue(routeQueueName(listener.queueName, 'job-ends'), { connection });
-    try {
-      const counts = await jobEnds.getJobCounts();
-      expect(Object.values(counts).reduce((sum, n) => sum + n, 0)).toBe(0);
-    } finally {
-      await jobEnds.close();
-    }
-    expect(platformApi.requests).toEqual([]);
-  });
+    const text = await (await fetch(`http://127.0.0.1:${String(port)}/metrics`)).text();
+    const series = `bullmq_job_count{queue="${listener.queueName}", state="failed"} `;
+    return text
+      .split('\n')
+      .find((line) => line.startsWith(series))
+      ?.slice(series.length);
+  };
+
+  it.each(SAMPLE_KINDS.map((kind) => [kind]))(
+    'completes a sample %s as a test event: no failed job, no API call, no delivery but to a route that opts in',
+    async (kind) => {
+      const port = (server.address() as AddressInfo).port;
+      const io = captureIo({ REDIS_URL: TEST_REDIS_URL, QUEUE_NAME: listener.queueName });
+      const code = await runCli(
+        [
+          'send-test-event',
+          ...['--url', `http://127.0.0.1:${String(port)}/webhooks`],
+          ...['--secret', TEST_SECRET, '--sample', kind],
+        ],
+        io,
+      );
+      expect(io.stderr()).toBe('');
+      expect(code).toBe(0);
+      const out = io.stdout();
+      const eventId = /queued event (svcws-test-\S+)/.exec(out)?.[1] ?? '';
+      expect(eventId).not.toBe('');
+      expect(out).toContain(`→ queued: job ${jobIdForEvent(eventId)}`);
+      expect(out).toContain('✓ completed as a test event');
+      const queue = listener.events.queue;
+      expect((await findJob(queue, jobIdForEvent(eventId)))?.returnvalue).toEqual({
+        outcome: 'test event',
+      });
+      expect(await queue.getFailedCount()).toBe(0);
+      expect(await failedJobsMetric()).toBe('0');
+      // The route that opts in (testEvents: true) receives it; the other takes no job for it.
+      const deliveredTo = () =>
+        receiver.requests.filter((one) => one.body.includes(eventId)).map((one) => one.path);
+      await eventually(() => deliveredTo().length > 0, 'the opted-in route delivered');
+      expect(deliveredTo()).toEqual(['/hooks/checks']);
+      const everyEvent = new Queue(routeQueueName(listener.queueName, 'every-event'), {
+        connection,
+      });
+      try {
+        const counts = await everyEvent.getJobCounts();
+        expect(Object.values(counts).reduce((sum, n) => sum + n, 0)).toBe(0);
+      } finally {
+        await everyEvent.close();
+      }
+      expect(platformApi.requests).toEqual([]);
+    },
+  );
 });

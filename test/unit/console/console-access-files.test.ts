@@ -52,7 +52,7 @@ describe('a console tokens file that cannot be used', () => {
       `# console tokens\ntokens:\n${GOOD}${GOOD}  - operator ${TOKEN}\n`,
     );
     expect(error.problems).toEqual([
-      expect.stringMatching(/^line 5: tokens\.2: a object; expected an entry `- \{ name: <name>/),
+      expect.stringMatching(/^line 5: tokens\.2: an object; expected an entry `- \{ name: <name>/),
     ]);
     expect(error.message).toContain(path);
     expect(error.message).not.toContain(TOKEN);
@@ -73,7 +73,7 @@ describe('a console tokens file that cannot be used', () => {
   it('says what the whole file is expected to be when it is not a list of tokens', async () => {
     const { error, path } = await errorOf(`operator ${TOKEN}\n`);
     expect(error.message).toContain(
-      `invalid console tokens file ${path}: line 1: the file: a object; expected \`tokens:\` and a list under it`,
+      `invalid console tokens file ${path}: line 1: the file: an object; expected \`tokens:\` and a list under it`,
     );
     expect(error.message).not.toContain(TOKEN);
   });

@@ -34,6 +34,7 @@ export const FLOORS: readonly (readonly string[])[] = [
     'message-of.ts',
     'request-failure.ts',
     'with-timeout.ts',
+    'with-article.ts',
   ],
   ['@svcws/client'],
 ];
