@@ -86,7 +86,7 @@ function canonicalOrUndefined(data: unknown): CanonicalEvent | undefined {
 }
 
 /** The event id for log lines, read defensively: the payload has not been checked yet. */
-export function eventIdOf(data: unknown): string | undefined {
+function eventIdOf(data: unknown): string | undefined {
   if (typeof data !== 'object' || data === null || !('id' in data)) return undefined;
   return typeof data.id === 'string' ? data.id : undefined;
 }
