@@ -153,7 +153,7 @@ function uniqueNames(
 /** What a route's rule is compared by: `match.where` read into a list, in the file's order. */
 interface RouteRule {
   readonly name: string;
-  readonly match: { readonly where?: readonly { readonly path: string }[] | undefined };
+  readonly match?: { readonly where?: unknown } | undefined;
 }
 
 /**
@@ -162,8 +162,13 @@ interface RouteRule {
  * change. `where:` is read into a list in the order of its keys: sorted by path here, as a map.
  */
 function ruleText({ name: _name, ...rule }: RouteRule): string {
-  const where = rule.match.where?.toSorted((a, b) => (a.path < b.path ? -1 : 1));
-  return canonicalJson({ ...rule, match: { ...rule.match, where } });
+  // The refinement runs even when a route's own fields did not parse (a where: that is still the
+  // file's map, say): what is not a list is compared as written.
+  const where: unknown = rule.match?.where;
+  const sorted = Array.isArray(where)
+    ? (where as { readonly path: string }[]).toSorted((a, b) => (a.path < b.path ? -1 : 1))
+    : where;
+  return canonicalJson({ ...rule, match: { ...rule.match, where: sorted } });
 }
 
 /**
