@@ -77,7 +77,11 @@ export function createRouteWorker(options: RouteWorkerOptions): Worker {
       of: (job.opts.attempts ?? 1) + offset,
       admission,
       ...(job.id === undefined ? {} : { jobId: job.id }),
-      inSpan: (fields, deliver) => deliveryInSpan(job, fields, deliver),
+      // Off, no span is made (its attributes and the producer link are work for nothing), as the
+      // event run's span stage and the listener's enqueue span are composed only when on.
+      ...(options.telemetry === undefined
+        ? {}
+        : { inSpan: (fields, deliver) => deliveryInSpan(job, fields, deliver) }),
     });
     if (outcome.kind === 'delivered') return;
     if (outcome.kind === 'failed' && !outcome.retryable) {

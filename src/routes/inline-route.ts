@@ -41,6 +41,8 @@ export interface InlineRouteOptions {
   readonly deadlineMs: number;
   /** A further say (a circuit breaker): `false` queues the delivery as a route job. */
   readonly canTakeInline?: (route: AnyRoute) => boolean;
+  /** Tracing is on: each attempt is a span `deliver <route>` of the event's run. */
+  readonly traced?: boolean;
 }
 
 export function createInlineRoute(options: InlineRouteOptions): InlineRoute {
@@ -67,7 +69,9 @@ export function createInlineRoute(options: InlineRouteOptions): InlineRoute {
         number: 1,
         of: route.retry.attempts,
         onSettled: settled,
-        inSpan: (fields, deliver) => inlineDeliveryInSpan(event.action, fields, deliver),
+        ...(options.traced === true
+          ? { inSpan: (fields, deliver) => inlineDeliveryInSpan(event.action, fields, deliver) }
+          : {}),
       });
       return byDeadline(attempting, deadlineMs, deliveryBoundMs(route) - deadlineMs);
     },

@@ -264,6 +264,7 @@ function deliveringRoute(
     paused,
     bucket,
     deadlineMs: inline.deadlineMs,
+    traced: options.telemetry !== undefined,
     // An open circuit's deliveries wait as route jobs, where the probe decides.
     canTakeInline: (one) =>
       (circuit?.closedNow() ?? true) && (canTakeInline === undefined || canTakeInline(one)),

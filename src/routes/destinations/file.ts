@@ -54,7 +54,9 @@ function archivePathOf(
   event: CanonicalEvent,
   now = new Date(),
 ): string {
-  return join(renderTemplate(options.dir, event), `${now.toISOString().slice(0, 10)}.jsonl`);
+  // Most archives name one directory: no template to render for each event then.
+  const dir = options.dir.includes('{') ? renderTemplate(options.dir, event) : options.dir;
+  return join(dir, `${now.toISOString().slice(0, 10)}.jsonl`);
 }
 
 function previewFile(
