@@ -89,6 +89,9 @@ export async function run(): Promise<void> {
   }
   if (BASELINE !== undefined)
     pipelines.push(ourPipeline(`before (${BASELINE})`, baselineBuild(BASELINE)));
+  // The A/A control: the same build as `ours` again, in the same rounds — the spread two runs of
+  // one code show here, against which a difference between pipelines is read.
+  if (process.env.BENCH_AA === '1') pipelines.push(ourPipeline('ours again (A/A)', currentBuild));
   const only = chosenPipelines(pipelines);
   pipelines.splice(0, pipelines.length, ...only);
   const servers = await startServers(pipelines);
