@@ -48,8 +48,34 @@ export interface RouteWorkerOptions {
  * The route's `ratePerSecond` is BullMQ's limiter, which holds across every worker process.
  */
 export function createRouteWorker(options: RouteWorkerOptions): Worker {
+  const { route, delivery } = options;
+  const processor = routeProcessor(options);
+
+  const worker = new OutageSafeWorker(options.queueName, processor, {
+    connection: options.connection,
+    concurrency: route.concurrency,
+    autorun: options.autorun ?? true,
+    settings: { backoffStrategy: routeBackoff },
+    ...(route.ratePerSecond === undefined
+      ? {}
+      : // BullMQ's limiter counts whole jobs per window: a rate under 1/s becomes 1 per 1/rate s.
+        { limiter: limiterOf(route.ratePerSecond) }),
+    ...(options.lockDuration === undefined ? {} : { lockDuration: options.lockDuration }),
+    ...(options.stalledInterval === undefined ? {} : { stalledInterval: options.stalledInterval }),
+    ...(options.telemetry === undefined ? {} : { telemetry: options.telemetry }),
+  });
+  worker.on('error', (error) => {
+    // Redis away is said once by the connection's watch (src/redis/watch-redis.ts), not per retry.
+    if (isConnectionError(error)) return;
+    delivery.logger.warn({ route: route.name, err: errField(error) }, 'route worker error');
+  });
+  return worker;
+}
+
+/** One route job: one attempt, its outcome as BullMQ's (another attempt, or the failed set). */
+function routeProcessor(options: RouteWorkerOptions) {
   const { route, bucket, delivery } = options;
-  const processor = async (job: Job<CanonicalEvent>): Promise<void> => {
+  return async (job: Job<CanonicalEvent>): Promise<void> => {
     const offset = attemptOffsetOf(job);
     const inlineFailure = inlineFailureOf(job);
     // Logged and counted when the inline attempt made it; a replay (attempts reset) delivers.
@@ -89,26 +115,6 @@ export function createRouteWorker(options: RouteWorkerOptions): Worker {
     }
     throw outcome.error;
   };
-
-  const worker = new OutageSafeWorker(options.queueName, processor, {
-    connection: options.connection,
-    concurrency: route.concurrency,
-    autorun: options.autorun ?? true,
-    settings: { backoffStrategy: routeBackoff },
-    ...(route.ratePerSecond === undefined
-      ? {}
-      : // BullMQ's limiter counts whole jobs per window: a rate under 1/s becomes 1 per 1/rate s.
-        { limiter: limiterOf(route.ratePerSecond) }),
-    ...(options.lockDuration === undefined ? {} : { lockDuration: options.lockDuration }),
-    ...(options.stalledInterval === undefined ? {} : { stalledInterval: options.stalledInterval }),
-    ...(options.telemetry === undefined ? {} : { telemetry: options.telemetry }),
-  });
-  worker.on('error', (error) => {
-    // Redis away is said once by the connection's watch (src/redis/watch-redis.ts), not per retry.
-    if (isConnectionError(error)) return;
-    delivery.logger.warn({ route: route.name, err: errField(error) }, 'route worker error');
-  });
-  return worker;
 }
 
 function limiterOf(ratePerSecond: number): { max: number; duration: number } {
