@@ -113,7 +113,8 @@ interface Side {
  * baseline's own ref again is an A/A run: the noise floor of the machine at the time), then the
  * working tree. BENCH_SPOOL=1 adds the working tree with SPOOL_DIR set (Redis up, so the spool
  * stays empty: its cost on the happy path) just before it; with BENCH_BASELINE=HEAD the reference
- * is the same code without the spool, and `now` against it is the A/A.
+ * is the same code without the spool, and `now` against it is the A/A. BENCH_TYPICAL=1 (JSON) adds
+ * the typical listener just before `now`.
  */
 function treesToMeasure(): Side[] {
   const also = (process.env.BENCH_ALSO ?? '').split(',').filter((ref) => ref !== '');
@@ -132,7 +133,19 @@ function treesToMeasure(): Side[] {
           },
         ]
       : [];
-  return [...sides, ...spooled, { label: 'now', script: now }];
+  // BENCH_TYPICAL=1 (JSON only): the typical listener profiled as ours is, so the two profiles say
+  // where ours spends what it spends beyond it. `env` keeps it out of the in-process intake report.
+  const typical =
+    process.env.BENCH_TYPICAL === '1'
+      ? [
+          {
+            label: 'typical',
+            script: builtScript('bench/servers/typical-listener-server.ts'),
+            env: {},
+          },
+        ]
+      : [];
+  return [...sides, ...spooled, ...typical, { label: 'now', script: now }];
 }
 
 async function measure(

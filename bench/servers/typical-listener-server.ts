@@ -45,5 +45,9 @@ app.post('/webhooks', express.raw({ type: () => true, limit: '1mb' }), async (re
   logger.info({ eventId: event.id, action: event.action }, 'event queued');
   res.status(200).json({ status: 'queued' });
 });
+// What a load generator waits on before it sends (bench/ingress-profile.bench.ts, as for ours).
+app.get('/readyz', (_req, res) => {
+  res.status(200).json({ status: 'ready' });
+});
 app.listen(Number(process.env.PORT ?? 0), '127.0.0.1');
 process.on('SIGTERM', () => process.exit(0));
