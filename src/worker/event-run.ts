@@ -2,6 +2,8 @@ import type { Job } from 'bullmq';
 import type { CanonicalEvent } from '../events/canonical-event';
 import { safeParseCanonicalEvent } from '../events/canonical-event';
 import type { Logger } from '../logger';
+import { isRecord } from '../is-record';
+import type { EventLineFields } from '../events/event-line-fields';
 
 /** What a handler gets besides its payload. */
 export interface HandlerContext {
@@ -87,28 +89,23 @@ function canonicalOrUndefined(data: unknown): CanonicalEvent | undefined {
 
 /** The event id for log lines, read defensively: the payload has not been checked yet. */
 function eventIdOf(data: unknown): string | undefined {
-  if (typeof data !== 'object' || data === null || !('id' in data)) return undefined;
-  return typeof data.id === 'string' ? data.id : undefined;
+  return isRecord(data) && typeof data.id === 'string' ? data.id : undefined;
 }
 
 /** `{ value }`'s value when it is a string: a code read defensively, as eventIdOf reads the id. */
 function codeOf(data: unknown, key: 'institution' | 'event'): string | undefined {
-  if (typeof data !== 'object' || data === null || !(key in data)) return undefined;
-  const field: unknown = (data as Record<string, unknown>)[key];
-  if (typeof field !== 'object' || field === null || !('value' in field)) return undefined;
-  return typeof field.value === 'string' ? field.value : undefined;
+  const field = isRecord(data) ? data[key] : undefined;
+  return isRecord(field) && typeof field.value === 'string' ? field.value : undefined;
 }
 
 /**
  * A job's event fields for a line about it (docs/logs.md: institution, action, event, eventId),
  * read defensively from data not yet checked: what is not there is left out.
  */
-export function jobEventFields(job: { readonly name: string; readonly data: unknown }): {
-  institution: string | undefined;
-  action: string;
-  event: string | undefined;
-  eventId: string | undefined;
-} {
+export function jobEventFields(job: {
+  readonly name: string;
+  readonly data: unknown;
+}): Omit<EventLineFields, 'eventId'> & { eventId: string | undefined } {
   return {
     institution: codeOf(job.data, 'institution'),
     action: job.name,
