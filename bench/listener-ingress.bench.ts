@@ -259,8 +259,9 @@ function verdicts(cases: Case[], paced: LoadFigures): void {
   const vsTypical = ratio(json.figures.cpuUs, typical.figures.cpuUs);
   const xmlVsJson = ratio(xml.figures.cpuUs, json.figures.cpuUs);
   check('ours JSON / floor', vsFloor, '<= 1.50', vsFloor <= 1.5);
-  check('ours JSON / typical listener', vsTypical, '<= 0.90', vsTypical <= 0.9);
-  check('ours XML 2 KB / ours JSON 1 KB', xmlVsJson, '<= 1.25', xmlVsJson <= 1.25);
+  // The targets of docs/benchmarks.md; the earlier 0.90 and 1.25 are in its journal.
+  check('ours JSON / typical listener', vsTypical, '<= 1.00', vsTypical <= 1);
+  check('ours XML 2 KB / ours JSON 1 KB', xmlVsJson, '<= 1.10', xmlVsJson <= 1.1);
   check('p99 at 1,000/s, ms', paced.p99, '< 25', paced.p99 < 25);
   check('non-2xx at 1,000/s', paced.non2xx + paced.errors, '0', paced.non2xx + paced.errors === 0);
   const rssMb = paced.maxRssBytes / 2 ** 20;

@@ -5,6 +5,7 @@ import { rootFieldRules } from './kinds/event-kinds';
 import type { FieldRules } from './kinds/field-rules';
 import { MAX_NESTING_DEPTH } from './max-nesting-depth';
 import { XmlJsonFormBuilder } from './xml-json-form-builder';
+import { UNSAFE_KEYS } from './unsafe-keys';
 
 const DECLARATION_REFUSED = 'XML with a DOCTYPE or ENTITY declaration is not accepted';
 
@@ -79,7 +80,7 @@ function attributesOf(tag: SaxesTagPlain): Record<string, string> | undefined {
   for (const name in tag.attributes) {
     if (name === 'xmlns' || name.startsWith('xmlns:')) continue;
     const key = localName(name);
-    if (key === '__proto__' || key === 'constructor' || key === 'prototype') continue;
+    if (UNSAFE_KEYS.has(key)) continue;
     (out ??= {})[key] = tag.attributes[name] ?? '';
   }
   return out;
