@@ -2,6 +2,7 @@ import type { Queue } from 'bullmq';
 import type { CanonicalEvent } from './canonical-event';
 import { jobIdForEvent } from './job-id-for-event';
 import { ReplicasNotConfirmedError } from './replicas-not-confirmed-error';
+import { sharedReplicaWait } from './shared-replica-wait';
 
 export interface EnqueueResult {
   jobId: string;
@@ -63,15 +64,19 @@ export function createEventEnqueuer(options: EventEnqueuerOptions): EnqueueEvent
   };
   if (ackReplicas === undefined || ackReplicas.replicas === 0) return enqueue;
   const { replicas, timeoutMs } = ackReplicas;
+  const wait = sharedReplicaWait(async () => {
+    const client = await queue.backend.connection.client;
+    return Number(await client.runCommand('wait', [replicas, timeoutMs]));
+  });
   return async (event) => {
     const result = await enqueue(event);
     // WAIT covers every write this connection made before it — the add is one, its reply is in
     // (commands on one connection are answered in the order they were sent). A duplicate
     // writes too (BullMQ's add appends a "duplicated" entry to the events stream), later in the
     // replication stream than the original add: so a redelivery is also answered 200 only once
-    // its job is on the replicas, whichever connection wrote it first.
-    const client = await queue.backend.connection.client;
-    const confirmed = Number(await client.runCommand('wait', [replicas, timeoutMs]));
+    // its job is on the replicas, whichever connection wrote it first. One WAIT serves every
+    // delivery whose add was answered before it was sent (shared-replica-wait.ts).
+    const confirmed = await wait();
     if (confirmed < replicas) throw new ReplicasNotConfirmedError(confirmed, replicas, timeoutMs);
     return result;
   };
