@@ -82,7 +82,7 @@ export function createFanOut({
     const jobs = await Promise.all(
       matched.map(async ({ route, queue, inline }) => {
         const base = options.get(route.name) ?? routeJobOptions(route, keepCompletedHours);
-        if (inline === undefined || !inline.ready()) return { queue, opts: base };
+        if (inline === undefined || !(await inline.ready())) return { queue, opts: base };
         const outcome = await inline.attempt(event);
         if (outcome.kind !== 'late') return { queue, opts: afterInline(outcome, base) };
         const { settled, holdMs } = outcome;

@@ -13,8 +13,9 @@ export interface InlineRoute {
   /**
    * Whether the route takes an attempt now: its worker runs here, its queue is not paused, it is
    * within its rate and its concurrency, and `canTakeInline` says yes. Takes the rate's token.
+   * Answers at once unless the pause's last read is old (PausedState.runningNow).
    */
-  ready(): boolean;
+  ready(): Promise<boolean>;
   /**
    * Attempt 1 of the route's attempts: its outcome, or `late` when the destination has not
    * answered by the inline deadline (the attempt goes on; its outcome comes with `settled`).
@@ -54,15 +55,19 @@ export function createInlineRoute(options: InlineRouteOptions): InlineRoute {
     inFlight -= 1;
   };
   return {
-    ready: () =>
-      worker.isRunning() &&
-      !worker.isPaused() &&
-      // A pause answered "paused" holds: only a fresh read that said running lets it go.
-      paused.runningConfirmed() &&
-      inFlight < route.concurrency &&
-      (options.canTakeInline?.(route) ?? true) &&
-      // Last: a token taken is a delivery made.
-      (bucket?.tryTake() ?? true),
+    ready: async () => {
+      const free = (): boolean =>
+        worker.isRunning() && !worker.isPaused() && inFlight < route.concurrency;
+      // A pause answered "paused" holds: only a fresh read that said running lets it go. A read
+      // that is only late is made again: queueing the delivery instead costs more of what is
+      // scarce (a route job's commands) just when the process or Redis is busy.
+      if (!free() || !(await paused.runningNow()) || !free()) return false;
+      return (
+        (options.canTakeInline?.(route) ?? true) &&
+        // Last: a token taken is a delivery made.
+        (bucket?.tryTake() ?? true)
+      );
+    },
     attempt: (event) => {
       inFlight += 1;
       const attempting = attemptDelivery(delivery, event, {

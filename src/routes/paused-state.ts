@@ -16,6 +16,12 @@ export interface PausedState {
   runningConfirmed(): boolean;
   /** Reads the pause now (one round trip) and answers whether an attempt may start. */
   confirm(): Promise<boolean>;
+  /**
+   * As runningConfirmed, but a "running" that is only old (the process busy, Redis slow) is read
+   * again (one round trip, shared with the background read) instead of being taken for a pause. A
+   * known pause costs no round trip.
+   */
+  runningNow(): Promise<boolean>;
   /** Stops reading. */
   stop(): void;
 }
@@ -73,6 +79,7 @@ export function createPausedState(queue: Queue, everyMs: number): PausedState {
   return {
     runningConfirmed,
     confirm: async () => runningConfirmed() || (await read()),
+    runningNow: async () => runningConfirmed() || (!paused && (await read())),
     stop: () => clearInterval(timer),
   };
 }

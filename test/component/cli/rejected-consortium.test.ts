@@ -51,7 +51,10 @@ describe('npm run events -- rejected replay, in a consortium (INSTITUTIONS_FILE)
       institution,
     });
 
-  beforeAll(() => {
+  beforeAll(async () => {
+    // The store gives a connection 1 s to be ready (the listener's bound); this one is the
+    // test's own, opened as the file loads: ready before the first test, on a busy machine too.
+    await redis.ping();
     const member = (code: string, secret: string) =>
       [
         `  - code: ${code}`,

@@ -47,6 +47,7 @@ describe('route worker: a job taken while the pause is not confirmed', () => {
         asked += 1;
         return Promise.resolve(running);
       },
+      runningNow: () => Promise.resolve(running),
       stop: () => undefined,
     };
     const destination = createDestination(route.to, {
