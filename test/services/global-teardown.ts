@@ -1,5 +1,6 @@
 import type { PrivateServers } from '../../scripts/services/start-private-servers';
 import { holdNotedLines } from '../helpers/log-reference/held-line-shapes';
+import { closeLoadLane } from '../helpers/load-lane';
 import { SERVERS_KEY } from './global-setup';
 
 /**
@@ -10,6 +11,7 @@ import { SERVERS_KEY } from './global-setup';
 export default async function globalTeardown(): Promise<void> {
   const servers = (globalThis as Record<symbol, PrivateServers | undefined>)[SERVERS_KEY];
   await servers?.stop();
+  closeLoadLane();
   const held = holdNotedLines();
   process.stdout.write(`[test services] ${String(held)} line shapes held to docs/logs.md\n`);
 }
