@@ -6,6 +6,8 @@ const product = {
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }] },
+  // The suites judged by their answers under a steady load run alone (test/helpers/load-lane.ts).
+  setupFilesAfterEnv: ['<rootDir>/test/helpers/load-lane-setup.ts'],
   // Same names as tsconfig.json's `paths`: both packages resolve from source, no build needed.
   moduleNameMapper: {
     '^svcws-listener$': '<rootDir>/src/index.ts',

@@ -1,12 +1,25 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 /** Names the run's lane directory in the environment the test workers inherit. */
 const LANE_DIR_KEY = 'SVCWS_TEST_LOAD_LANE';
 
-/** How long a suite may wait for the lane: the longest load suite is about 6 minutes. */
+/** How long a suite may wait for its turn: the longest suite that runs alone takes ~6 minutes. */
 export const LOAD_LANE_WAIT_MS = 30 * 60_000;
+
+/**
+ * The suites that hold a steady load and are judged by its answers (each within the sender's 5 s):
+ * each runs alone. Beside other suites on two cores (one starting a dozen processes, or another
+ * load) their listener was starved past 5 s on a slower machine.
+ */
+export const RUN_ALONE: readonly string[] = [
+  'test/integration/pipeline/redis-outage.test.ts',
+  'test/integration/redis-ha/sentinel-failover.test.ts',
+  'test/integration/listener/spool.test.ts',
+  'test/integration/listener/spool-process.test.ts',
+  'test/integration/listener/keep-alive-load.test.ts',
+];
 
 /** Made once by the global set-up, removed by its teardown. */
 export function openLoadLane(): void {
@@ -18,49 +31,95 @@ export function closeLoadLane(): void {
   if (dir !== undefined && dir !== '') rmSync(dir, { recursive: true, force: true });
 }
 
+export interface LoadLane {
+  enter(): Promise<void>;
+  leave(): void;
+}
+
+const pause = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 250));
+
 /**
- * One lane, across the test workers, for the suites that hold a steady load on the machine
- * (a paced stream of deliveries for tens of seconds, each answered within the sender's 5 s): two
- * of them at once on two cores starve each other's listener past that bound, which is a fault of
- * the run, not of the product. The other suites run beside either. The lane is a directory made
- * with mkdir (atomic), holding its owner's pid: a lane whose owner died is taken over.
+ * A turn across the test workers: `alone` waits until no other suite runs and keeps new ones out
+ * until it leaves; any other suite runs beside any other, but not beside one running alone. Files
+ * in the lane directory made with mkdir and O_EXCL (atomic), each holding its owner's pid: a turn
+ * whose owner died is taken over. Outside `npm test` (no lane directory) it waits for nothing.
  */
-export function loadLane(): { enter: () => Promise<void>; leave: () => void } {
+export function loadLane(alone: boolean): LoadLane {
   const dir = process.env[LANE_DIR_KEY];
-  // Run alone (not through `npm test`): there is nobody to share the machine with.
-  const held = dir === undefined || dir === '' ? undefined : join(dir, 'held');
-  let mine = false;
+  if (dir === undefined || dir === '') return { enter: () => Promise.resolve(), leave: () => {} };
+  const exclusive = join(dir, 'alone');
+  const shared = join(dir, `beside-${String(process.pid)}`);
+  let held: string | undefined;
   return {
     enter: async () => {
-      if (held === undefined) return;
-      while (!tryTake(held)) await new Promise((resolve) => setTimeout(resolve, 250));
-      mine = true;
+      if (alone) {
+        while (!tryMake(exclusive)) await pause();
+        held = exclusive;
+        while (othersBeside(dir, shared).length > 0) await pause();
+        return;
+      }
+      for (;;) {
+        if (!takenAlone(exclusive)) {
+          writeFileSync(shared, String(process.pid));
+          // Checked again once written: a suite that began to run alone meanwhile waits for this
+          // file to go, so step back and let it run.
+          if (!takenAlone(exclusive)) break;
+          rmSync(shared, { force: true });
+        }
+        await pause();
+      }
+      held = shared;
     },
     leave: () => {
-      if (held !== undefined && mine) rmSync(held, { recursive: true, force: true });
-      mine = false;
+      if (held !== undefined) rmSync(held, { recursive: true, force: true });
+      held = undefined;
     },
   };
 }
 
-function tryTake(held: string): boolean {
+/** Makes the directory `path` with this pid in it; false when it exists and its owner lives. */
+function tryMake(path: string): boolean {
   try {
-    mkdirSync(held);
-    writeFileSync(join(held, 'pid'), String(process.pid));
+    mkdirSync(path);
+    writeFileSync(join(path, 'pid'), String(process.pid));
     return true;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    if (ownerGone(held)) rmSync(held, { recursive: true, force: true });
+    if (ownerGone(join(path, 'pid'))) rmSync(path, { recursive: true, force: true });
     return false;
   }
 }
 
-function ownerGone(held: string): boolean {
+function takenAlone(exclusive: string): boolean {
+  try {
+    readdirSync(exclusive);
+  } catch {
+    return false;
+  }
+  if (!ownerGone(join(exclusive, 'pid'))) return true;
+  rmSync(exclusive, { recursive: true, force: true });
+  return false;
+}
+
+/** The other workers' `beside-<pid>` files, those of dead workers removed. */
+function othersBeside(dir: string, own: string): string[] {
+  return readdirSync(dir)
+    .filter((name) => name.startsWith('beside-'))
+    .map((name) => join(dir, name))
+    .filter((path) => {
+      if (path === own) return false;
+      if (!ownerGone(path)) return true;
+      rmSync(path, { force: true });
+      return false;
+    });
+}
+
+function ownerGone(pidFile: string): boolean {
   let pid: number;
   try {
-    pid = Number(readFileSync(join(held, 'pid'), 'utf8'));
+    pid = Number(readFileSync(pidFile, 'utf8'));
   } catch {
-    // Made a moment ago, its pid not written yet.
+    // Made a moment ago, its pid not written yet (or gone since).
     return false;
   }
   if (!Number.isInteger(pid) || pid <= 0) return false;

@@ -9,14 +9,6 @@ import { loanEventJson } from '../../helpers/loan-event';
 import { TEST_REDIS_URL, obliterateQueue, uniqueQueueName } from '../../helpers/redis';
 import { closeOf, startWeb } from '../../helpers/start-web';
 import type { Started } from '../../helpers/start-web';
-import { LOAD_LANE_WAIT_MS, loadLane } from '../../helpers/load-lane';
-
-// A steady load for the whole file: one such file at a time (test/helpers/load-lane.ts).
-const lane = loadLane();
-beforeAll(() => lane.enter(), LOAD_LANE_WAIT_MS);
-afterAll(() => {
-  lane.leave();
-});
 
 const SECRET = 'keep-alive-test-secret';
 

@@ -9,14 +9,6 @@ import { uniqueQueueName } from '../../helpers/redis';
 import { startDeliveries } from '../redis-ha/support/send-deliveries';
 import { spawnWorker } from '../worker/support/child-process';
 import type { ChildWorker } from '../worker/support/child-process';
-import { LOAD_LANE_WAIT_MS, loadLane } from '../../helpers/load-lane';
-
-// A steady load for the whole file: one such file at a time (test/helpers/load-lane.ts).
-const lane = loadLane();
-beforeAll(() => lane.enter(), LOAD_LANE_WAIT_MS);
-afterAll(() => {
-  lane.leave();
-});
 
 const SECRET = 'spool-process-secret';
 const ROOT = join(__dirname, '../../..');

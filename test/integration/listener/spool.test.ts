@@ -13,14 +13,6 @@ import { startPrivateRedis } from '../../helpers/private-redis';
 import { within } from '../../helpers/within';
 import { startDeliveries } from '../redis-ha/support/send-deliveries';
 import type { PrivateRedis } from '../../helpers/private-redis';
-import { LOAD_LANE_WAIT_MS, loadLane } from '../../helpers/load-lane';
-
-// A steady load for the whole file: one such file at a time (test/helpers/load-lane.ts).
-const lane = loadLane();
-beforeAll(() => lane.enter(), LOAD_LANE_WAIT_MS);
-afterAll(() => {
-  lane.leave();
-});
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 

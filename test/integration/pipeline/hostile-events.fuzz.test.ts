@@ -35,6 +35,8 @@ const SEED =
   process.env.FUZZ_SEED === undefined ? randomInt(2 ** 31) : Number(process.env.FUZZ_SEED);
 /** The target: the ordinary event after a hostile one is in the history this soon. */
 const NEXT_EVENT_WITHIN_MS = 5000;
+/** A deadline, not a target: the first event after start-up, on a busy machine. */
+const WARM_UP_WITHIN_MS = 60_000;
 const HISTORY_KEY = 'fuzz-history-key-of-at-least-32-characters';
 
 jest.setTimeout(Math.max(240_000, RUNS * 4000));
@@ -138,6 +140,9 @@ describe('the whole pipeline under hostile events', () => {
     const cases = new Map<string, unknown>();
     let count = 0;
     const token = listener.queueName.slice(-8);
+    // The first event after start-up pays the cold costs (connections, the history's first
+    // writes, the JIT): the target is for the line once it moves, so one goes through first.
+    sentinels.push(await ordinaryEventFlows(`${token}-warm`, WARM_UP_WITHIN_MS));
 
     await fc.assert(
       fc.asyncProperty(hostileCase, async (hostile) => {
@@ -166,14 +171,10 @@ describe('the whole pipeline under hostile events', () => {
   });
 
   /** Posts an ordinary LOAN: in the history within 5 s, delivered on every route; its id. */
-  async function ordinaryEventFlows(id: string): Promise<string> {
+  async function ordinaryEventFlows(id: string, within = NEXT_EVENT_WITHIN_MS): Promise<string> {
     const sentinel = sentinelDelivery(id);
     expect((await post(sentinel, `fuzz-${id}`)).status).toBe(200);
-    await eventually(
-      () => inHistory(id),
-      'the ordinary event in the history',
-      NEXT_EVENT_WITHIN_MS,
-    );
+    await eventually(() => inHistory(id), 'the ordinary event in the history', within);
     await eventually(
       async () => (await deliveredRoutes(id)).length === ROUTE_NAMES.length,
       'the ordinary event delivered on every route',

@@ -8,14 +8,6 @@ import { sendThroughOutage } from './support/send-through-outage';
 import type { OutageRun, OutageTimings } from './support/send-through-outage';
 import { settledTallies } from './support/settled-tallies';
 import type { ExpectedByRoute, TallyByRoute } from './support/settled-tallies';
-import { LOAD_LANE_WAIT_MS, loadLane } from '../../helpers/load-lane';
-
-// A steady load for the whole file: one such file at a time (test/helpers/load-lane.ts).
-const lane = loadLane();
-beforeAll(() => lane.enter(), LOAD_LANE_WAIT_MS);
-afterAll(() => {
-  lane.leave();
-});
 
 const TIMINGS: OutageTimings = {
   perSecond: 100,

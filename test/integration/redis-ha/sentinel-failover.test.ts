@@ -9,14 +9,6 @@ import { MASTER_NAME, startRedisHa, waitFor } from './support/redis-ha-cluster';
 import type { RedisHa } from './support/redis-ha-cluster';
 import { startDeliveries } from './support/send-deliveries';
 import type { DeliveryRecord } from './support/send-deliveries';
-import { LOAD_LANE_WAIT_MS, loadLane } from '../../helpers/load-lane';
-
-// A steady load for the whole file: one such file at a time (test/helpers/load-lane.ts).
-const lane = loadLane();
-beforeAll(() => lane.enter(), LOAD_LANE_WAIT_MS);
-afterAll(() => {
-  lane.leave();
-});
 
 const SECRET = 'ha-test-secret-0123456789';
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
