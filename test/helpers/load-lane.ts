@@ -1,12 +1,23 @@
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 /** Names the run's lane directory in the environment the test workers inherit. */
 const LANE_DIR_KEY = 'SVCWS_TEST_LOAD_LANE';
 
-/** How long a suite may wait for its turn: the longest suite that runs alone takes ~6 minutes. */
-export const LOAD_LANE_WAIT_MS = 30 * 60_000;
+/**
+ * A turn held longer is taken over, as one whose worker died: the longest suite takes about 6
+ * minutes, and a suite that failed to load may never have left its turn.
+ */
+const TURN_AT_MOST_MS = 15 * 60_000;
 
 /**
  * The suites that hold a steady load and are judged by its answers (each within the sender's 5 s):
@@ -32,43 +43,59 @@ export function closeLoadLane(): void {
 }
 
 export interface LoadLane {
+  /** Waits for the turn without blocking the process (polls every 250 ms). */
   enter(): Promise<void>;
+  /**
+   * Waits for the turn blocking the process: for a jest set-up file, which runs before the test
+   * file is loaded, so a suite that waits does not compile its imports beside one that runs alone.
+   */
+  enterBlocking(): void;
   leave(): void;
 }
 
-const pause = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 250));
+const POLL_MS = 250;
+const pause = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, POLL_MS));
+const pauseBlocking = (): void => {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, POLL_MS);
+};
 
 /**
  * A turn across the test workers: `alone` waits until no other suite runs and keeps new ones out
  * until it leaves; any other suite runs beside any other, but not beside one running alone. Files
- * in the lane directory made with mkdir and O_EXCL (atomic), each holding its owner's pid: a turn
- * whose owner died is taken over. Outside `npm test` (no lane directory) it waits for nothing.
+ * in the lane directory made with mkdir (atomic), each holding its owner's pid: a turn whose
+ * owner died, or held past TURN_AT_MOST_MS, is taken over. Outside `npm test` (no lane directory) it waits for nothing.
  */
 export function loadLane(alone: boolean): LoadLane {
   const dir = process.env[LANE_DIR_KEY];
-  if (dir === undefined || dir === '') return { enter: () => Promise.resolve(), leave: () => {} };
+  if (dir === undefined || dir === '') {
+    return { enter: () => Promise.resolve(), enterBlocking: () => {}, leave: () => {} };
+  }
   const exclusive = join(dir, 'alone');
   const shared = join(dir, `beside-${String(process.pid)}`);
   let held: string | undefined;
+  /** One step towards the turn; true once it is held. */
+  const step = (): boolean => {
+    if (alone) {
+      if (held === undefined && tryMake(exclusive)) held = exclusive;
+      return held !== undefined && othersBeside(dir, shared).length === 0;
+    }
+    if (takenAlone(exclusive)) return false;
+    writeFileSync(shared, String(process.pid));
+    // Checked again once written: a suite that began to run alone meanwhile waits for this file
+    // to go, so step back and let it run.
+    if (takenAlone(exclusive)) {
+      rmSync(shared, { force: true });
+      return false;
+    }
+    held = shared;
+    return true;
+  };
   return {
     enter: async () => {
-      if (alone) {
-        while (!tryMake(exclusive)) await pause();
-        held = exclusive;
-        while (othersBeside(dir, shared).length > 0) await pause();
-        return;
-      }
-      for (;;) {
-        if (!takenAlone(exclusive)) {
-          writeFileSync(shared, String(process.pid));
-          // Checked again once written: a suite that began to run alone meanwhile waits for this
-          // file to go, so step back and let it run.
-          if (!takenAlone(exclusive)) break;
-          rmSync(shared, { force: true });
-        }
-        await pause();
-      }
-      held = shared;
+      while (!step()) await pause();
+    },
+    enterBlocking: () => {
+      while (!step()) pauseBlocking();
     },
     leave: () => {
       if (held !== undefined) rmSync(held, { recursive: true, force: true });
@@ -118,6 +145,7 @@ function ownerGone(pidFile: string): boolean {
   let pid: number;
   try {
     pid = Number(readFileSync(pidFile, 'utf8'));
+    if (Date.now() - statSync(pidFile).mtimeMs > TURN_AT_MOST_MS) return true;
   } catch {
     // Made a moment ago, its pid not written yet (or gone since).
     return false;

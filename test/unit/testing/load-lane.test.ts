@@ -40,6 +40,8 @@ describe('the load lane: suites judged under a steady load run alone', () => {
     // A suite in another worker (its turn is named by its worker's pid: the parent's, alive).
     writeFileSync(join(dir, 'beside-1'), String(process.ppid));
     const a = loadLane(false);
+    // Free of anyone running alone: taken at once, blocking or not.
+    loadLane(false).enterBlocking();
     expect(await settledWithin(a.enter(), 300)).toBe(true);
 
     const alone = loadLane(true);
