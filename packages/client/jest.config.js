@@ -6,5 +6,8 @@ module.exports = {
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }] },
+  // Their turn beside the product's suites: none runs beside one that must run alone
+  // (test/helpers/load-lane.ts; outside the root's `npm test` it waits for nothing).
+  setupFilesAfterEnv: ['<rootDir>/../../test/helpers/load-lane-setup.ts'],
   testTimeout: 30000,
 };

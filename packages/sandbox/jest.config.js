@@ -11,5 +11,8 @@ module.exports = {
     '^svcws-listener$': '<rootDir>/../../src/index.ts',
     '^@svcws/client$': '<rootDir>/../client/src/index.ts',
   },
+  // Their turn beside the product's suites: none runs beside one that must run alone
+  // (test/helpers/load-lane.ts; outside the root's `npm test` it waits for nothing).
+  setupFilesAfterEnv: ['<rootDir>/../../test/helpers/load-lane-setup.ts'],
   testTimeout: 30000,
 };
