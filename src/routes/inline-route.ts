@@ -12,8 +12,9 @@ import type { TokenBucket } from './token-bucket';
 export interface InlineRoute {
   /**
    * Whether the route takes an attempt now: its worker runs here, its queue is not paused, it is
-   * within its rate and its concurrency, and `canTakeInline` says yes. Takes the rate's token.
-   * Answers at once unless the pause's last read is old (PausedState.runningNow).
+   * within its rate and its concurrency, and `canTakeInline` says yes. Takes the rate's token and
+   * a concurrency slot: a `true` must be followed by `attempt`. Answers at once unless the pause's
+   * last read is old (PausedState.runningNow).
    */
   ready(): Promise<boolean>;
   /**
@@ -62,14 +63,14 @@ export function createInlineRoute(options: InlineRouteOptions): InlineRoute {
       // that is only late is made again: queueing the delivery instead costs more of what is
       // scarce (a route job's commands) just when the process or Redis is busy.
       if (!free() || !(await paused.runningNow()) || !free()) return false;
-      return (
-        (options.canTakeInline?.(route) ?? true) &&
-        // Last: a token taken is a delivery made.
-        (bucket?.tryTake() ?? true)
-      );
+      // Last: a token taken is a delivery made.
+      if (!(options.canTakeInline?.(route) ?? true) || !(bucket?.tryTake() ?? true)) return false;
+      // The slot is taken here, in the same step as the last check: another event's `ready`
+      // may run before the caller's `attempt`, and must count this one.
+      inFlight += 1;
+      return true;
     },
     attempt: (event) => {
-      inFlight += 1;
       const attempting = attemptDelivery(delivery, event, {
         number: 1,
         of: route.retry.attempts,
