@@ -12,7 +12,7 @@ import type { AnyRoute } from './routes-file';
 import type { PausedState } from './paused-state';
 import type { TokenBucket } from './token-bucket';
 import { isConnectionError } from '../redis/is-connection-error';
-import { OutageSafeWorker } from '../worker/outage-safe-worker';
+import { OutageSafeWorker, isLockRenewalError } from '../worker/outage-safe-worker';
 import { errField } from '../err-field';
 import { eventLineFields } from '../events/event-line-fields';
 
@@ -64,9 +64,21 @@ export function createRouteWorker(options: RouteWorkerOptions): Worker {
     ...(options.stalledInterval === undefined ? {} : { stalledInterval: options.stalledInterval }),
     ...(options.telemetry === undefined ? {} : { telemetry: options.telemetry }),
   });
+  // A route attempt is one delivery, already on the wire: it is not cut off (a cut delivery may
+  // still have arrived). Its completion is recorded without the lock (OutageSafeWorker) if Redis
+  // lost the lock while away; if another worker took the job meanwhile, that is at least once.
+  worker.on('lockRenewalFailed', (jobIds: string[]) => {
+    for (const jobId of jobIds) {
+      delivery.logger.warn(
+        { route: route.name, queueJobId: jobId },
+        'route job lock lost: its attempt goes on here',
+      );
+    }
+  });
   worker.on('error', (error) => {
-    // Redis away is said once by the connection's watch (src/redis/watch-redis.ts), not per retry.
-    if (isConnectionError(error)) return;
+    // Redis away is said once by the connection's watch (src/redis/watch-redis.ts), not per retry;
+    // a lock BullMQ could not renew, by the lockRenewalFailed line above (it emits both).
+    if (isConnectionError(error) || isLockRenewalError(error)) return;
     delivery.logger.warn({ route: route.name, err: errField(error) }, 'route worker error');
   });
   return worker;

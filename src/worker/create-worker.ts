@@ -8,7 +8,7 @@ import { decideFailure } from './failure-policy';
 import type { Dispatch } from './handler-registry';
 import { jobEventFields } from './event-run';
 import { isConnectionError } from '../redis/is-connection-error';
-import { OutageSafeWorker } from './outage-safe-worker';
+import { OutageSafeWorker, isLockRenewalError } from './outage-safe-worker';
 import { errField } from '../err-field';
 
 export interface CreateWorkerOptions {
@@ -187,9 +187,4 @@ function abortedRun(logger: Logger, job: Job, signal: AbortSignal, error: unknow
     'event run aborted: will run again',
   );
   return new Error(reason, { cause: error });
-}
-
-/** BullMQ's error for a lock it could not renew (lock-manager.js), sent with lockRenewalFailed. */
-function isLockRenewalError(error: Error): boolean {
-  return error.message.startsWith('could not renew lock for job ');
 }

@@ -41,3 +41,8 @@ export class OutageSafeWorker<DataType, ResultType, NameType extends string> ext
     }
   }
 }
+
+/** BullMQ's error for a lock it could not renew (lock-manager.js), sent with lockRenewalFailed. */
+export function isLockRenewalError(error: Error): boolean {
+  return error.message.startsWith('could not renew lock for job ');
+}
