@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import { hashTagged } from './redis/hash-tag';
 import { ruleOfIssue } from './startup/rule-of-issue';
 
 /**
@@ -54,20 +55,21 @@ const longSecret = z.string().min(32, 'at least 32 characters');
 /** Webhook secrets: a short shared secret can be guessed offline from one signed body. */
 const webhookSecret = z.string().min(16, 'at least 16 characters');
 
-/** `host:port,host:port` (`[v6]:port`; 26379, Sentinel's own port, when a part has none). */
-const hostPortList = z.string().transform((value, ctx) => {
-  const addresses: { host: string; port: number }[] = [];
-  for (const part of value.split(',')) {
-    const match = /^\s*(?:\[([0-9A-Fa-f:.]+)\]|([^\s:[\]]+))(?::(\d{1,5}))?\s*$/.exec(part);
-    const port = match?.[3] === undefined ? 26379 : Number(match[3]);
-    if (match === null || port < 1 || port > 65535) {
-      ctx.addIssue({ code: 'custom', message: 'host:port pairs separated by commas' });
-      return z.NEVER;
+/** `host:port,host:port` (`[v6]:port`; `defaultPort` when a part has none). */
+const hostPortList = (defaultPort: number) =>
+  z.string().transform((value, ctx) => {
+    const addresses: { host: string; port: number }[] = [];
+    for (const part of value.split(',')) {
+      const match = /^\s*(?:\[([0-9A-Fa-f:.]+)\]|([^\s:[\]]+))(?::(\d{1,5}))?\s*$/.exec(part);
+      const port = match?.[3] === undefined ? defaultPort : Number(match[3]);
+      if (match === null || port < 1 || port > 65535) {
+        ctx.addIssue({ code: 'custom', message: 'host:port pairs separated by commas' });
+        return z.NEVER;
+      }
+      addresses.push({ host: match[1] ?? match[2] ?? '', port });
     }
-    addresses.push({ host: match[1] ?? match[2] ?? '', port });
-  }
-  return addresses;
-});
+    return addresses;
+  });
 
 const logLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
 /** LOG_LEVEL's values: for a process that reads no other configuration (the CLI's own lines). */
@@ -88,12 +90,17 @@ export const EnvSchema = z.object({
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).default('redis://127.0.0.1:6379'),
   // Redis through Sentinel (docs/deployment.md#redis-sentinel): both keys or neither; REDIS_URL
   // is not read then.
-  REDIS_SENTINELS: hostPortList.optional(),
+  REDIS_SENTINELS: hostPortList(26379).optional(),
   REDIS_SENTINEL_NAME: z
     .string()
     .regex(/^[A-Za-z0-9._-]+$/, 'letters, digits, ., _ and - only')
     .optional(),
   REDIS_SENTINEL_PASSWORD: optionalSecret,
+  // A Redis Cluster (docs/deployment.md#a-redis-cluster): some of its nodes, the others found
+  // from them; REDIS_URL is not read then, and REDIS_SENTINELS may not be set beside it.
+  REDIS_CLUSTER_NODES: hostPortList(6379).optional(),
+  /** TLS to every node of REDIS_CLUSTER_NODES (a single Redis takes `rediss://` in REDIS_URL). */
+  REDIS_CLUSTER_TLS: z.enum(['on', 'off']).default('off'),
   REDIS_PASSWORD: optionalSecret,
   // A 200 only once WAIT confirms this many replicas hold the job (0: the primary alone).
   REDIS_ACK_REPLICAS: nonNegativeInt.max(16).default(0),
@@ -265,14 +272,27 @@ export const redisKeys = {
   REDIS_SENTINELS: true,
   REDIS_SENTINEL_NAME: true,
   REDIS_SENTINEL_PASSWORD: true,
+  REDIS_CLUSTER_NODES: true,
+  REDIS_CLUSTER_TLS: true,
   REDIS_PASSWORD: true,
 } as const;
 
-/** Sentinel needs both its list and the primary's name: one alone is a typo, not a choice. */
+/**
+ * Sentinel needs both its list and the primary's name: one alone is a typo, not a choice; and a
+ * cluster is not reached through Sentinel.
+ */
 export function sentinelKeysTogether(
-  config: { REDIS_SENTINELS?: unknown; REDIS_SENTINEL_NAME?: unknown },
+  config: {
+    REDIS_SENTINELS?: unknown;
+    REDIS_SENTINEL_NAME?: unknown;
+    REDIS_CLUSTER_NODES?: unknown;
+  },
   ctx: z.RefinementCtx,
 ): void {
+  if (config.REDIS_CLUSTER_NODES !== undefined && config.REDIS_SENTINELS !== undefined) {
+    const message = 'a Redis Cluster or Sentinel, not both: set one of the two';
+    ctx.addIssue({ code: 'custom', path: ['REDIS_CLUSTER_NODES'], message });
+  }
   if ((config.REDIS_SENTINELS === undefined) === (config.REDIS_SENTINEL_NAME === undefined)) return;
   const missing = config.REDIS_SENTINELS === undefined ? 'REDIS_SENTINELS' : 'REDIS_SENTINEL_NAME';
   const other = missing === 'REDIS_SENTINELS' ? 'REDIS_SENTINEL_NAME' : 'REDIS_SENTINELS';
@@ -303,6 +323,18 @@ function requiredWith(needed: string, given: string) {
 
 /** METRICS_HOST binds METRICS_PORT's server: alone it would bind nothing. */
 const metricsHostWithPort = requiredWith('METRICS_PORT', 'METRICS_HOST');
+/**
+ * On a Redis Cluster each queue is its own hash tag, `{QUEUE_NAME}`, and the names made from it
+ * are too (src/redis/hash-tag.ts): the queues spread over the primaries, each with its keys on one
+ * slot. One Redis and Sentinel keep the name as it is, and so their keys.
+ */
+export function queueOnItsSlot<T extends { QUEUE_NAME: string; REDIS_CLUSTER_NODES?: unknown }>(
+  config: T,
+): T {
+  if (config.REDIS_CLUSTER_NODES === undefined) return config;
+  return { ...config, QUEUE_NAME: hashTagged(config.QUEUE_NAME) };
+}
+
 /** With DATABASE_URL the history is on, and it cannot hash or encrypt without HISTORY_KEY. */
 const historyKeyWithDatabase = requiredWith('HISTORY_KEY', 'DATABASE_URL');
 
@@ -339,7 +371,8 @@ export const WebConfig = EnvSchema.pick({
   .extend({ WEBHOOK_SECRET: webhookSecret.optional() })
   .superRefine(requiredWithoutInstitutionsFile(['WEBHOOK_SECRET']), ALWAYS)
   .superRefine(metricsHostWithPort, ALWAYS)
-  .superRefine(sentinelKeysTogether);
+  .superRefine(sentinelKeysTogether)
+  .overwrite(queueOnItsSlot);
 export type WebConfig = z.infer<typeof WebConfig>;
 
 /** Where the listener spools, and why there; `dir` undefined: it does not (SPOOL_DIR=off). */
@@ -431,7 +464,8 @@ export const WorkerConfig = ClientConfig.extend({
 })
   .superRefine(requiredWithoutInstitutionsFile(['SVC_BASE_URL', 'SVC_API_KEY']), ALWAYS)
   .superRefine(sentinelKeysTogether)
-  .superRefine(historyKeyWithDatabase);
+  .superRefine(historyKeyWithDatabase)
+  .overwrite(queueOnItsSlot);
 export type WorkerConfig = z.infer<typeof WorkerConfig>;
 
 export const HistoryConfig = EnvSchema.pick({
@@ -497,7 +531,8 @@ export const ConsoleConfig = EnvSchema.pick({
       });
     }
   }, ALWAYS)
-  .superRefine(sentinelKeysTogether);
+  .superRefine(sentinelKeysTogether)
+  .overwrite(queueOnItsSlot);
 export type ConsoleConfig = z.infer<typeof ConsoleConfig>;
 
 /**

@@ -16,7 +16,7 @@ import type { ListenerProcess } from '../processes/listener-process';
 import { enqueueBoundMs } from '../events/enqueue-bound-ms';
 import { listenerReadyFields } from '../processes/listener-ready-fields';
 import type { Logger } from '../logger';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/redis-client';
 
 /**
  * Composition root of the listener: reads env, opens Redis, builds the process
@@ -80,7 +80,7 @@ function stopOnSignal(options: {
   config: WebConfig;
   logger: Logger;
   server: Server;
-  connection: Redis;
+  connection: RedisClient;
   listener: ListenerProcess;
 }): void {
   const { config, logger, server, connection, listener } = options;

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/redis-client';
 import { keepOperatorAction } from '../operations/operator-action';
 import type { OperatorAction } from '../operations/operator-action';
 import type { CliIo } from './cli-io';
@@ -13,7 +13,7 @@ import { recordCliAudit } from './record-cli-audit';
  */
 export async function keepCliAction(
   io: CliIo,
-  queues: { readonly connection: Redis; readonly queueName: string },
+  queues: { readonly connection: RedisClient; readonly queueName: string },
   line: Omit<OperatorAction, 'actor'>,
   row: { readonly details: Record<string, unknown>; readonly count?: number },
 ): Promise<void> {

@@ -1,12 +1,12 @@
 import { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/redis-client';
 import type { CliIo } from './cli-io';
 import { openCliRedis } from './open-cli-redis';
 
 export interface CliQueue {
   queue: Queue;
   /** The queue's own connection, for what lives beside it (the rejected store). */
-  connection: Redis;
+  connection: RedisClient;
   /** `host:port` of the Redis (or its sentinels), for messages (no credentials). */
   target: string;
   close: () => Promise<void>;

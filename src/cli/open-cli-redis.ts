@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/redis-client';
 import { loadConfig } from '../config';
 import { openRedis } from '../redis/open-redis';
 import type { CliIo } from './cli-io';
@@ -7,7 +7,7 @@ import { messageOf } from '../message-of';
 import { redisWhere } from '../redis/redis-target';
 
 export interface CliRedis {
-  readonly connection: Redis;
+  readonly connection: RedisClient;
   readonly config: CliQueueConfig;
   /** `host:port` of the Redis (or its sentinels), for messages (no credentials). */
   readonly target: string;

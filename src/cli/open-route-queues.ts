@@ -1,7 +1,7 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/redis-client';
 import { Queue } from 'bullmq';
 import { z } from 'zod';
-import { EnvSchema, loadConfig } from '../config';
+import { EnvSchema, loadConfig, queueOnItsSlot, redisKeys, sentinelKeysTogether } from '../config';
 import type { RedactSecrets } from '../routes/create-secret-redactor';
 import { loadRoutesFile } from '../routes/load-routes-file';
 import { routeQueueName } from '../routes/route-queue-name';
@@ -11,9 +11,10 @@ import { CliUsageError } from './cli-usage-error';
 import { openCliRedis } from './open-cli-redis';
 
 /** The routes commands read the routes file and the Redis of the route queues; ROUTES_FILE is required. */
-export const CliRoutesConfig = EnvSchema.pick({ REDIS_URL: true, QUEUE_NAME: true }).extend({
-  ROUTES_FILE: z.string().min(1),
-});
+export const CliRoutesConfig = EnvSchema.pick({ ...redisKeys, QUEUE_NAME: true })
+  .extend({ ROUTES_FILE: z.string().min(1) })
+  .superRefine(sentinelKeysTogether)
+  .overwrite(queueOnItsSlot);
 export type CliRoutesConfig = z.infer<typeof CliRoutesConfig>;
 
 /**
@@ -53,7 +54,7 @@ export interface CliRouteQueues {
   /** Route name → its queue. */
   readonly queues: ReadonlyMap<string, Queue>;
   /** The queues' connection, for state kept beside them (a route's circuit). */
-  readonly connection: Redis;
+  readonly connection: RedisClient;
   /** QUEUE_NAME: the deployment the queues (and the history's outbox) belong to. */
   readonly queueName: string;
   close(): Promise<void>;

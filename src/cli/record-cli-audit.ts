@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/redis-client';
 import { HistoryConfig, loadConfig } from '../config';
 import { createHistoryRecorder, historyStreamKey } from '../history';
 import type { AuditInput } from '../history';
@@ -12,7 +12,7 @@ import { historyActor } from './history-actor';
  */
 export async function recordCliAudit(
   env: CliIo['env'],
-  queues: { readonly connection: Redis; readonly queueName: string },
+  queues: { readonly connection: RedisClient; readonly queueName: string },
   input: Omit<AuditInput, 'actor'>,
 ): Promise<boolean> {
   const config = loadConfig(HistoryConfig, env);

@@ -1,10 +1,10 @@
 import { Queue } from 'bullmq';
 import type { Telemetry } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/redis-client';
 
 export interface EventQueue {
   queue: Queue;
-  connection: Redis;
+  connection: RedisClient;
   /** Resolves when Redis answers PING; rejects at once while it is unreachable. */
   ping: () => Promise<void>;
   /** Closes the queue handle; the connection stays with whoever opened it. */
@@ -20,7 +20,7 @@ export function createEventQueue({
   queueName,
   telemetry,
 }: {
-  connection: Redis;
+  connection: RedisClient;
   queueName: string;
   /** BullMQ's telemetry (src/tracing/): each job carries its request's trace; none when off. */
   telemetry?: Telemetry | undefined;

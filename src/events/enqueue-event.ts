@@ -3,6 +3,8 @@ import type { CanonicalEvent } from './canonical-event';
 import { jobIdForEvent } from './job-id-for-event';
 import { ReplicasNotConfirmedError } from './replicas-not-confirmed-error';
 import { sharedReplicaWait } from './shared-replica-wait';
+import type { RedisClient } from '../redis/redis-client';
+import { waitForReplicas } from '../redis/wait-for-replicas';
 
 export interface EnqueueResult {
   jobId: string;
@@ -35,9 +37,10 @@ export interface EventEnqueuerOptions extends EventJobOptions {
   /**
    * REDIS_ACK_REPLICAS / REDIS_ACK_TIMEOUT_MS: resolve only once WAIT confirms the job reached
    * this many replicas, else throw ReplicasNotConfirmedError (→ 503, or with SPOOL_DIR the
-   * spool). Off (0) unless given.
+   * spool). Off (0) unless given. `connection` is the one the queue writes through: WAIT counts
+   * the writes of its own connection.
    */
-  ackReplicas?: { replicas: number; timeoutMs: number };
+  ackReplicas?: { replicas: number; timeoutMs: number; connection: RedisClient };
 }
 
 /**
@@ -64,10 +67,11 @@ export function createEventEnqueuer(options: EventEnqueuerOptions): EnqueueEvent
   };
   if (ackReplicas === undefined || ackReplicas.replicas === 0) return enqueue;
   const { replicas, timeoutMs } = ackReplicas;
-  const wait = sharedReplicaWait(async () => {
-    const client = await queue.backend.connection.client;
-    return Number(await client.runCommand('wait', [replicas, timeoutMs]));
-  });
+  // On a cluster, to the primary owning the queue's slot: the adds went there (wait-for-replicas.ts).
+  const queueKey = queue.toKey('id');
+  const wait = sharedReplicaWait(() =>
+    waitForReplicas(ackReplicas.connection, replicas, timeoutMs, queueKey),
+  );
   return async (event) => {
     const result = await enqueue(event);
     // WAIT covers every write this connection made before it — the add is one, its reply is in

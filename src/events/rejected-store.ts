@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/redis-client';
 import { z } from 'zod';
 
 /** A signed delivery that could not become an event, as it arrived: the sender never retries a 4xx (docs/listener.md). */
@@ -41,7 +41,7 @@ export interface RejectedStore {
 }
 
 export interface RejectedStoreOptions {
-  redis: Redis;
+  redis: RedisClient;
   /** Keys live under `<queueName>:rejected:`, apart from BullMQ's own `bull:<queueName>:`. */
   queueName: string;
   maxCount: number;
@@ -120,7 +120,7 @@ export function createRejectedStore({
 
 /** What every operation of one store needs: its connection, keys and bounds. */
 interface StoreKeys {
-  redis: Redis;
+  redis: RedisClient;
   index: string;
   entryPrefix: string;
   ttlMs: number;
@@ -234,7 +234,7 @@ function entryOf(ref: string, values: (string | null)[]): RejectedEntry | undefi
 }
 
 /** Resolves once the connection is ready; rejects after `ms` (or at once when it has ended). */
-async function whenReady(redis: Redis, ms: number): Promise<void> {
+async function whenReady(redis: RedisClient, ms: number): Promise<void> {
   if (redis.status === 'ready') return;
   if (redis.status === 'end') throw new Error('Connection is closed.');
   await new Promise<void>((resolve, reject) => {

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/redis-client';
 import type { Logger } from '../logger';
 import type { RunStage } from '../worker/event-run';
 import type { HandlerEntry } from '../worker/handler-entry';
@@ -31,7 +31,7 @@ export function expectedSinceKey(queueName: string): string {
  * never fails the event.
  */
 export function expectedEventsStage(options: {
-  redis: Redis;
+  redis: RedisClient;
   watch: ExpectedEventsOfQueue;
   logger: Logger;
   /** The handler list: a rule that expects an event by name asks its action's entry. */

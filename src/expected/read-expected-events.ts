@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/redis-client';
 import type { ExpectedEventState } from '../metrics/expected-event-state';
 import { ruleName } from './expected-events-file';
 import type { ExpectedEventsOfQueue } from './expected-events-watch';
@@ -9,7 +9,7 @@ import { expectedLastKey, expectedSinceKey } from './expected-events-watch';
  * `svcws_expected_event_age_seconds` exports, and what the console's overview can show.
  */
 export async function readExpectedEvents(
-  redis: Redis,
+  redis: RedisClient,
   queues: readonly ExpectedEventsOfQueue[],
   now: Date = new Date(),
 ): Promise<ExpectedEventState[]> {

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/redis-client';
 import type { Registry } from 'prom-client';
 import type { Logger } from '../logger';
 import { registerExpectedEventsMetrics } from '../metrics/expected-events-metrics';
@@ -17,7 +17,7 @@ import { readExpectedEvents } from './read-expected-events';
  */
 export function watchExpectedEvents(options: {
   readonly file: string | undefined;
-  readonly connection: Redis;
+  readonly connection: RedisClient;
   readonly logger: Logger;
   readonly registry?: Registry | undefined;
   readonly queues: readonly { institution: string | undefined; queueName: string }[];

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/redis-client';
 import type { CanonicalEvent } from '../events/canonical-event';
 import { maskPersonalValues } from '../events/personal-fields';
 import type { Logger } from '../logger';
@@ -18,7 +18,7 @@ import type {
 
 export interface HistoryRecorderOptions {
   /** The worker's own connection (commands are queued while it reconnects; never blocking). */
-  readonly redis: Redis;
+  readonly redis: RedisClient;
   /** The outbox stream the history writer drains (historyStreamKey). */
   readonly streamKey: string;
   /** HISTORY_KEY: user ids are hashed and patron bodies sealed before they reach Redis. */

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/redis-client';
 import { claimBatch, ensureGroup, finishEntries, readBatch } from './outbox-batches';
 import type { Batch } from './outbox-batches';
 import { outboxCountKey } from './outbox-entry';
@@ -30,7 +30,7 @@ export interface HistoryWriter {
 }
 
 /** Records waiting in the outbox: the count the recorders keep, or entries written before it. */
-export async function outboxBacklog(redis: Redis, streamKey: string): Promise<number> {
+export async function outboxBacklog(redis: RedisClient, streamKey: string): Promise<number> {
   const [count, length] = await Promise.all([
     redis.get(outboxCountKey(streamKey)),
     redis.xlen(streamKey),
@@ -39,7 +39,7 @@ export async function outboxBacklog(redis: Redis, streamKey: string): Promise<nu
 }
 
 /** How long the oldest record has waited in the outbox (0 when it is empty). */
-export async function outboxOldestAgeMs(redis: Redis, streamKey: string): Promise<number> {
+export async function outboxOldestAgeMs(redis: RedisClient, streamKey: string): Promise<number> {
   const [oldest] = await redis.xrange(streamKey, '-', '+', 'COUNT', 1);
   if (oldest === undefined) return 0;
   // A stream id starts with the milliseconds it was added at.

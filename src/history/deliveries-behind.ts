@@ -1,5 +1,5 @@
 import { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/redis-client';
 
 /** Whether the deliveries are behind, read from the worker's event queues. */
 export interface DeliveriesBehind {
@@ -13,7 +13,7 @@ export interface DeliveriesBehind {
  * (docs/history.md).
  */
 export function deliveriesBehind(
-  connection: Redis,
+  connection: RedisClient,
   eventQueues: readonly string[],
   concurrency: number,
 ): DeliveriesBehind {

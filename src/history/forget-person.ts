@@ -1,5 +1,5 @@
 import type { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/redis-client';
 import type { CanonicalEvent } from '../events/canonical-event';
 import type { RejectedStore } from '../events/rejected-store';
 import { personalIdsOf } from '../events/personal-fields';
@@ -13,7 +13,7 @@ export interface ForgetOptions {
   readonly db?: SqlExecutor;
   readonly keys: HistoryKeys;
   /** The history outbox, to drop records of the person not yet written. */
-  readonly redis?: Redis;
+  readonly redis?: RedisClient;
   readonly streamKey?: string;
   /** Event and route queues whose completed and failed jobs are searched. */
   readonly queues?: readonly Queue[];

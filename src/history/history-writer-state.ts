@@ -1,11 +1,11 @@
 import { hostname } from 'node:os';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/redis-client';
 import type { Logger } from '../logger';
 import type { SqlExecutor } from './sql-executor';
 
 export interface HistoryWriterOptions {
   /** Any connection; the writer opens its own blocking one from it (`duplicate()`). */
-  readonly redis: Redis;
+  readonly redis: RedisClient;
   readonly db: SqlExecutor;
   readonly streamKey: string;
   readonly group?: string;
@@ -29,7 +29,7 @@ export interface HistoryWriterOptions {
 
 /** The writer's settings, every default applied. */
 export interface WriterSettings {
-  readonly redis: Redis;
+  readonly redis: RedisClient;
   readonly db: SqlExecutor;
   readonly streamKey: string;
   readonly group: string;
@@ -49,7 +49,7 @@ export interface WriterState {
   /** The days whose partitions are known to exist; cleared when a write fails. */
   readonly knownDays: Set<string>;
   /** The connection blocking on XREADGROUP while the loop runs (its own, so others never wait). */
-  blocking: Redis | undefined;
+  blocking: RedisClient | undefined;
   running: boolean;
   loop: Promise<void> | undefined;
   /** The consumer group exists (created once per writer, or found BUSYGROUP). */

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/redis-client';
 import type { Logger } from '../logger';
 import { ONE_RECORD, RECORD_GROUP, outboxCountKey } from './outbox-entry';
 import { redisScript } from './run-redis-script';
@@ -24,7 +24,7 @@ interface Waiting {
 }
 
 export interface OutboxAppenderOptions {
-  readonly redis: Redis;
+  readonly redis: RedisClient;
   readonly streamKey: string;
   readonly maxBacklog: number;
   readonly logger?: Logger;

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/redis-client';
 import { outboxCountKey, readOutboxEntry } from './outbox-entry';
 import type { WriterState } from './history-writer-state';
 import { redisScript } from './run-redis-script';
@@ -70,7 +70,7 @@ export async function claimBatch(state: WriterState): Promise<Batch> {
 /** New entries, waiting up to `blockMs` for one on `connection` when given. */
 export async function readBatch(
   state: WriterState,
-  connection: Redis,
+  connection: RedisClient,
   blockMs: number | undefined,
 ): Promise<Batch> {
   const { streamKey, group, consumer } = state.settings;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/redis-client';
 
 /**
  * A Lua script by its SHA (EVALSHA): the script's text is sent once per server, not with every
@@ -8,7 +8,7 @@ import type { Redis } from 'ioredis';
  */
 export function redisScript(
   text: string,
-): (redis: Redis, keys: readonly string[], args: readonly (string | number)[]) => Promise<unknown> {
+): (redis: RedisClient, keys: readonly string[], args: readonly (string | number)[]) => Promise<unknown> {
   const sha = createHash('sha1').update(text).digest('hex');
   return async (redis, keys, args) => {
     try {

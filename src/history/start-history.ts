@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/redis-client';
 import type { Registry } from 'prom-client';
 import type { WorkerConfig } from '../config';
 import type { Logger } from '../logger';
@@ -41,7 +41,7 @@ export interface HistoryTuning {
 export interface StartHistoryOptions extends HistoryTuning {
   readonly config: WorkerConfig;
   /** The worker's connection: the outbox stream lives beside the event queue. */
-  readonly connection: Redis;
+  readonly connection: RedisClient;
   readonly logger: Logger;
   /** The worker's metrics registry: the history's gauges and counters (docs/history.md). */
   readonly registry?: Registry;

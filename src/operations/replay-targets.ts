@@ -1,5 +1,5 @@
 import { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/redis-client';
 import { createEventEnqueuer } from '../events/enqueue-event';
 import type { EnqueueEvent } from '../events/enqueue-event';
 import { enqueueForInstitution } from '../events/enqueue-for-institution';
@@ -19,7 +19,7 @@ export interface ReplayTargetsOptions {
   /** The event queue of a single institution (QUEUE_NAME). */
   queue: Queue;
   /** For the institutions' queues, opened when an entry needs one. */
-  connection: Redis;
+  connection: RedisClient;
   /** The member codes of INSTITUTIONS_FILE; undefined without the file. */
   institutions: readonly string[] | undefined;
   dedupWindowHours: number;

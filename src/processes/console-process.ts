@@ -2,7 +2,7 @@ import { runsKey } from '../operations/running-runs';
 import { replayRule } from '../operations/replay-rule';
 import { Queue } from 'bullmq';
 import type { Express } from 'express';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/redis-client';
 import { createReplayTargets } from '../operations/replay-targets';
 import type { ConsoleConfig } from '../config';
 import {
@@ -38,7 +38,7 @@ export interface ConsoleProcessOptions {
   readonly config: ConsoleConfig;
   readonly logger: Logger;
   /** Opened by the caller (bin/console.ts, a test) and closed by it after `close()`. */
-  readonly connection: Redis;
+  readonly connection: RedisClient;
   /** For `${VAR}` in the routes and institutions files, as the worker reads them. */
   readonly env: Readonly<Record<string, string | undefined>>;
   /** The event history; by default opened from DATABASE_URL (undefined there: live state only). */

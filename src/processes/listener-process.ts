@@ -1,6 +1,6 @@
 import type { Telemetry } from 'bullmq';
 import type { Express } from 'express';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/redis-client';
 import type { WebConfig } from '../config';
 import { createEventQueue } from '../events/create-event-queue';
 import type { EventQueue } from '../events/create-event-queue';
@@ -34,7 +34,7 @@ export interface ListenerProcessOptions {
   readonly config: WebConfig;
   readonly logger: Logger;
   /** The listener's Redis connection (openProducerConnection), opened and closed by the caller. */
-  readonly connection: Redis;
+  readonly connection: RedisClient;
   /** For `${VAR}` in INSTITUTIONS_FILE (bin/ passes the process environment). */
   readonly env: Readonly<Record<string, string | undefined>>;
   /** BullMQ's telemetry when tracing is on (src/tracing/start-tracing.ts); nothing is traced without. */
@@ -153,6 +153,7 @@ function enqueuerOf(
         ackReplicas: {
           replicas: config.REDIS_ACK_REPLICAS,
           timeoutMs: config.REDIS_ACK_TIMEOUT_MS,
+          connection: eventQueue.connection,
         },
       }),
     );

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Telemetry, Worker } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/redis-client';
 import type { WorkerConfig } from '../config';
 import { bodyCapsOf } from '../body-caps-of';
 import type { InstitutionEntry } from '../institutions/institutions-file';
@@ -45,7 +45,7 @@ export interface WorkerProcessOptions {
   readonly config: WorkerConfig;
   readonly logger: Logger;
   /** The worker's Redis connection (openWorkerConnection), opened and closed by the caller. */
-  readonly connection: Redis;
+  readonly connection: RedisClient;
   /** For `${VAR}` in ROUTES_FILE and INSTITUTIONS_FILE (bin/ passes the process environment). */
   readonly env: Readonly<Record<string, string | undefined>>;
   /**

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis-client';
 import type { Logger } from '../logger';
 import { openRedis } from './open-redis';
 import type { RedisConnectionConfig } from './open-redis';
@@ -26,7 +26,7 @@ export interface ProducerConnectionOptions {
 export function openProducerConnection(
   redis: string | RedisConnectionConfig,
   { commandTimeoutMs = 1000, logger }: ProducerConnectionOptions = {},
-): Redis {
+): RedisClient {
   const connection = openRedis(redis, {
     enableOfflineQueue: false,
     enableAutoPipelining: false,

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis-client';
 import type { Logger } from '../logger';
 import { openRedis } from './open-redis';
 import type { RedisConnectionConfig } from './open-redis';
@@ -11,7 +11,10 @@ import { watchRedis } from './watch-redis';
  * needs no restart); Redis away is said once (watch-redis.ts) instead of an unhandled 'error' event.
  * Opened by the composition root (bin/worker.ts), closed there.
  */
-export function openWorkerConnection(redis: string | RedisConnectionConfig, logger: Logger): Redis {
+export function openWorkerConnection(
+  redis: string | RedisConnectionConfig,
+  logger: Logger,
+): RedisClient {
   const connection = openRedis(redis, { maxRetriesPerRequest: null });
   watchRedis(connection, redis, logger);
   return connection;

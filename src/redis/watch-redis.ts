@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis-client';
 import type { Logger } from '../logger';
 import { REDIS_RETRY_MAX_MS } from './open-redis';
 import type { RedisConnectionConfig } from './open-redis';
@@ -11,7 +11,7 @@ import { errField } from '../err-field';
  * the connection's error listener, so ioredis never prints an unhandled error event.
  */
 export function watchRedis(
-  connection: Redis,
+  connection: RedisClient,
   redis: string | RedisConnectionConfig,
   logger: Logger,
 ): void {

@@ -1,5 +1,5 @@
 import type { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/redis-client';
 import type { Logger } from '../logger';
 import { createFailureWindow } from './failure-window';
 import type { FailureWindow } from './failure-window';
@@ -28,7 +28,7 @@ export interface CircuitBreakerOptions {
   readonly settings: Exclude<RouteCircuit, 'off'>;
   /** The route's queue: its Redis and key prefix hold the state, its rate limit holds the jobs. */
   readonly queue: Queue;
-  readonly connection: Redis;
+  readonly connection: RedisClient;
   readonly logger: Logger;
   /** How long a read of the shared state is trusted before reading it again. */
   readonly cacheMs?: number;
@@ -184,7 +184,7 @@ async function failed(circuit: Circuit, admission: Admission): Promise<void> {
 
 /** The FAILED script: its outcome, the wait it set, and the failures in a row so far. */
 async function countFailure(
-  connection: Redis,
+  connection: RedisClient,
   key: string,
   attempt: {
     probeMs: number;
@@ -253,13 +253,13 @@ function logTransition(
 }
 
 /** Whether a route's circuit is open, for the metrics gauge and the CLI. */
-export async function isCircuitOpen(connection: Redis, queue: Queue): Promise<boolean> {
+export async function isCircuitOpen(connection: RedisClient, queue: Queue): Promise<boolean> {
   return (await circuitStateOf(connection, queue)).open;
 }
 
 /** A route's circuit as every process sees it: open or not, and when its next probe may go (ms). */
 export async function circuitStateOf(
-  connection: Redis,
+  connection: RedisClient,
   queue: Queue,
 ): Promise<{ open: boolean; probeAt: number | undefined }> {
   const [state, probeAt] = await connection.hmget(circuitKeyOf(queue), 'state', 'probeAt');

@@ -1,6 +1,6 @@
 import { UnrecoverableError, Worker } from 'bullmq';
 import type { Job, Telemetry } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/redis-client';
 import type { CanonicalEvent } from '../events/canonical-event';
 import { attemptDelivery } from './attempt-delivery';
 import type { RouteDelivery } from './attempt-delivery';
@@ -20,7 +20,7 @@ export interface RouteWorkerOptions {
   readonly route: AnyRoute;
   readonly queueName: string;
   /** Shared with the route queues; BullMQ opens its own blocking connection from it. */
-  readonly connection: Redis;
+  readonly connection: RedisClient;
   /** The route's destination, shaping and circuit breaker: one set, shared with inline attempts. */
   readonly delivery: RouteDelivery;
   /**

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { PRIORITY_LIMIT } from 'bullmq';
 import type { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/redis-client';
 
 /**
  * The BullMQ priority of one institution's next delivery on each of `queues`, in their order.
@@ -58,21 +58,29 @@ const NEXT_PLACES_SHA = createHash('sha1').update(NEXT_PLACES).digest('hex');
  * The priorities of a process that serves several institutions: one script call per event for
  * all its route jobs, made before they are added (the add needs the number).
  */
-export function createFairPriorities(connection: Redis): FairPriorities {
+export function createFairPriorities(connection: RedisClient): FairPriorities {
   return async (institution, queues) => {
     if (queues.length === 0) return [];
-    const keys = queues.flatMap((queue) => [queue.toKey('fair'), queue.toKey('prioritized')]);
     const args = [institution, String(PRIORITY_LIMIT), String(IDLE_MS)];
-    const run = async (): Promise<unknown> => {
+    const run = async (some: readonly Queue[]): Promise<number[]> => {
+      const keys = some.flatMap((queue) => [queue.toKey('fair'), queue.toKey('prioritized')]);
       try {
-        return await connection.evalsha(NEXT_PLACES_SHA, keys.length, ...keys, ...args);
+        return (await connection.evalsha(
+          NEXT_PLACES_SHA,
+          keys.length,
+          ...keys,
+          ...args,
+        )) as number[];
       } catch (error) {
         // The script cache is empty after a Redis restart or failover: send the script itself.
         if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
-        return connection.eval(NEXT_PLACES, keys.length, ...keys, ...args);
+        return (await connection.eval(NEXT_PLACES, keys.length, ...keys, ...args)) as number[];
       }
     };
-    const places = (await run()) as number[];
+    // On a cluster each route queue is a slot of its own: one call per queue, side by side.
+    const places = connection.isCluster
+      ? (await Promise.all(queues.map((queue) => run([queue])))).flat()
+      : await run(queues);
     return places.map(Number);
   };
 }

@@ -1,5 +1,5 @@
 import type { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/redis-client';
 import type { RecordedOutcome } from './record-attempt';
 import { FAILURES_KEPT, OUTCOME_FIELD, figuresKeysOf } from './route-figures';
 import type { FiguresAttempt } from './route-figures';
@@ -56,7 +56,7 @@ const HOUR_MINUTES = 60;
  * overview and routes page and `/api/v1/routes` and `/api/v1/overview` share.
  */
 export async function readRouteFigures(
-  connection: Redis,
+  connection: RedisClient,
   queue: Queue,
   options: ReadRouteFiguresOptions = {},
 ): Promise<RouteFigures> {

@@ -1,5 +1,5 @@
 import type { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/redis-client';
 import { readRouteFigures } from './read-route-figures';
 import type { ReadRouteFiguresOptions, RouteFigures } from './read-route-figures';
 import { readRouteState } from './route-state';
@@ -19,7 +19,7 @@ export interface RouteReport {
  * and a run of failures hold the whole route); the figures are `options.institution`'s if given.
  */
 export async function readRouteReport(
-  connection: Redis,
+  connection: RedisClient,
   queue: Queue,
   route: Pick<AnyRoute, 'ratePerSecond' | 'circuit'>,
   options: ReadRouteFiguresOptions = {},

@@ -1,5 +1,7 @@
 import type { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { ChainableCommander } from 'ioredis';
+import type { RedisClient } from '../redis/redis-client';
+import { slotPipelines } from '../redis/slot-pipelines';
 import type { RecordedOutcome } from './record-attempt';
 
 /** One attempt as the route figures count it: every attempt, inline or queued. */
@@ -79,7 +81,7 @@ interface Pending {
  * long of counts, never a delivery.
  */
 export function createRouteFigures(options: {
-  readonly connection: Redis;
+  readonly connection: RedisClient;
   readonly queues: ReadonlyMap<string, Queue>;
   readonly flushEveryMs?: number;
 }): RouteFiguresWriter {
@@ -90,14 +92,15 @@ export function createRouteFigures(options: {
     if (pending.size === 0) return flushing;
     const batch = pending;
     pending = new Map();
-    const pipeline = connection.pipeline();
+    // One pipeline for all routes; on a cluster, one per route (each route queue its own slot).
+    const pipelines = slotPipelines(connection);
     for (const [route, one] of batch) {
       const queue = queues.get(route);
-      if (queue !== undefined) writeRoute(pipeline, queue, one);
+      if (queue !== undefined) writeRoute(pipelines.of(queue.name), queue, one);
     }
     // Redis away: these counts are lost (the deliveries are not); the next flush carries on.
     flushing = flushing.then(() =>
-      pipeline.exec().then(
+      pipelines.exec().then(
         () => undefined,
         () => undefined,
       ),
@@ -153,7 +156,7 @@ function addAttempt(one: Pending, attempt: FiguresAttempt): void {
   one.failures.push(JSON.stringify(attempt));
 }
 
-type Pipeline = ReturnType<Redis['pipeline']>;
+type Pipeline = ChainableCommander;
 
 /** A route's batch as a few commands: counts, last results, the run of failures, two lists. */
 function writeRoute(pipeline: Pipeline, queue: Queue, one: Pending): void {

@@ -1,5 +1,5 @@
 import type { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/redis-client';
 import { isCircuitOpen } from './circuit-breaker';
 import { readRouteReport } from './read-route-report';
 import { ROUTE_STATES } from './route-state';
@@ -33,7 +33,7 @@ export function createRouteMetrics(
   registry: Registry,
   queues: ReadonlyMap<string, Queue>,
   /** The queues' connection: with it, the circuit gauge (`svcws_route_circuit_open`). */
-  connection?: Redis,
+  connection?: RedisClient,
   /** The routes of `queues`: with them and `connection`, the state gauge (`svcws_route_state`). */
   routes?: readonly AnyRoute[],
 ): RouteMetrics {
@@ -83,7 +83,7 @@ export function createRouteMetrics(
 function registerCircuitGauge(
   registry: Registry,
   queues: ReadonlyMap<string, Queue>,
-  connection: Redis,
+  connection: RedisClient,
 ): void {
   new Gauge({
     name: 'svcws_route_circuit_open',
@@ -105,7 +105,7 @@ function registerCircuitGauge(
 function registerStateGauge(
   registry: Registry,
   queues: ReadonlyMap<string, Queue>,
-  connection: Redis,
+  connection: RedisClient,
   routes: readonly AnyRoute[],
 ): void {
   new Gauge({

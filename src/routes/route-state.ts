@@ -1,5 +1,5 @@
 import type { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/redis-client';
 import { circuitStateOf } from './circuit-breaker';
 import type { RouteFigures } from './read-route-figures';
 import { routeWaitingCount } from './route-waiting-count';
@@ -58,7 +58,7 @@ export function routeState(facts: RouteStateFacts): RouteState {
 
 /** Reads the facts of one route (a few commands) and judges its state with routeState. */
 export async function readRouteState(
-  connection: Redis,
+  connection: RedisClient,
   queue: Queue,
   route: Pick<AnyRoute, 'ratePerSecond' | 'circuit'>,
   figures: Pick<RouteFigures, 'failing'>,

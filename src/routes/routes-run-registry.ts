@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/redis-client';
 import { z } from 'zod';
 import { withTimeout } from '../with-timeout';
 
@@ -47,7 +47,7 @@ export interface RoutesRunRegistration {
  * left to the next refresh (a worker's connection waits for Redis; nothing is queued twice).
  */
 export function registerRoutesRun(options: {
-  redis: Redis;
+  redis: RedisClient;
   queueName: string;
   entry: RoutesRunEntry;
   refreshMs?: number;
@@ -96,7 +96,7 @@ export function registerRoutesRun(options: {
 
 /** Entries whose expiry passed (their workers died) are removed by whoever writes next. */
 async function pruneExpired(
-  redis: Redis,
+  redis: RedisClient,
   keys: { entries: string; until: string },
   now: number,
 ): Promise<void> {
@@ -111,7 +111,7 @@ async function pruneExpired(
 
 /** The entries of the workers alive now (refreshed within their TTL), by worker id. */
 export async function readRoutesRun(
-  redis: Redis,
+  redis: RedisClient,
   queueName: string,
   now = Date.now(),
 ): Promise<RoutesRunEntry[]> {
@@ -127,7 +127,7 @@ export async function readRoutesRun(
 }
 
 /** The names of the routes some worker alive now runs. */
-export async function readRoutesRunNames(redis: Redis, queueName: string): Promise<string[]> {
+export async function readRoutesRunNames(redis: RedisClient, queueName: string): Promise<string[]> {
   const entries = await readRoutesRun(redis, queueName);
   return [...new Set(entries.flatMap((entry) => entry.routes))];
 }

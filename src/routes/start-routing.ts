@@ -1,6 +1,6 @@
 import { Queue } from 'bullmq';
 import type { Telemetry, Worker } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/redis-client';
 import type { Registry } from 'prom-client';
 import type { EventKind } from '../events/kinds/event-kind';
 import type { HistoryRecorder } from '../history';
@@ -55,7 +55,7 @@ export interface StartRoutingOptions {
    * The worker's connection (opened in bin/, maxRetriesPerRequest null): the route queues live
    * beside the event queue. Routing does not close it.
    */
-  readonly connection: Redis;
+  readonly connection: RedisClient;
   /** REDIS_URL: the default Redis of a redisStream destination. */
   readonly redisUrl: string;
   /** QUEUE_NAME: each route's queue is named from it (route-queue-name.ts). */

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/redis-client';
 
 /**
  * The API budget left per institution, as the last answer of the service said it
@@ -17,7 +17,7 @@ const SINGLE = '-';
  * not one per API answer.
  */
 export function createApiRemainingWriter(
-  redis: Redis,
+  redis: RedisClient,
   queueName: string,
 ): (remaining: number, institution: string | undefined) => void {
   const latest = new Map<string, number>();
@@ -46,7 +46,7 @@ export function createApiRemainingWriter(
 
 /** The last figure the worker stored for `institution`; undefined: none stored yet. */
 export async function readApiRemaining(
-  redis: Redis,
+  redis: RedisClient,
   queueName: string,
   institution: string | undefined,
 ): Promise<number | undefined> {

@@ -1,6 +1,6 @@
 import { Queue, UnrecoverableError, Worker } from 'bullmq';
 import type { Job, Telemetry } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/redis-client';
 import type { Logger } from '../logger';
 import { createBudgetPause } from './budget-pause';
 import type { BudgetPause } from './budget-pause';
@@ -13,7 +13,7 @@ import { errField } from '../err-field';
 
 export interface CreateWorkerOptions {
   /** Opened by the composition root (openWorkerConnection) and closed there, after `close()`. */
-  readonly connection: Redis;
+  readonly connection: RedisClient;
   /** QUEUE_NAME: the queue the listener fills. */
   readonly queueName: string;
   /** WORKER_CONCURRENCY: jobs processed at once by this process. */

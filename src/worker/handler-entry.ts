@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/redis-client';
 import type { Registry } from 'prom-client';
 import type { WorkerConfig } from '../config';
 import type { Logger } from '../logger';
@@ -35,7 +35,7 @@ export interface EventQueue {
 
 /** What a guard is given: the worker's Redis connection and the queue it guards. */
 export interface GuardDeps {
-  readonly connection: Redis;
+  readonly connection: RedisClient;
   readonly queue: EventQueue;
 }
 
@@ -43,7 +43,7 @@ export interface GuardDeps {
 export interface BackgroundDeps {
   /** The worker's own configuration. */
   readonly config: WorkerConfig;
-  readonly connection: Redis;
+  readonly connection: RedisClient;
   readonly queues: readonly EventQueue[];
   readonly logger: Logger;
   /** The worker's metrics registry, when it has one. */

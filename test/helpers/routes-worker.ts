@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../src/redis/redis-client';
 import { WorkerConfig, loadConfig } from '../../src/config';
 import { createLogger } from '../../src/logger';
 import { createWorkerProcess } from '../../src/processes/worker-process';
@@ -32,7 +32,7 @@ export function startRoutesWorker(
     RECORDS_DIR: join(dir, 'records'),
     RECONCILE_INTERVAL_SECONDS: '0',
   });
-  const connection: Redis = openWorkerConnection(TEST_REDIS_URL, logger);
+  const connection: RedisClient = openWorkerConnection(TEST_REDIS_URL, logger);
   const running = createWorkerProcess({ config, logger, connection, env });
   return {
     close: async () => {
@@ -44,7 +44,7 @@ export function startRoutesWorker(
 
 /** Until the workers alive on `queueName` run exactly these routes (by their registry). */
 export function workersRunning(
-  redis: Redis,
+  redis: RedisClient,
   queueName: string,
   routes: readonly string[],
 ): Promise<void> {

@@ -1,5 +1,5 @@
 import { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../redis/redis-client';
 import { institutionQueueName } from '../../institutions/institution-queue-name';
 import { routeQueueName } from '../../routes/route-queue-name';
 import type { Route } from '../../routes/routes-file';
@@ -11,7 +11,7 @@ export interface EventQueue {
 }
 
 export interface ConsoleQueues {
-  readonly connection: Redis;
+  readonly connection: RedisClient;
   /** QUEUE_NAME: the base of every queue's name, and of the routes workers run (routes-run-registry.ts). */
   readonly queueName: string;
   readonly events: readonly EventQueue[];
@@ -21,7 +21,7 @@ export interface ConsoleQueues {
 
 /** The queues the listener and the worker name (bin/web.ts, start-worker.ts), on one connection. */
 export function openConsoleQueues(options: {
-  connection: Redis;
+  connection: RedisClient;
   queueName: string;
   institutions: readonly string[] | undefined;
   routes: readonly Route[];

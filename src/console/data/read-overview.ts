@@ -1,5 +1,5 @@
 import type { Job, Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../redis/redis-client';
 import { OverviewSection } from './console-views';
 import type {
   ExpectedEventView,
@@ -149,7 +149,7 @@ async function newestJobs(queue: Queue): Promise<Job[]> {
 }
 
 /** Completed and failed jobs finished since `since`: their sorted sets are scored by finishedOn. */
-async function finishedSince(client: Redis, queue: Queue, since: number): Promise<number> {
+async function finishedSince(client: RedisClient, queue: Queue, since: number): Promise<number> {
   const [completed, failed] = await Promise.all([
     client.zcount(queue.keys.completed ?? '', since, '+inf'),
     client.zcount(queue.keys.failed ?? '', since, '+inf'),

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../redis/redis-client';
 import { consoleError } from './console-error';
 
 /** Statuses of a connection on its way up: a read waits for it this long, no more. */
@@ -13,7 +13,7 @@ const READY_WAIT_MS = 1000;
  * or stopped answering (its command timeout) is `redis_down` too; any other failure stays itself.
  */
 export async function whileRedisAnswers<T>(
-  connection: Redis,
+  connection: RedisClient,
   what: string,
   read: () => Promise<T>,
 ): Promise<T> {
@@ -31,7 +31,7 @@ function isTimeout(error: unknown): boolean {
 }
 
 /** Whether the connection is ready, or becomes ready within `ms` while it is coming up. */
-async function readyWithin(connection: Redis, ms: number): Promise<boolean> {
+async function readyWithin(connection: RedisClient, ms: number): Promise<boolean> {
   if (connection.status === 'ready') return true;
   if (!COMING_UP.has(connection.status)) return false;
   return new Promise((resolve) => {

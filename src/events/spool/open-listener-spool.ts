@@ -1,4 +1,5 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../redis/redis-client';
+import { waitForReplicas } from '../../redis/wait-for-replicas';
 import type { WebConfig } from '../../config';
 import { createEventQueue } from '../create-event-queue';
 import type { EventQueue } from '../create-event-queue';
@@ -37,7 +38,7 @@ export interface ListenerSpool {
 export interface ListenerSpoolOptions {
   config: WebConfig & { SPOOL_DIR: string };
   logger: Logger;
-  connection: Redis;
+  connection: RedisClient;
   queues: readonly EventQueue[];
   rejected: RejectedStore;
   /** The spool's write to its files (spool-writer.ts); FileHandle.write unless given. */
@@ -101,7 +102,7 @@ export function openListenerSpool(options: ListenerSpoolOptions): ListenerSpool 
 }
 
 /** The queue a spooled job names: the listener's own, or one opened for a name no longer served. */
-function spooledQueues(connection: Redis, queues: readonly EventQueue[]) {
+function spooledQueues(connection: RedisClient, queues: readonly EventQueue[]) {
   const byName = new Map(queues.map((one) => [one.queue.name, one]));
   const opened: EventQueue[] = [];
   return {
@@ -120,11 +121,14 @@ function spooledQueues(connection: Redis, queues: readonly EventQueue[]) {
   };
 }
 
-/** With REDIS_ACK_REPLICAS, a spool file goes only once WAIT sees its jobs on the replicas. */
-async function confirmReplicas(connection: Redis, config: WebConfig): Promise<void> {
+/**
+ * With REDIS_ACK_REPLICAS, a spool file goes only once WAIT sees its jobs on the replicas (on a
+ * cluster, WAIT on every primary: the file's jobs may be on any of them).
+ */
+async function confirmReplicas(connection: RedisClient, config: WebConfig): Promise<void> {
   const replicas = config.REDIS_ACK_REPLICAS;
   if (replicas === 0) return;
   const timeoutMs = config.REDIS_ACK_TIMEOUT_MS;
-  const confirmed = Number(await connection.call('wait', replicas, timeoutMs));
+  const confirmed = await waitForReplicas(connection, replicas, timeoutMs);
   if (confirmed < replicas) throw new ReplicasNotConfirmedError(confirmed, replicas, timeoutMs);
 }

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../redis/redis-client';
 
 /**
  * Which instances' job_end has been taken up, whoever brought it: a webhook (its event id) or the
@@ -16,7 +16,7 @@ export interface JobEndSeen {
 }
 
 export interface JobEndSeenOptions {
-  readonly redis: Redis;
+  readonly redis: RedisClient;
   /** The institution's event queue (QUEUE_NAME, or QUEUE_NAME-inst-<code>). */
   readonly queueName: string;
   /**

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { Queue, Worker } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../redis/redis-client';
 import type { Logger } from '../../logger';
 import { reconcileJobEnds } from './reconcile-job-ends';
 import type { ReconcileReport, ReconcileTarget } from './reconcile-job-ends';
 import { isConnectionError } from '../../redis/is-connection-error';
+import { derivedQueueName } from '../../redis/hash-tag';
 import { errField } from '../../err-field';
 
 /** One institution and the event queue its recovered job_ends go to. */
@@ -14,7 +15,7 @@ export interface ScheduledTarget extends ReconcileTarget {
 
 export interface ReconcileScheduleOptions {
   /** The worker's connection; the schedule's queue lives beside the event queues. */
-  readonly connection: Redis;
+  readonly connection: RedisClient;
   /** QUEUE_NAME: the schedule's queue is `<QUEUE_NAME>-reconcile`. */
   readonly queueName: string;
   /** RECONCILE_INTERVAL_SECONDS in ms. */
@@ -51,7 +52,7 @@ function lastRunKey(eventQueueName: string): string {
  * up again.
  */
 export async function windowStart(
-  redis: Redis,
+  redis: RedisClient,
   eventQueueName: string,
   options: { until: Date; everyMs: number; overlapMs: number; maxBackMs: number },
 ): Promise<Date> {
@@ -70,7 +71,7 @@ export async function windowStart(
  */
 export function startReconcileSchedule(options: ReconcileScheduleOptions): ReconcileSchedule {
   const { connection, logger } = options;
-  const name = `${options.queueName}-reconcile`;
+  const name = derivedQueueName(options.queueName, '-reconcile');
   const queue = new Queue(name, { connection });
   queue.on('error', () => undefined);
   const ready = queue

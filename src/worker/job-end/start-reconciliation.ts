@@ -1,5 +1,5 @@
 import { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../redis/redis-client';
 import type { Registry } from 'prom-client';
 import type { SvcClient } from '@svcws/client';
 import type { WorkerConfig } from '../../config';
@@ -39,7 +39,7 @@ export interface InstitutionQueue {
 
 /** Which instances' job_end was taken up, on this queue (job-end-seen.ts), for DEDUP_WINDOW_HOURS. */
 export function jobEndSeenOf(
-  connection: Redis,
+  connection: RedisClient,
   queue: Pick<InstitutionQueue, 'queueName' | 'config'>,
 ): JobEndSeen {
   return createJobEndSeen({
@@ -51,7 +51,7 @@ export function jobEndSeenOf(
 
 /** The reconciliation of one institution, and the queue handle its job_ends are added with. */
 export function reconcileTargetOf(
-  connection: Redis,
+  connection: RedisClient,
   queue: InstitutionQueue,
 ): { target: ScheduledTarget; close: () => Promise<void> } {
   const { config } = queue;
@@ -91,7 +91,7 @@ export function startReconciliation(options: {
     WorkerConfig,
     'QUEUE_NAME' | 'RECONCILE_INTERVAL_SECONDS' | 'RECONCILE_OVERLAP_MINUTES' | 'DEDUP_WINDOW_HOURS'
   >;
-  readonly connection: Redis;
+  readonly connection: RedisClient;
   readonly queues: readonly InstitutionQueue[];
   readonly logger: Logger;
   readonly registry?: Registry | undefined;

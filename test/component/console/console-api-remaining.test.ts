@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../../src/redis/redis-client';
 import request from 'supertest';
 import type { ConsoleProcess } from '../../../src/processes/console-process';
 import { closeRedis } from '../../../src/redis/close-redis';
@@ -15,8 +15,8 @@ const bearer = { Authorization: `Bearer ${OPERATOR}` };
 describe("the overview's API calls remaining: the last figure the worker stored in Redis", () => {
   let sut: ConsoleOnRedis;
   let queueName: string;
-  let consoleConnection: Redis;
-  let workerConnection: Redis;
+  let consoleConnection: RedisClient;
+  let workerConnection: RedisClient;
   let consoleProcess: ConsoleProcess;
 
   beforeEach(async () => {

@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../../src/redis/redis-client';
 import request from 'supertest';
 import { jobIdForEvent } from '../../../src/events/job-id-for-event';
 import type { ConsoleProcess } from '../../../src/processes/console-process';
@@ -29,7 +29,7 @@ const routesYaml = (origin: string): string =>
 describe('the console shows a route’s deliveries delayed for a retry beside its waiting ones', () => {
   let sut: ConsoleOnRedis;
   let receiver: RecordingHttpReceiver;
-  let connection: Redis;
+  let connection: RedisClient;
   let routing: Routing;
   let consoleProcess: ConsoleProcess;
 

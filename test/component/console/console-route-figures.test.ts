@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../../src/redis/redis-client';
 import { Registry } from 'prom-client';
 import request from 'supertest';
 import { runCli } from '../../../src/cli/run-cli';
@@ -38,8 +38,8 @@ interface Figures {
 describe('the console tells the truth: route figures and states from the one source the CLI reads', () => {
   let dir: string;
   let receiver: HttpReceiver;
-  let workerConnection: Redis;
-  let consoleConnection: Redis;
+  let workerConnection: RedisClient;
+  let consoleConnection: RedisClient;
   let routing: Routing;
   let consoleProcess: ConsoleProcess;
   let env: Record<string, string>;

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../../src/redis/redis-client';
 import request from 'supertest';
 import type { z } from 'zod';
 import { RoutesRun } from '../../../src/console/api/api-schemas';
@@ -31,7 +31,7 @@ describe('the console shows the routes the workers run, not only those it read a
   let sut: ConsoleOnRedis;
   let dir: string;
   let env: Record<string, string>;
-  let consoleConnection: Redis;
+  let consoleConnection: RedisClient;
   let consoleProcess: ConsoleProcess;
   const workers: RoutesWorker[] = [];
 

@@ -29,15 +29,19 @@ const event: CanonicalEvent = {
 
 describe('REDIS_ACK_REPLICAS on a Redis without replicas', () => {
   let queueName: string;
+  let connection: Redis;
   let queue: Queue;
 
+  // As the listener: the queue and the WAIT on one connection (WAIT counts its own writes).
   beforeEach(() => {
     queueName = uniqueQueueName('ack');
-    queue = new Queue(queueName, { connection: { url: TEST_REDIS_URL } });
+    connection = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: 1 });
+    queue = new Queue(queueName, { connection });
   });
 
   afterEach(async () => {
     await queue.close();
+    await connection.quit();
     await obliterateQueue(queueName);
   });
 
@@ -46,7 +50,7 @@ describe('REDIS_ACK_REPLICAS on a Redis without replicas', () => {
       queue,
       dedupWindowHours: 1,
       attempts: 1,
-      ackReplicas: { replicas: 1, timeoutMs: 200 },
+      ackReplicas: { replicas: 1, timeoutMs: 200, connection },
     });
     const started = Date.now();
 
@@ -68,7 +72,7 @@ describe('REDIS_ACK_REPLICAS on a Redis without replicas', () => {
       queue,
       dedupWindowHours: 1,
       attempts: 1,
-      ackReplicas: { replicas: 1, timeoutMs: 300 },
+      ackReplicas: { replicas: 1, timeoutMs: 300, connection },
     });
     const client = await queue.backend.connection.client;
     // `addr=127.0.0.1:port` of the queue's connection, as MONITOR names the sender.
@@ -108,7 +112,7 @@ describe('REDIS_ACK_REPLICAS on a Redis without replicas', () => {
       queue,
       dedupWindowHours: 1,
       attempts: 1,
-      ackReplicas: { replicas: 0, timeoutMs: 5000 },
+      ackReplicas: { replicas: 0, timeoutMs: 5000, connection },
     });
     const started = Date.now();
 

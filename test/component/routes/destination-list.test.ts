@@ -1,7 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../../src/redis/redis-client';
 import { jobIdForEvent } from '../../../src/events/job-id-for-event';
 import { closeRedis } from '../../../src/redis/close-redis';
 import { openWorkerConnection } from '../../../src/redis/open-worker-connection';
@@ -41,7 +41,7 @@ describe('a destination added as one adapter record in the list', () => {
   let adapters: readonly [...typeof DESTINATION_ADAPTERS, MemoryDestination['adapter']];
   let dir: string;
   let routing: Routing | undefined;
-  let connection: Redis | undefined;
+  let connection: RedisClient | undefined;
 
   beforeEach(async () => {
     memory = createMemoryDestination(['closed']);

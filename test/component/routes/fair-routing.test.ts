@@ -1,5 +1,5 @@
 import type { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../../src/redis/redis-client';
 import { Registry } from 'prom-client';
 import type { CanonicalEvent } from '../../../src/events/canonical-event';
 import { jobIdForEvent } from '../../../src/events/job-id-for-event';
@@ -29,7 +29,7 @@ function memberJobId(event: CanonicalEvent): string {
 
 describe('routing: fair across institutions on a shared route', () => {
   let receiver: RecordingHttpReceiver;
-  let connection: Redis;
+  let connection: RedisClient;
   let routing: Routing | undefined;
   let registry = new Registry();
 

@@ -1,5 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../../src/redis/redis-client';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { jobIdForEvent } from '../../../src/events/job-id-for-event';
 import { parseRoutesFile } from '../../../src/routes/load-routes-file';
@@ -16,7 +16,7 @@ import { eventually, routeEvent, silentLogger } from './support/route-events';
 describe('http destination signing', () => {
   let receiver: RecordingHttpReceiver;
   let routing: Routing | undefined;
-  let connection: Redis;
+  let connection: RedisClient;
 
   beforeEach(async () => {
     receiver = await startRecordingHttpReceiver();

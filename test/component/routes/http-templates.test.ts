@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../../src/redis/redis-client';
 import { jobIdForEvent } from '../../../src/events/job-id-for-event';
 import { parseRoutesFile } from '../../../src/routes/load-routes-file';
 import { StartupFileError } from '../../../src/startup/startup-file-error';
@@ -24,7 +24,7 @@ function problemsOf(route: string): readonly string[] {
 describe('http destination: templates of event fields in the URL path and headers', () => {
   let receiver: RecordingHttpReceiver;
   let routing: Routing;
-  let connection: Redis;
+  let connection: RedisClient;
 
   beforeEach(async () => {
     receiver = await startRecordingHttpReceiver();

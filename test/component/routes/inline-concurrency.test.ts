@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../../src/redis/redis-client';
 import { Registry } from 'prom-client';
 import { jobIdForEvent } from '../../../src/events/job-id-for-event';
 import { closeRedis } from '../../../src/redis/close-redis';
@@ -15,7 +15,7 @@ const ANSWER_AFTER_MS = 3000;
 
 describe("inline attempts count against the route's concurrency", () => {
   let receiver: HttpReceiver;
-  let connection: Redis;
+  let connection: RedisClient;
   let routing: Routing;
 
   beforeEach(async () => {

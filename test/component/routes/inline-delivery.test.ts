@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../../src/redis/redis-client';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,7 +23,7 @@ describe('routing: the first attempt inline', () => {
   let queueName: string;
   let routing: Routing | undefined;
   let log: CapturedLogger;
-  let connection: Redis | undefined;
+  let connection: RedisClient | undefined;
 
   beforeEach(async () => {
     dir = await mkdtemp(join(tmpdir(), 'svc-inline-'));

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../../src/redis/redis-client';
 import { Registry } from 'prom-client';
 import { jobIdForEvent } from '../../../src/events/job-id-for-event';
 import { closeRedis } from '../../../src/redis/close-redis';
@@ -73,7 +73,7 @@ const FORTY_PERCENT = [503, 200, 503, 200, 200];
 describe('route circuit breaker: the failure-rate rule', () => {
   let receiver: PatternReceiver | undefined;
   let routing: Routing | undefined;
-  let connection: Redis;
+  let connection: RedisClient;
   let log: CapturedLogger;
   let registry: Registry;
 

@@ -1,7 +1,7 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../../src/redis/redis-client';
 import { runCli } from '../../../src/cli/run-cli';
 import { Registry } from 'prom-client';
 import { jobIdForEvent } from '../../../src/events/job-id-for-event';
@@ -21,7 +21,7 @@ import { eventually, routeEvent } from './support/route-events';
 describe('route circuit breaker', () => {
   let receiver: RecordingHttpReceiver;
   let routing: Routing;
-  let connection: Redis;
+  let connection: RedisClient;
   let log = captureLogger();
   let registry = new Registry();
 

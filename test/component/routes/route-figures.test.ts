@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../../src/redis/redis-client';
 import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,7 +29,7 @@ interface ListedRoute {
 
 describe('route figures: every attempt counted, inline and queued, from one source', () => {
   let receiver: HttpReceiver;
-  let connection: Redis;
+  let connection: RedisClient;
   let routing: Routing;
   let registry: Registry;
   let env: Record<string, string>;

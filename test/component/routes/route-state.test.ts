@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../../src/redis/redis-client';
 import { closeRedis } from '../../../src/redis/close-redis';
 import { openWorkerConnection } from '../../../src/redis/open-worker-connection';
 import { parseRoutesFile } from '../../../src/routes/load-routes-file';
@@ -9,7 +9,7 @@ import { TEST_REDIS_URL, obliterateQueue, uniqueQueueName } from '../../helpers/
 import { silentLogger } from './support/route-events';
 
 describe('a route state read from Redis, as every process sees it', () => {
-  let connection: Redis;
+  let connection: RedisClient;
   let routing: Routing;
   const yaml = `routes:
   - { name: paced, to: { http: { url: "http://127.0.0.1:9/in" } }, ratePerSecond: 1 }

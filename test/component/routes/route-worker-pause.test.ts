@@ -1,6 +1,6 @@
 import { Queue } from 'bullmq';
 import type { Worker } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../../src/redis/redis-client';
 import { closeRedis } from '../../../src/redis/close-redis';
 import { openWorkerConnection } from '../../../src/redis/open-worker-connection';
 import { createDestination } from '../../../src/routes/create-destination';
@@ -15,7 +15,7 @@ import { eventually, routeEvent, silentLogger } from './support/route-events';
 
 describe('route worker: a job taken while the pause is not confirmed', () => {
   let receiver: HttpReceiver;
-  let connection: Redis;
+  let connection: RedisClient;
   let queue: Queue;
   let worker: Worker | undefined;
 

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../../src/redis/redis-client';
 import { closeRedis } from '../../../src/redis/close-redis';
 import { openWorkerConnection } from '../../../src/redis/open-worker-connection';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -31,7 +31,7 @@ describe('npm run events -- routes …', () => {
   let dir: string;
   let receiver: HttpReceiver;
   let routing: Routing;
-  let connection: Redis;
+  let connection: RedisClient;
   let env: Record<string, string>;
   let cliLog: CapturedLogger;
 

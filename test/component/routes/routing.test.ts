@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../../src/redis/redis-client';
 import { closeRedis } from '../../../src/redis/close-redis';
 import { openWorkerConnection } from '../../../src/redis/open-worker-connection';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -31,7 +31,7 @@ describe('routing: fan-out to one queue per route', () => {
   let routing: Routing | undefined;
   let log: CapturedLogger;
   let registry: Registry;
-  let connection: Redis | undefined;
+  let connection: RedisClient | undefined;
 
   beforeEach(async () => {
     dir = await mkdtemp(join(tmpdir(), 'svc-routes-'));

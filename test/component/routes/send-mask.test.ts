@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../../src/redis/redis-client';
 import { jobIdForEvent } from '../../../src/events/job-id-for-event';
 import { personalValuesOf } from '../../../src/events/personal-fields';
 import { parseRoutesFile } from '../../../src/routes/load-routes-file';
@@ -76,7 +76,7 @@ describe('send: { mask: patron }', () => {
 describe('send: { mask: patron } on a real route', () => {
   let receiver: RecordingHttpReceiver;
   let routing: Routing;
-  let connection: Redis;
+  let connection: RedisClient;
 
   beforeEach(async () => {
     receiver = await startRecordingHttpReceiver();

@@ -1,7 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../../src/redis/redis-client';
 import { runCli } from '../../../src/cli/run-cli';
 import { jobIdForEvent } from '../../../src/events/job-id-for-event';
 import { DeliveryError } from '../../../src/routes/delivery-error';
@@ -226,7 +226,7 @@ describe('routes test <name> shows what would be sent after filters and shaping'
 describe('send: in the route worker, on a real HTTP receiver', () => {
   let receiver: RecordingHttpReceiver;
   let routing: Routing;
-  let connection: Redis;
+  let connection: RedisClient;
   let queueName: string;
 
   beforeEach(async () => {

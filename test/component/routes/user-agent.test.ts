@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../../src/redis/redis-client';
 import { jobIdForEvent } from '../../../src/events/job-id-for-event';
 import { closeRedis } from '../../../src/redis/close-redis';
 import { openWorkerConnection } from '../../../src/redis/open-worker-connection';
@@ -19,7 +19,7 @@ const { version } = JSON.parse(
 
 describe('routing: the User-Agent of HTTP deliveries', () => {
   let receiver: RecordingHttpReceiver;
-  let connection: Redis;
+  let connection: RedisClient;
   let routing: Routing | undefined;
 
   beforeEach(async () => {

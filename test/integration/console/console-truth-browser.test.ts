@@ -6,7 +6,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../../src/redis/redis-client';
 import type { Page } from 'playwright-core';
 import { Registry } from 'prom-client';
 import { ConsoleConfig, loadConfig } from '../../../src/config';
@@ -49,7 +49,7 @@ const WINDOW = 1280;
 describe('the console tells the truth, in a real browser', () => {
   let consoleUnderTest: ConsoleWithHistory;
   let browser: TestBrowser;
-  let connection: Redis;
+  let connection: RedisClient;
   let routing: Routing;
   const loan = fixtureEvent('loan-created');
   const jobEnd = fixtureEvent('job-end');

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../../src/redis/redis-client';
 import { runCli } from '../../../src/cli/run-cli';
 import type { CanonicalEvent } from '../../../src/events/canonical-event';
 import { openWorkerConnection } from '../../../src/redis/open-worker-connection';
@@ -70,7 +70,7 @@ const RECOVERIES: readonly {
 describe('a recovery sends a route only what its match:, where: and institution take (CLI and API)', () => {
   let receiver: RecordingHttpReceiver;
   let running: ConsoleWithHistory;
-  let connection: Redis;
+  let connection: RedisClient;
   let routing: Routing;
   const events = { cli: eventsOf('cli'), api: eventsOf('api') };
 

@@ -1,7 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../../src/redis/redis-client';
 import { runCli } from '../../../src/cli/run-cli';
 import type { CanonicalEvent } from '../../../src/events/canonical-event';
 import { jobIdForEvent } from '../../../src/events/job-id-for-event';
@@ -40,7 +40,7 @@ describe('recover since: what failed on a route and never succeeded since, sent 
   let receiver: RecordingHttpReceiver;
   let running: ConsoleWithHistory;
   let routing: Routing;
-  let connection: Redis;
+  let connection: RedisClient;
   let dir: string;
   const start = new Date(Date.now() - 60_000);
   const never = loans('rs-never', 3);

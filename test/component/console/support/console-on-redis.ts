@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../../../src/redis/redis-client';
 import { ConsoleConfig, loadConfig } from '../../../../src/config';
 import { sha256Hex } from '../../../../src/console';
 import { createConsoleProcess } from '../../../../src/processes/console-process';
@@ -18,7 +18,7 @@ export interface ConsoleOnRedis {
   /** The console's environment: QUEUE_NAME (its own), REDIS_URL, CONSOLE_TOKENS_FILE, more. */
   readonly env: Record<string, string>;
   readonly queueName: string;
-  readonly connection: Redis;
+  readonly connection: RedisClient;
   readonly consoleProcess: ConsoleProcess;
   /** Closes the console and its connection, empties the queue and removes the folder. */
   close(): Promise<void>;
