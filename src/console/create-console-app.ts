@@ -3,6 +3,7 @@ import express from 'express';
 import type { Express } from 'express';
 import helmet from 'helmet';
 import { createHealthRoutes } from '../http/health-routes';
+import type { HealthRoutesOptions } from '../http/health-routes';
 import type { Logger } from '../logger';
 import type { ConsoleActions } from './data/console-actions';
 import type { ConsoleAuth } from './auth/console-auth';
@@ -39,6 +40,8 @@ export interface ConsoleAppOptions {
   readonly guessWindowMs?: number;
   /** `/readyz`: resolves when the console's Redis answers (health-routes.ts, as the listener's). */
   readonly checkReady: () => Promise<void>;
+  /** On a Redis Cluster, its nodes for /readyz (health-routes.ts). */
+  readonly clusterNodes?: HealthRoutesOptions['clusterNodes'];
 }
 
 /**
@@ -51,7 +54,13 @@ export function createConsoleApp(options: ConsoleAppOptions): Express {
   app.disable('x-powered-by');
   app.set('trust proxy', options.trustedProxies.length === 0 ? false : [...options.trustedProxies]);
   // Before any sign-in: a container's or load balancer's health check carries no token.
-  app.use(createHealthRoutes({ checkReady: options.checkReady }));
+  app.use(
+    createHealthRoutes(
+      options.clusterNodes === undefined
+        ? { checkReady: options.checkReady }
+        : { checkReady: options.checkReady, clusterNodes: options.clusterNodes },
+    ),
+  );
   app.use(securityHeaders());
   app.use((_req, res, next) => {
     res.setHeader('Cache-Control', 'no-store');

@@ -5,7 +5,10 @@ import type { RedisClient } from '../redis/redis-client';
 export interface EventQueue {
   queue: Queue;
   connection: RedisClient;
-  /** Resolves when Redis answers PING; rejects at once while it is unreachable. */
+  /**
+   * Resolves when Redis answers PING (on a cluster: the primary of the queue's slot answers);
+   * rejects at once while it is unreachable.
+   */
   ping: () => Promise<void>;
   /** Closes the queue handle; the connection stays with whoever opened it. */
   close: () => Promise<void>;
@@ -37,7 +40,10 @@ export function createEventQueue({
       // Right after start-up the connection may still be opening: wait for it (the caller bounds
       // the wait) rather than report "not ready" for a Redis that is about to answer.
       await queue.waitUntilReady();
-      await connection.ping();
+      // On a cluster, a command on the queue's own key: it goes to the primary that owns the
+      // queue's slot, the node the adds need (a PING goes to any node).
+      if (connection.isCluster) await connection.exists(queue.toKey('meta'));
+      else await connection.ping();
     },
     close: () => queue.close(),
   };

@@ -5,6 +5,7 @@ import type { EnqueueEvent } from '../events/enqueue-event';
 import type { RejectedStore } from '../events/rejected-store';
 import { createWebhookRoutes } from './webhook-routes';
 import { createHealthRoutes } from './health-routes';
+import type { HealthRoutesOptions } from './health-routes';
 import { createErrorHandler } from './error-handler';
 import { createSignatureVerifier } from './webhook-signature';
 import type { DeliveryObserver } from './delivery-observer';
@@ -44,6 +45,8 @@ export interface CreateAppOptions {
   /** Where signed deliveries that cannot become an event are kept (createRejectedStore). */
   rejected: RejectedStore;
   checkReady: () => Promise<void>;
+  /** On a Redis Cluster, its nodes for /readyz (undefined on one Redis). */
+  clusterNodes?: HealthRoutesOptions['clusterNodes'];
   enqueueTimeoutMs?: number;
   observer?: DeliveryObserver;
   /** More routers (metrics, admin dashboard), mounted before the 404. */
@@ -73,7 +76,7 @@ export function createApp(options: CreateAppOptions): Express {
       ...(options.observer === undefined ? {} : { observer: options.observer }),
     }),
   );
-  app.use(createHealthRoutes({ checkReady: options.checkReady }));
+  app.use(createHealthRoutes(healthOf(options)));
   for (const router of options.extraRoutes ?? []) app.use(router);
   app.use((req, res) => {
     const answer = new HttpError(404, 'not_found', `no route for ${req.method} ${req.path}`);
@@ -116,4 +119,12 @@ function ingressOf(
     verifySignature: createSignatureVerifier({ current: secret, previous }),
     intake: intakeOf(options.enqueue),
   };
+}
+
+function healthOf(options: {
+  checkReady: () => Promise<void>;
+  clusterNodes?: HealthRoutesOptions['clusterNodes'];
+}): HealthRoutesOptions {
+  const { checkReady, clusterNodes } = options;
+  return clusterNodes === undefined ? { checkReady } : { checkReady, clusterNodes };
 }

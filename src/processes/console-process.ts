@@ -3,6 +3,7 @@ import { replayRule } from '../operations/replay-rule';
 import { Queue } from 'bullmq';
 import type { Express } from 'express';
 import type { RedisClient } from '../redis/redis-client';
+import { readClusterNodeStates } from '../redis/cluster-node-states';
 import { createReplayTargets } from '../operations/replay-targets';
 import type { ConsoleConfig } from '../config';
 import {
@@ -91,6 +92,7 @@ export function createConsoleProcess(options: ConsoleProcessOptions): ConsolePro
     checkReady: async () => {
       await connection.ping();
     },
+    clusterNodes: () => readClusterNodeStates(connection),
   });
   return {
     app,

@@ -12,6 +12,7 @@ import type { RejectedStore } from '../events/rejected-store';
 import { createApp } from '../http/create-app';
 import type { AppInstitution } from '../http/create-app';
 import { institutionQueueName } from '../institutions/institution-queue-name';
+import { readClusterNodeStates } from '../redis/cluster-node-states';
 import type { InstitutionEntry } from '../institutions/institutions-file';
 import { loadInstitutionsFile } from '../institutions/load-institutions-file';
 import type { Logger } from '../logger';
@@ -113,7 +114,15 @@ export function createListenerProcess(options: ListenerProcessOptions): Listener
       (spooling === undefined ? 0 : SPOOL_WRITE_MS),
     ...(institutions === undefined ? { enqueue: enqueueOf(events) } : { institutions }),
     rejected,
-    checkReady: spooling?.checkReady ?? events.ping,
+    // On a cluster the queues may be on several primaries: each must answer.
+    checkReady:
+      spooling?.checkReady ??
+      (connection.isCluster
+        ? async () => {
+            await Promise.all(queues.map((one) => one.ping()));
+          }
+        : events.ping),
+    clusterNodes: () => readClusterNodeStates(connection),
     observer: metrics.observer,
     // With METRICS_PORT the metrics have a server of their own (bin/web.ts), not the webhooks' port.
     extraRoutes: config.METRICS_PORT === undefined ? [metrics.router] : [],

@@ -10,7 +10,7 @@ export function listenerReadyFields(
   return {
     port: ready.port,
     host: ready.host,
-    redis: config.REDIS_SENTINELS === undefined ? 'REDIS_URL' : 'sentinel',
+    redis: redisModeOf(config),
     ackReplicas: config.REDIS_ACK_REPLICAS,
     path: listener.members === undefined ? config.WEBHOOK_PATH : `${config.WEBHOOK_PATH}/{code}`,
     institutions: listener.members?.map((member) => member.code),
@@ -19,4 +19,10 @@ export function listenerReadyFields(
     tracing: ready.tracing,
     spool: config.SPOOL_DIR ?? null,
   };
+}
+
+/** How the listener reaches Redis: one server, through Sentinel, or a cluster. */
+function redisModeOf(config: WebConfig): 'REDIS_URL' | 'sentinel' | 'cluster' {
+  if (config.REDIS_CLUSTER_NODES !== undefined) return 'cluster';
+  return config.REDIS_SENTINELS === undefined ? 'REDIS_URL' : 'sentinel';
 }

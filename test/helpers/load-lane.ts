@@ -30,6 +30,7 @@ export const RUN_ALONE: readonly string[] = [
   'test/integration/listener/spool.test.ts',
   'test/integration/listener/spool-process.test.ts',
   'test/integration/listener/keep-alive-load.test.ts',
+  'test/integration/redis-cluster/cluster-failover.test.ts',
 ];
 
 /** Made once by the global set-up, removed by its teardown. */

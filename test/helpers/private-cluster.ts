@@ -53,6 +53,9 @@ export async function startPrivateCluster(primaries = 3): Promise<PrivateCluster
     // A primary that stops answering is failed over within a few seconds.
     '--cluster-node-timeout',
     '2000',
+    // DEBUG SLEEP from the test (a stalled primary).
+    '--enable-debug-command',
+    'local',
     // Replicas catch up without waiting for more of them.
     '--repl-diskless-sync-delay',
     '0',

@@ -68,6 +68,22 @@ describe('a 3-member consortium with 2 routes on a 6-node Redis Cluster', () => 
     }
   });
 
+  it("shows the cluster's nodes in the listener's /readyz: 3 primaries and 3 replicas, all ok", async () => {
+    const answer = await fetch(`http://127.0.0.1:${String(pipeline.port)}/readyz`);
+    const body = (await answer.json()) as {
+      status: string;
+      redisNodes: { node: string; role: string; state: string; slots: number }[];
+    };
+    expect(answer.status).toBe(200);
+    expect(body.status).toBe('ready');
+    const ports = pipeline.cluster.nodes.map(({ port }) => `127.0.0.1:${String(port)}`).sort();
+    expect(body.redisNodes.map((one) => one.node)).toEqual(ports);
+    expect(body.redisNodes.filter((one) => one.role === 'primary')).toHaveLength(3);
+    expect(body.redisNodes.every((one) => one.state === 'ok')).toBe(true);
+    const slots = body.redisNodes.reduce((sum, one) => sum + one.slots, 0);
+    expect(slots).toBe(16384);
+  });
+
   it('answers every delivery 200 and delivers each event once to each route, with no CROSSSLOT anywhere', async () => {
     const runs = MEMBERS.map((member) =>
       startDeliveries({
