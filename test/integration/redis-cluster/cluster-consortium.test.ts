@@ -3,10 +3,9 @@ import { Redis } from 'ioredis';
 import { hashTagged } from '../../../src/redis/hash-tag';
 import { readRouteFigures } from '../../../src/routes/read-route-figures';
 import { routeQueueName } from '../../../src/routes/route-queue-name';
-import { startDeliveries } from '../redis-ha/support/send-deliveries';
 import type { DeliveryRecord } from '../redis-ha/support/send-deliveries';
 import { archivedIds, receivedIds, tallyRoute } from '../pipeline/support/route-tally';
-import { MEMBERS, QUEUE_NAME, loanOf, startClusterPipeline } from './support/cluster-pipeline';
+import { MEMBERS, QUEUE_NAME, membersDeliveries, startClusterPipeline } from './support/cluster-pipeline';
 import type { ClusterPipeline } from './support/cluster-pipeline';
 
 const PER_SECOND = 20;
@@ -85,18 +84,9 @@ describe('a 3-member consortium with 2 routes on a 6-node Redis Cluster', () => 
   });
 
   it('answers every delivery 200 and delivers each event once to each route, with no CROSSSLOT anywhere', async () => {
-    const runs = MEMBERS.map((member) =>
-      startDeliveries({
-        port: pipeline.port,
-        path: `/webhooks/${member}`,
-        secret: pipeline.secretOf(member),
-        perSecond: PER_SECOND,
-        idPrefix: `${member.slice(0, 1)}9`,
-        bodyOf: loanOf(member),
-      }),
-    );
+    const deliveries = membersDeliveries(pipeline, PER_SECOND, '9');
     await sleep(SECONDS * 1000);
-    const records: DeliveryRecord[] = (await Promise.all(runs.map((run) => run.stop()))).flat();
+    const records: DeliveryRecord[] = await deliveries.stop();
     expect(records.filter((record) => record.status !== 200)).toEqual([]);
     expect(records.length).toBeGreaterThan(MEMBERS.length * PER_SECOND * SECONDS * 0.8);
     const expected = new Set(records.map((record) => record.id));

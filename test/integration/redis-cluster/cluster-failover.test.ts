@@ -1,9 +1,8 @@
 import calculateSlot from 'cluster-key-slot';
-import { startDeliveries } from '../redis-ha/support/send-deliveries';
 import type { DeliveryRecord } from '../redis-ha/support/send-deliveries';
 import { archivedIds, receivedIds, tallyRoute } from '../pipeline/support/route-tally';
 import type { RouteTally } from '../pipeline/support/route-tally';
-import { MEMBERS, ROUTES, loanOf, startClusterPipeline } from './support/cluster-pipeline';
+import { ROUTES, membersDeliveries, startClusterPipeline } from './support/cluster-pipeline';
 import type { ClusterPipeline } from './support/cluster-pipeline';
 
 const PER_SECOND = 30;
@@ -115,22 +114,13 @@ describe.each([
     });
 
     it('answers every delivery 200, delivers every event to each route, and no process exits or restarts', async () => {
-      const runs = MEMBERS.map((member) =>
-        startDeliveries({
-          port: pipeline.port,
-          path: `/webhooks/${member}`,
-          secret: pipeline.secretOf(member),
-          perSecond: PER_SECOND,
-          idPrefix: `${member.slice(0, 1)}8`,
-          bodyOf: loanOf(member),
-        }),
-      );
+      const deliveries = membersDeliveries(pipeline, PER_SECOND, '8');
       await sleep(BEFORE_MS);
       const victim = await busiestPrimary(pipeline);
       const startedAt = Date.now();
       const seen = await disrupt(pipeline, victim);
       await sleep(Math.max(0, AFTER_MS - (Date.now() - startedAt)));
-      const records: DeliveryRecord[] = (await Promise.all(runs.map((run) => run.stop()))).flat();
+      const records: DeliveryRecord[] = await deliveries.stop();
       const expected = new Set(records.filter((one) => one.status === 200).map((one) => one.id));
       const tallies = await settled(pipeline, expected);
       await pipeline.cluster.settled();

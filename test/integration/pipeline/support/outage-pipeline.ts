@@ -5,7 +5,7 @@ import { startPrivateRedis } from '../../../helpers/private-redis';
 import type { PrivateRedis } from '../../../helpers/private-redis';
 import { startRecordingHttpReceiver } from '../../../helpers/recording-http-receiver';
 import type { RecordingHttpReceiver } from '../../../helpers/recording-http-receiver';
-import { spawnWorker } from '../../worker/support/child-process';
+import { killChildren, spawnWorker } from '../../worker/support/child-process';
 import type { ChildWorker } from '../../worker/support/child-process';
 
 /** The routes: every event over HTTP and to a JSONL archive, loans and requests over HTTP too. */
@@ -80,12 +80,7 @@ export async function startOutagePipeline(): Promise<OutagePipeline> {
   });
   const port = Number((await web.waitForLine((line) => line.msg === 'listener ready')).port);
   const close = async (): Promise<void> => {
-    for (const child of [web, worker]) {
-      if (child.child.exitCode === null && child.child.signalCode === null) {
-        child.child.kill('SIGKILL');
-        await child.exited();
-      }
-    }
+    await killChildren([web, worker]);
     await receiver.close();
     await redis.close();
     await rm(dir, { recursive: true, force: true });

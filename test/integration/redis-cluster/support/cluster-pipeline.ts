@@ -9,7 +9,9 @@ import { startPrivateCluster } from '../../../helpers/private-cluster';
 import type { PrivateCluster } from '../../../helpers/private-cluster';
 import { startRecordingHttpReceiver } from '../../../helpers/recording-http-receiver';
 import type { RecordingHttpReceiver } from '../../../helpers/recording-http-receiver';
-import { spawnWorker } from '../../worker/support/child-process';
+import { startDeliveries } from '../../redis-ha/support/send-deliveries';
+import type { DeliveryRecord } from '../../redis-ha/support/send-deliveries';
+import { killChildren, spawnWorker } from '../../worker/support/child-process';
 import type { ChildWorker } from '../../worker/support/child-process';
 
 /** A consortium of three on one deployment: each member its queue, both routes shared. */
@@ -37,8 +39,30 @@ const template = JSON.parse(
 ) as Record<string, unknown>;
 
 /** A member's LOAN_CREATED with this id, as its platform sends it. */
-export function loanOf(member: string): (id: string) => string {
+function loanOf(member: string): (id: string) => string {
   return (id) => JSON.stringify({ ...template, id, institution: { value: member } });
+}
+
+/**
+ * Every member's platform sending signed LOAN_CREATED deliveries at `perSecond` each, ids
+ * `<member's initial><mark><n>`; `stop` gives every delivery's record.
+ */
+export function membersDeliveries(
+  pipeline: ClusterPipeline,
+  perSecond: number,
+  mark: string,
+): { stop: () => Promise<DeliveryRecord[]> } {
+  const runs = MEMBERS.map((member) =>
+    startDeliveries({
+      port: pipeline.port,
+      path: `/webhooks/${member}`,
+      secret: pipeline.secretOf(member),
+      perSecond,
+      idPrefix: `${member.slice(0, 1)}${mark}`,
+      bodyOf: loanOf(member),
+    }),
+  );
+  return { stop: async () => (await Promise.all(runs.map((run) => run.stop()))).flat() };
 }
 
 /**
@@ -89,12 +113,7 @@ export async function startClusterPipeline(
   const worker = spawnWorker('src/bin/worker.ts', env);
   const web = spawnWorker('src/bin/web.ts', env);
   const close = async (): Promise<void> => {
-    for (const child of [web, worker]) {
-      if (child.child.exitCode === null && child.child.signalCode === null) {
-        child.child.kill('SIGKILL');
-        await child.exited();
-      }
-    }
+    await killChildren([web, worker]);
     await receiver.close();
     await cluster.close();
     await rm(dir, { recursive: true, force: true });

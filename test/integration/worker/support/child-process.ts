@@ -91,3 +91,13 @@ export function spawnWorker(entry: string, env: Record<string, string>): ChildWo
     exited: () => exit,
   };
 }
+
+/** SIGKILLs every child still running and waits for each to be gone. */
+export async function killChildren(children: readonly ChildWorker[]): Promise<void> {
+  for (const one of children) {
+    if (one.child.exitCode === null && one.child.signalCode === null) {
+      one.child.kill('SIGKILL');
+      await one.exited();
+    }
+  }
+}
