@@ -46,7 +46,7 @@ async function askWithin(node: Redis, timeoutMs: number): Promise<string | undef
 }
 
 /** CLUSTER NODES' lines: `<id> <ip:port@cport> <flags> <primary> <ping> <pong> <epoch> <link> <slot>…`. */
-export function parseClusterNodes(table: string): ClusterNodeState[] {
+function parseClusterNodes(table: string): ClusterNodeState[] {
   return table
     .trim()
     .split('\n')

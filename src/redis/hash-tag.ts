@@ -15,11 +15,6 @@ export function hashTagged(name: string): string {
   return TAGGED.test(name) ? name : `{${name}}`;
 }
 
-/** Whether `name` is a whole hash tag (a queue on a cluster). */
-export function isHashTagged(name: string): boolean {
-  return TAGGED.test(name);
-}
-
 /**
  * The name of a queue made from `base` and `suffix`: `base-suffix` on one Redis; on a cluster,
  * where `base` is `{base}`, `{base-suffix}`, a slot of its own.

@@ -21,11 +21,6 @@ export function redisConfigOf(redis: string | RedisConnectionConfig): RedisConne
   return typeof redis === 'string' ? { REDIS_URL: redis } : redis;
 }
 
-/** Whether the Redis keys name a Redis Cluster (REDIS_CLUSTER_NODES). */
-export function isClusterConfig(redis: string | RedisConnectionConfig): boolean {
-  return redisConfigOf(redis).REDIS_CLUSTER_NODES !== undefined;
-}
-
 /**
  * The one place that turns the Redis keys into an ioredis connection, for every process: one
  * server at REDIS_URL; or — with REDIS_SENTINELS and REDIS_SENTINEL_NAME — whichever server the

@@ -1,5 +1,5 @@
-import calculateSlot from 'cluster-key-slot';
 import type { Cluster, Redis } from 'ioredis';
+import { keySlot } from './key-slot';
 import type { RedisClient } from './redis-client';
 
 /**
@@ -30,7 +30,7 @@ async function waitOn(node: Redis, replicas: number, timeoutMs: number): Promise
 
 /** The primary that owns `key`'s slot, as this process's slot map says: none if it does not know. */
 function ownerOf(cluster: Cluster, key: string): Redis[] {
-  const owner = cluster.slots[calculateSlot(key)]?.[0];
+  const owner = cluster.slots[keySlot(key)]?.[0];
   if (owner === undefined) return [];
   return cluster
     .nodes('master')

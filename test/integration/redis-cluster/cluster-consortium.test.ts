@@ -5,7 +5,12 @@ import { readRouteFigures } from '../../../src/routes/read-route-figures';
 import { routeQueueName } from '../../../src/routes/route-queue-name';
 import type { DeliveryRecord } from '../redis-ha/support/send-deliveries';
 import { archivedIds, receivedIds, tallyRoute } from '../pipeline/support/route-tally';
-import { MEMBERS, QUEUE_NAME, membersDeliveries, startClusterPipeline } from './support/cluster-pipeline';
+import {
+  MEMBERS,
+  QUEUE_NAME,
+  membersDeliveries,
+  startClusterPipeline,
+} from './support/cluster-pipeline';
 import type { ClusterPipeline } from './support/cluster-pipeline';
 
 const PER_SECOND = 20;

@@ -1,4 +1,4 @@
-import calculateSlot from 'cluster-key-slot';
+import { keySlot } from '../../../src/redis/key-slot';
 import type { DeliveryRecord } from '../redis-ha/support/send-deliveries';
 import { archivedIds, receivedIds, tallyRoute } from '../pipeline/support/route-tally';
 import type { RouteTally } from '../pipeline/support/route-tally';
@@ -40,7 +40,7 @@ async function settled(pipeline: ClusterPipeline, expected: ReadonlySet<string>)
 async function busiestPrimary(pipeline: ClusterPipeline): Promise<number> {
   const counts = new Map<number, number>();
   for (const name of pipeline.queueNames) {
-    const port = await pipeline.cluster.ownerOf(calculateSlot(`bull:${name}:id`));
+    const port = await pipeline.cluster.ownerOf(keySlot(`bull:${name}:id`));
     counts.set(port, (counts.get(port) ?? 0) + 1);
   }
   return [...counts].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 0;
