@@ -8,7 +8,11 @@ import type { RedisClient } from '../redis/redis-client';
  */
 export function redisScript(
   text: string,
-): (redis: RedisClient, keys: readonly string[], args: readonly (string | number)[]) => Promise<unknown> {
+): (
+  redis: RedisClient,
+  keys: readonly string[],
+  args: readonly (string | number)[],
+) => Promise<unknown> {
   const sha = createHash('sha1').update(text).digest('hex');
   return async (redis, keys, args) => {
     try {
