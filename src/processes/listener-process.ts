@@ -13,6 +13,7 @@ import { createApp } from '../http/create-app';
 import type { AppInstitution } from '../http/create-app';
 import { institutionQueueName } from '../institutions/institution-queue-name';
 import { readClusterNodeStates } from '../redis/cluster-node-states';
+import { registerQueueNodes } from '../metrics/queue-nodes';
 import type { InstitutionEntry } from '../institutions/institutions-file';
 import { loadInstitutionsFile } from '../institutions/load-institutions-file';
 import type { Logger } from '../logger';
@@ -96,6 +97,7 @@ export function createListenerProcess(options: ListenerProcessOptions): Listener
     token: config.METRICS_TOKEN,
     spool: spooling?.spool,
   });
+  registerQueueNodes(metrics.registry, connection, () => queues.map((one) => one.queue.name));
   const enqueueOf = enqueuerOf(options, metrics, spooling);
   const institutions: AppInstitution[] | undefined = members?.map((member, index) => ({
     code: member.code,

@@ -6,6 +6,7 @@ import type { WorkerConfig } from '../config';
 import { bodyCapsOf } from '../body-caps-of';
 import type { InstitutionEntry } from '../institutions/institutions-file';
 import { institutionQueueName } from '../institutions/institution-queue-name';
+import { registerQueueNodes } from '../metrics/queue-nodes';
 import { loadInstitutionsFile } from '../institutions/load-institutions-file';
 import type { Logger } from '../logger';
 import { observeWorker } from '../metrics/observe-worker';
@@ -112,6 +113,13 @@ export function createWorkerProcess(options: WorkerProcessOptions): WorkerProces
       : routingOf(options, config.ROUTES_FILE, history, (members?.length ?? 1) > 1);
   const named = queues.map((queue) => namedQueue(config, queue));
   const registry = options.metrics?.registry;
+  if (registry !== undefined) {
+    const routeQueues = [...(routing?.queues.values() ?? [])].map((queue) => queue.name);
+    registerQueueNodes(registry, options.connection, () => [
+      ...named.map((queue) => queue.queueName),
+      ...routeQueues,
+    ]);
+  }
   const file = config.EXPECTED_EVENTS_FILE;
   const watch = watchExpectedEvents({ ...options, file, registry, queues: named, entries });
   const running = named.map((queue) =>

@@ -1,6 +1,7 @@
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { hashTagged } from '../../../src/redis/hash-tag';
+import { keySlot } from '../../../src/redis/key-slot';
 import { readRouteFigures } from '../../../src/routes/read-route-figures';
 import { routeQueueName } from '../../../src/routes/route-queue-name';
 import type { DeliveryRecord } from '../redis-ha/support/send-deliveries';
@@ -86,6 +87,24 @@ describe('a 3-member consortium with 2 routes on a 6-node Redis Cluster', () => 
     expect(body.redisNodes.every((one) => one.state === 'ok')).toBe(true);
     const slots = body.redisNodes.reduce((sum, one) => sum + one.slots, 0);
     expect(slots).toBe(16384);
+  });
+
+  it("names in the metrics the primary that serves each queue: the listener its members' queues, the worker its routes' too", async () => {
+    const { cluster, queueNames } = pipeline;
+    const workerPort = Number(
+      (await pipeline.worker.waitForLine((line) => line.msg === 'worker ready')).metricsPort,
+    );
+    const scrape = async (port: number): Promise<string> =>
+      (await fetch(`http://127.0.0.1:${String(port)}/metrics`)).text();
+    const [listener, worker] = await Promise.all([scrape(pipeline.port), scrape(workerPort)]);
+    for (const name of queueNames.filter(
+      (one) => one.includes('-inst-') || one.includes('-route-'),
+    )) {
+      const owner = await cluster.ownerOf(keySlot(`bull:${name}:id`));
+      const series = `svcws_queue_redis_node{queue="${name}",node="127.0.0.1:${String(owner)}"} 1`;
+      expect(worker).toContain(series);
+      if (name.includes('-inst-')) expect(listener).toContain(series);
+    }
   });
 
   it('answers every delivery 200 and delivers each event once to each route, with no CROSSSLOT anywhere', async () => {
