@@ -3,7 +3,8 @@ import { CLUSTER_AWAY } from '../redis/is-connection-error';
 /**
  * The queue did not answer: Redis unreachable, a connection lost mid-command, a command or the
  * enqueue timed out, or Redis refusing writes for now (OOM under noeviction, LOADING, BUSY,
- * READONLY), or a cluster whose node for the queue's slot is away or being replaced. Only this outcome is worth the sender's retry (the listener answers it 503
+ * READONLY), or a cluster whose node for the queue's slot is away or being replaced. Only this
+ * outcome is worth the sender's retry (the listener answers it 503
  * `queue_unavailable`, src/http/webhook-routes.ts).
  */
 export class QueueUnavailableError extends Error {

@@ -25,7 +25,7 @@ export function redisConfigOf(redis: string | RedisConnectionConfig): RedisConne
  * The one place that turns the Redis keys into an ioredis connection, for every process: one
  * server at REDIS_URL; or — with REDIS_SENTINELS and REDIS_SENTINEL_NAME — whichever server the
  * sentinels name primary, asked again on every reconnect, so a failover needs no restart; or —
- * with REDIS_CLUSTER_NODES — a Redis Cluster (open-redis-cluster below). `roleOptions` are what
+ * with REDIS_CLUSTER_NODES — a Redis Cluster (`openCluster` below). `roleOptions` are what
  * the caller's role needs (producer, worker, CLI); a plain URL string (tests, bench) is the
  * single-server case.
  */
