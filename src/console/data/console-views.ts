@@ -90,12 +90,25 @@ export type ExpectedEventView = z.infer<typeof ExpectedEventView>;
 export const OverviewSection = z.enum(['institutions', 'routes', 'expected events']);
 export type OverviewSection = z.infer<typeof OverviewSection>;
 
+/** One node of a Redis Cluster as the cluster sees it (src/redis/cluster-node-states.ts). */
+export const RedisNodeView = z.object({
+  node: z.string().describe('host:port, as the cluster announces it'),
+  role: z.enum(['primary', 'replica']),
+  state: z.enum(['ok', 'unreachable', 'failed']),
+  slots: z.number().int().nonnegative().describe('slots a primary serves; 0 for a replica'),
+});
+export type RedisNodeView = z.infer<typeof RedisNodeView>;
+
 export const Overview = z.object({
   at: z.iso.datetime(),
   history: z.enum(['on', 'off']),
   health: z.object({
     redis: z.enum(['up', 'down']),
     postgresql: z.enum(['up', 'down', 'not configured']),
+    redisNodes: z
+      .array(RedisNodeView)
+      .optional()
+      .describe('on a Redis Cluster only: its nodes, as the cluster sees them'),
   }),
   unreadable: z.array(OverviewSection).describe('sections left empty because Redis did not answer'),
   institutions: z.array(InstitutionOverview),

@@ -12,6 +12,7 @@ import type { ConsoleHistory } from './console-history';
 import { isoOrNull, jobInstitution } from './job-institution';
 import { toHttpError } from './console-error';
 import { whileRedisAnswers } from './while-redis-answers';
+import { readClusterNodeStates } from '../../redis/cluster-node-states';
 import type { Principal } from '../auth/principal';
 import type { ExpectedEventState } from '../../metrics/expected-event-state';
 import { readRouteReport } from '../../routes/read-route-report';
@@ -52,7 +53,7 @@ export async function readOverview(
       unreadable.push(name);
       return [];
     });
-  const [redis, postgresql, institutions, routes, expected] = await Promise.all([
+  const [redis, postgresql, redisNodes, institutions, routes, expected] = await Promise.all([
     connection.status !== 'ready'
       ? ('down' as const)
       : connection.ping().then(
@@ -60,6 +61,7 @@ export async function readOverview(
           () => 'down' as const,
         ),
     postgresHealth(sources.history),
+    readClusterNodeStates(connection).catch(() => []),
     section('institutions', () =>
       Promise.all(visible.map((one) => institutionRow(sources, one, now))),
     ),
@@ -71,7 +73,7 @@ export async function readOverview(
   return {
     at: new Date(now).toISOString(),
     history: sources.history === undefined ? 'off' : 'on',
-    health: { redis, postgresql },
+    health: { redis, postgresql, ...(redisNodes === undefined ? {} : { redisNodes }) },
     unreadable: OverviewSection.options.filter((name) => unreadable.includes(name)),
     institutions,
     routes,

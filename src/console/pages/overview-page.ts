@@ -2,6 +2,7 @@ import type {
   ExpectedEventView,
   InstitutionOverview,
   Overview,
+  RedisNodeView,
   RouteOverview,
 } from '../data/console-views';
 import { html } from './html';
@@ -41,6 +42,21 @@ const MEANING = {
   },
 } as const;
 
+/** A cluster node's state, styled as the health rows are (up, down). */
+const NODE_STATE_CLASS = { ok: 'up', unreachable: 'down', failed: 'down' } as const;
+
+function nodeMeaning(one: RedisNodeView): string {
+  if (one.role === 'replica') {
+    return one.state === 'ok'
+      ? 'replica'
+      : 'replica, not answering: its primary has one copy fewer (REDIS_ACK_REPLICAS may not be met)';
+  }
+  const role = `primary, ${String(one.slots)} of 16384 slots`;
+  if (one.state === 'ok') return role;
+  const seen = one.state === 'failed' ? 'the cluster has failed it' : 'some nodes cannot reach it';
+  return `${role}: ${seen}; its replica takes its slots over`;
+}
+
 function healthTable(health: Overview['health']): Html {
   return html`<table>
     <tr>
@@ -48,6 +64,14 @@ function healthTable(health: Overview['health']): Html {
       <td class="${health.redis}">${health.redis}</td>
       <td>${MEANING.redis[health.redis]}</td>
     </tr>
+    ${(health.redisNodes ?? []).map(
+      (one) =>
+        html`<tr>
+          <th scope="row">Redis node ${one.node}</th>
+          <td class="${NODE_STATE_CLASS[one.state]}">${one.state}</td>
+          <td>${nodeMeaning(one)}</td>
+        </tr>`,
+    )}
     <tr>
       <th scope="row">PostgreSQL (history)</th>
       <td class="${health.postgresql.replace(' ', '-')}">${health.postgresql}</td>
