@@ -1,6 +1,8 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { runCli } from '../../../src/cli/run-cli';
 import { sha256Hex } from '../../../src/console';
+import { captureIo } from '../../component/cli/cli-io-capture';
 import {
   launchTestBrowser,
   screenshotWithoutViolations,
@@ -79,6 +81,18 @@ describe('the console on a Redis Cluster', () => {
     await page.close();
   });
 
+  /** `npm run events -- routes --json` on the cluster (the CLI's bounded connection). */
+  const routesListed = async (): Promise<{ status: number; names: string[] }> => {
+    const io = captureIo({ ...pipeline.env });
+    const status = await runCli(['routes', '--json'], io);
+    const rows = status === 0 ? (JSON.parse(io.stdout()) as { route: string }[]) : [];
+    return { status, names: rows.map((row) => row.route) };
+  };
+
+  it('lets the CLI read the route queues on the cluster', async () => {
+    expect(await routesListed()).toEqual({ status: 0, names: ['hook', 'archive'] });
+  });
+
   it('keeps answering while a replica is lost, and says which one', async () => {
     const replica = (await pipeline.cluster.roles()).find((one) => one.role === 'replica');
     const node = pipeline.cluster.nodes.find(({ port }) => port === replica?.port);
@@ -94,6 +108,7 @@ describe('the console on a Redis Cluster', () => {
       await sleep(250);
     }
     expect(seen).toMatchObject({ role: 'replica', state: 'failed' });
+    expect(await routesListed()).toEqual({ status: 0, names: ['hook', 'archive'] });
 
     const page = await signedInPage(browser, url, TOKEN);
     const row = page.locator('tr', { has: page.locator('th', { hasText: name }) });
