@@ -1,5 +1,6 @@
 import type { RedisClient } from '../../redis/redis-client';
 import { consoleError } from './console-error';
+import { isQueueUnavailable } from '../../events/queue-unavailable-error';
 
 /** Statuses of a connection on its way up: a read waits for it this long, no more. */
 const COMING_UP = new Set(['wait', 'connecting', 'connect']);
@@ -10,7 +11,8 @@ const READY_WAIT_MS = 1000;
  * the console's connection has no offline queue, and BullMQ's calls would otherwise wait for a
  * connection that never came up. A connection still on its way up (the console's first requests
  * right after its start) is given a second. A read that fails because the connection went away
- * or stopped answering (its command timeout) is `redis_down` too; any other failure stays itself.
+ * or stopped answering (its command timeout) is `redis_down` too, as is a Redis Cluster's node
+ * away or being replaced (isQueueUnavailable); any other failure stays itself.
  */
 export async function whileRedisAnswers<T>(
   connection: RedisClient,
@@ -21,7 +23,10 @@ export async function whileRedisAnswers<T>(
   try {
     return await read();
   } catch (error) {
-    if (connection.status !== 'ready' || isTimeout(error)) throw consoleError.redisDown(what);
+    // On a cluster the connection stays ready while one node is away: its errors say so.
+    if (connection.status !== 'ready' || isTimeout(error) || isQueueUnavailable(error)) {
+      throw consoleError.redisDown(what);
+    }
     throw error;
   }
 }
