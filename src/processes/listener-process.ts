@@ -116,14 +116,7 @@ export function createListenerProcess(options: ListenerProcessOptions): Listener
       (spooling === undefined ? 0 : SPOOL_WRITE_MS),
     ...(institutions === undefined ? { enqueue: enqueueOf(events) } : { institutions }),
     rejected,
-    // On a cluster the queues may be on several primaries: each must answer.
-    checkReady:
-      spooling?.checkReady ??
-      (connection.isCluster
-        ? async () => {
-            await Promise.all(queues.map((one) => one.ping()));
-          }
-        : events.ping),
+    checkReady: spooling?.checkReady ?? queuesAnswer(connection, queues),
     clusterNodes: () => readClusterNodeStates(connection),
     observer: metrics.observer,
     // With METRICS_PORT the metrics have a server of their own (bin/web.ts), not the webhooks' port.
@@ -143,6 +136,18 @@ export function createListenerProcess(options: ListenerProcessOptions): Listener
       await spooling?.close();
       await Promise.all(queues.map((one) => one.close()));
     },
+  };
+}
+
+/**
+ * /readyz without a spool: the event queue answers; on a cluster, where the queues may be on
+ * several primaries, every one of them.
+ */
+function queuesAnswer(connection: RedisClient, queues: readonly EventQueue[]): () => Promise<void> {
+  const [events] = queues;
+  if (!connection.isCluster && events !== undefined) return events.ping;
+  return async () => {
+    await Promise.all(queues.map((one) => one.ping()));
   };
 }
 

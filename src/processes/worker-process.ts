@@ -113,13 +113,8 @@ export function createWorkerProcess(options: WorkerProcessOptions): WorkerProces
       : routingOf(options, config.ROUTES_FILE, history, (members?.length ?? 1) > 1);
   const named = queues.map((queue) => namedQueue(config, queue));
   const registry = options.metrics?.registry;
-  if (registry !== undefined) {
-    const routeQueues = [...(routing?.queues.values() ?? [])].map((queue) => queue.name);
-    registerQueueNodes(registry, options.connection, () => [
-      ...named.map((queue) => queue.queueName),
-      ...routeQueues,
-    ]);
-  }
+  if (registry !== undefined)
+    registerQueueNodes(registry, options.connection, namesOf(named, routing));
   const file = config.EXPECTED_EVENTS_FILE;
   const watch = watchExpectedEvents({ ...options, file, registry, queues: named, entries });
   const running = named.map((queue) =>
@@ -394,4 +389,14 @@ function memberFanOut(fanOut: FanOut, member: InstitutionEntry | undefined): Eve
   const idOf = (jobId: string) => (member === undefined ? jobId : `${member.code}-${jobId}`);
   // The routes it matched go on the run's end line (run-end-stage.ts).
   return async (event, jobId) => ({ routes: await fanOut(event, idOf(jobId)) });
+}
+
+/** Every queue this worker serves, by name: its event queues, then its route queues. */
+function namesOf(
+  named: readonly { queueName: string }[],
+  routing: Routing | undefined,
+): () => string[] {
+  const routes = [...(routing?.queues.values() ?? [])].map((queue) => queue.name);
+  const names = [...named.map((queue) => queue.queueName), ...routes];
+  return () => names;
 }
