@@ -1,5 +1,6 @@
 import type { Cluster, Redis } from 'ioredis';
 import type { RedisClient } from './redis-client';
+import { withTimeout } from '../with-timeout';
 
 /** One node of a Redis Cluster as the cluster itself sees it (CLUSTER NODES). */
 export interface ClusterNodeState {
@@ -30,19 +31,8 @@ export async function readClusterNodeStates(
 }
 
 async function askWithin(node: Redis, timeoutMs: number): Promise<string | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<undefined>((resolve) => {
-    timer = setTimeout(() => resolve(undefined), timeoutMs);
-  });
-  try {
-    const asked = node.call('cluster', 'nodes').then(
-      (answer) => String(answer),
-      () => undefined,
-    );
-    return await Promise.race([asked, late]);
-  } finally {
-    clearTimeout(timer);
-  }
+  const asked = node.call('cluster', 'nodes').then((answer) => String(answer));
+  return withTimeout(asked, timeoutMs, () => new Error('no answer')).catch(() => undefined);
 }
 
 /** CLUSTER NODES' lines: `<id> <ip:port@cport> <flags> <primary> <ping> <pong> <epoch> <link> <slot>…`. */

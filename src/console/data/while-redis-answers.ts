@@ -24,15 +24,12 @@ export async function whileRedisAnswers<T>(
     return await read();
   } catch (error) {
     // On a cluster the connection stays ready while one node is away: its errors say so.
-    if (connection.status !== 'ready' || isTimeout(error) || isQueueUnavailable(error)) {
+    // A command timeout is one of those (isQueueUnavailable).
+    if (connection.status !== 'ready' || isQueueUnavailable(error)) {
       throw consoleError.redisDown(what);
     }
     throw error;
   }
-}
-
-function isTimeout(error: unknown): boolean {
-  return error instanceof Error && error.message === 'Command timed out';
 }
 
 /** Whether the connection is ready, or becomes ready within `ms` while it is coming up. */
