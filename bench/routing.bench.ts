@@ -1,15 +1,9 @@
-import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { Redis } from 'ioredis';
 import { Connection } from 'rabbitmq-client';
 import { buildServers } from './ingress/build-servers';
 import { NOT_PINNED } from './ingress/cores';
 import { benchRedis } from './ingress/private-redis';
 import type { BenchRedis } from './ingress/private-redis';
 import { median } from './ingress/median';
-import { commandCounts, commandText } from './ingress/command-counts';
 import { historyPipeline, historyTargetLines } from './routing/history-pipeline';
 import type { HistoryResults } from './routing/history-pipeline';
 import {
@@ -19,16 +13,15 @@ import {
   peerPipeline,
   shapedPipelines,
 } from './routing/pipelines';
-import type { Pipeline, RunningPipeline } from './routing/pipelines';
-import { postEvents } from './routing/post-events';
-import { cpuProbe, loadAverage } from './routing/process-cpu';
+import type { Pipeline } from './routing/pipelines';
+import { loadAverage } from './routing/process-cpu';
 import { benchPostgres } from './routing/bench-postgres';
 import type { BenchPostgres } from './routing/bench-postgres';
 import { benchRabbitmq } from './routing/bench-rabbitmq';
 import type { BenchRabbitmq } from './routing/bench-rabbitmq';
-import { createTracker, quantile } from './routing/tracker';
-import { unfinishedDeliveries } from './routing/unfinished-deliveries';
-import { consumeExchange, tailJsonLines } from './routing/watch-destinations';
+import { pathCpu, printPipeline, runPipeline } from './routing/run-pipeline';
+import type { BenchLoad, Phase } from './routing/run-pipeline';
+import { watchedOneRedis } from './routing/watched-redis';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -37,32 +30,17 @@ const RATE = Number(process.env.BENCH_RATE ?? 1000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
 /** A git ref: its build runs in the same rounds (the pre-change figures). */
 const BASELINE = process.env.BENCH_BASELINE;
-const SECRET = 'bench-secret-of-the-routing';
-/** The pipeline's own processes: the ratio leaves out the bench's load generator and watchers. */
-const PATH_PROCESSES = ['listener', 'worker', 'redis', 'rabbitmq', 'postgres'] as const;
+const LOAD: BenchLoad = {
+  events: EVENTS,
+  connections: CONNECTIONS,
+  rate: RATE,
+  secret: 'bench-secret-of-the-routing',
+};
 /** The history-on pipeline's own figures (lag, rows), beside its phases. */
 const HISTORY_ON = 'ours, history on';
 const print = (line: string): void => {
   process.stdout.write(`${line}\n`);
 };
-
-/** What one phase (paced or full speed) of one pipeline measured. */
-interface Phase {
-  readonly complete: boolean;
-  /** Posts answered 503 and posted again. */
-  readonly refused: number;
-  readonly postsPerS: number;
-  readonly eventsPerS: number;
-  readonly drainS: number;
-  readonly p50: number;
-  readonly p99: number;
-  /** Process → CPU µs per event. */
-  readonly cpu: ReadonlyMap<string, number>;
-  /** What the pipeline adds about the phase (the history's lag and rows). */
-  readonly notes: readonly string[];
-  /** Redis commands per routed event, by command (listener and worker; INFO commandstats). */
-  readonly commands: ReadonlyMap<string, number>;
-}
 
 /**
  * `npm run bench -- routing`: each pipeline in turn (in reverse in even rounds) takes EVENTS
@@ -97,6 +75,7 @@ export async function run(): Promise<void> {
   const servers = await startServers(pipelines);
   const { redis, broker } = servers;
   const rabbit = new Connection(broker.url);
+  const watched = watchedOneRedis(redis.url);
   const results = new Map<string, { paced: Phase[]; full: Phase[] }>();
   print(
     `${String(EVENTS)} LOAN events per phase, ${String(CONNECTIONS)} connections, paced at ${String(RATE)}/s then full speed; ${String(ROUNDS)} round(s); ${serversText(servers)}`,
@@ -106,18 +85,29 @@ export async function run(): Promise<void> {
       // Even rounds run the pipelines in reverse, so none always runs right after the same one.
       for (const pipeline of round % 2 === 0 ? [...pipelines].reverse() : pipelines) {
         const load = loadAverage();
-        const phases = await runPipeline(pipeline, { ...servers, rabbit });
+        const phases = await runPipeline(
+          pipeline,
+          { redis: watched, broker, databaseUrl: servers.database?.url, rabbit },
+          LOAD,
+          print,
+        );
         await redis.flush();
         const entry = results.get(pipeline.name) ?? { paced: [], full: [] };
         entry.paced.push(phases.paced);
         entry.full.push(phases.full);
         results.set(pipeline.name, entry);
-        printPipeline(`round ${String(round)}, ${pipeline.name} (load average ${load})`, phases);
+        printPipeline(
+          `round ${String(round)}, ${pipeline.name} (load average ${load})`,
+          phases,
+          RATE,
+          print,
+        );
       }
     }
     printTargets(results, pipelines, history);
     for (const shaped of shapedPipelines) printShapedTarget(results, shaped.name);
   } finally {
+    watched.close();
     await rabbit.close();
     await servers.stop();
   }
@@ -170,120 +160,6 @@ function chosenPipelines(pipelines: readonly Pipeline[]): Pipeline[] {
     throw new Error(`BENCH_PIPELINES: no pipeline ${unknown.join(', ')} (there are: ${known})`);
   }
   return pipelines.filter((pipeline) => names.includes(pipeline.name));
-}
-
-async function runPipeline(
-  pipeline: Pipeline,
-  { redis, broker, database, rabbit }: BenchServers & { rabbit: Connection },
-): Promise<{ paced: Phase; full: Phase }> {
-  const redisUrl = redis.url;
-  const id = randomUUID().slice(0, 8);
-  const dir = await mkdtemp(path.join(tmpdir(), 'bench-routing-'));
-  const exchange = `bench-routing-${id}`;
-  await rabbit.exchangeDeclare({ exchange, type: 'topic', durable: true });
-  const setup = {
-    redisUrl,
-    amqpUrl: broker.url,
-    databaseUrl: database?.url,
-    secret: SECRET,
-    name: `bench-routing-${id}`,
-    exchange,
-    dir,
-  };
-  const running = await pipeline.start(setup);
-  // The bench's own connection for INFO commandstats (its CONFIG and INFO calls are not counted).
-  const stats = new Redis(redisUrl);
-  try {
-    const redisPort = new URL(redisUrl).port || '6379';
-    const watch = { redisPort, stats, isBroker: broker.isBroker };
-    const paced = await phase(running, watch, rabbit, exchange, dir, RATE);
-    if (!paced.complete)
-      print(`  (paced, unfinished: ${await unfinishedDeliveries(redisUrl, setup.name)})`);
-    const full = await phase(running, watch, rabbit, exchange, dir, undefined);
-    if (!full.complete)
-      print(`  (full speed, unfinished: ${await unfinishedDeliveries(redisUrl, setup.name)})`);
-    return { paced, full };
-  } finally {
-    stats.disconnect();
-    await running.stop();
-    await rabbit.exchangeDelete({ exchange }).catch(() => undefined);
-    await rm(dir, { recursive: true, force: true });
-  }
-}
-
-async function phase(
-  running: RunningPipeline,
-  {
-    redisPort,
-    stats,
-    isBroker,
-  }: { redisPort: string; stats: Redis; isBroker: (commandLine: string) => boolean },
-  rabbit: Connection,
-  exchange: string,
-  dir: string,
-  rate: number | undefined,
-): Promise<Phase> {
-  const seen = createTracker(EVENTS);
-  const consumer = await consumeExchange(rabbit, exchange, (id) => seen.arrived(id, 'amqp'));
-  const tail = tailJsonLines(dir, (id) => seen.arrived(id, 'file'));
-  try {
-    await stats.config('RESETSTAT');
-    const cpu = cpuProbe(running.processes, redisPort, isBroker);
-    const more = running.cpu?.();
-    const started = performance.now();
-    const refused = await postEvents({
-      url: running.url,
-      secret: SECRET,
-      events: EVENTS,
-      connections: CONNECTIONS,
-      rate,
-      posted: seen.posted,
-    });
-    const postedIn = performance.now() - started;
-    const complete = await seen.all(120_000);
-    const elapsed = performance.now() - started;
-    // What follows the deliveries (the history's writes) counts in the phase's CPU.
-    const notes = (await running.afterPhase?.(EVENTS, Date.now())) ?? [];
-    const spent = new Map([...cpu.since(), ...((await more?.since()) ?? [])]);
-    const events = Math.max(1, seen.latencies.length);
-    const commands = commandCounts(String(await stats.info('commandstats')), events);
-    return {
-      complete,
-      refused,
-      postsPerS: EVENTS / (postedIn / 1000),
-      eventsPerS: seen.latencies.length / (elapsed / 1000),
-      drainS: (elapsed - postedIn) / 1000,
-      p50: quantile(seen.latencies, 0.5),
-      p99: quantile(seen.latencies, 0.99),
-      cpu: new Map([...spent].map(([name, us]) => [name, us / events])),
-      notes,
-      commands,
-    };
-  } finally {
-    tail.stop();
-    // The next phase's consumer declares the same queue name: this one must be gone first.
-    await consumer.close();
-  }
-}
-
-function pathCpu(cpu: ReadonlyMap<string, number>): number {
-  return PATH_PROCESSES.reduce((sum, name) => sum + (cpu.get(name) ?? 0), 0);
-}
-
-function printPipeline(title: string, phases: { paced: Phase; full: Phase }): void {
-  print(`\n${title}`);
-  for (const [label, one] of [
-    [`paced ${String(RATE)}/s`, phases.paced],
-    ['full speed', phases.full],
-  ] as const) {
-    const cpu = [...one.cpu].map(([name, us]) => `${name} ${us.toFixed(0)}`).join(', ');
-    print(
-      `  ${label}: ${one.complete ? '' : 'INCOMPLETE (120 s) '}${one.postsPerS.toFixed(0)} posts/s, ${one.eventsPerS.toFixed(0)} events/s end to end (last ${one.drainS.toFixed(2)} s after the last post), p50 ${one.p50.toFixed(0)} ms, p99 ${one.p99.toFixed(0)} ms${one.refused > 0 ? `, ${String(one.refused)} posts answered 503, reset or unanswered, and posted again` : ''}`,
-    );
-    print(`    CPU µs/event: ${cpu}; path ${pathCpu(one.cpu).toFixed(0)}`);
-    print(`    Redis commands/event: ${commandText(one.commands)}`);
-    for (const note of one.notes) print(`    ${note}`);
-  }
 }
 
 function printTargets(

@@ -1,6 +1,7 @@
 /**
  * Redis commands per unit of work, by command, from `INFO commandstats` (after a
- * `CONFIG RESETSTAT`); the bench's own CONFIG and INFO calls left out.
+ * `CONFIG RESETSTAT`), of one server or several joined (a cluster's primaries: summed); the
+ * bench's own CONFIG, INFO and ROLE calls left out.
  */
 export function commandCounts(info: string, units: number): Map<string, number> {
   const counts = new Map<string, number>();
@@ -8,8 +9,8 @@ export function commandCounts(info: string, units: number): Map<string, number> 
     const [, name = '', calls = '0'] = match;
     // Redis 7 names a subcommand `config|resetstat`.
     const command = name.split('|')[0];
-    if (command === 'config' || command === 'info') continue;
-    counts.set(name, Number(calls) / units);
+    if (command === 'config' || command === 'info' || command === 'role') continue;
+    counts.set(name, (counts.get(name) ?? 0) + Number(calls) / units);
   }
   return counts;
 }

@@ -47,7 +47,8 @@ export interface Pipeline {
 /**
  * Ours: the real listener and worker (listener-server.ts, routing-worker.ts) with two routes,
  * RabbitMQ (confirms) and the file archive (fsync); `build` says whose compiled code, `env` adds
- * to the worker's environment (ROUTE_INLINE=off: every delivery through its route queue),
+ * to both processes' environment (ROUTE_INLINE=off: every delivery through its route queue;
+ * REDIS_CLUSTER_NODES: both on a cluster),
  * `loans` writes the RabbitMQ route (plainLoansRoute, or shapedLoansRoute).
  */
 export function ourPipeline(
@@ -63,7 +64,7 @@ export function ourPipeline(
       const listener = await startChild(
         [script('bench/servers/listener-server.ts'), 'listener', setup.name],
         /port=(\d+)/,
-        { REDIS_URL: setup.redisUrl, BENCH_SECRET: setup.secret, PORT: String(port) },
+        { REDIS_URL: setup.redisUrl, BENCH_SECRET: setup.secret, PORT: String(port), ...env },
       );
       const routesFile = await writeRoutesFile(setup, loans);
       const worker = await startChild(

@@ -7,24 +7,31 @@ export interface CpuProbe {
 
 /**
  * CPU time of the processes on the path, read from /proc (user + system): the given children,
- * the Redis listening on `redisPort`, the bench's RabbitMQ VM (`isBroker`), and this process (the load generator
- * and the destinations' watchers). Linux only; a process not found is left out.
+ * the Redis servers listening on `redisPorts` (one, or a cluster's nodes: summed as `redis`), the
+ * bench's RabbitMQ VM (`isBroker`), and this process (the load generator and the destinations'
+ * watchers). Linux only; a process not found is left out.
  */
 export function cpuProbe(
   children: ReadonlyMap<string, number | undefined>,
-  redisPort: string,
+  redisPorts: readonly string[],
   isBroker: (commandLine: string) => boolean,
 ): CpuProbe {
-  const pids = new Map<string, number>();
-  for (const [name, pid] of children) if (pid !== undefined) pids.set(name, pid);
-  const redis = findPid((cmd) => cmd.startsWith('redis-server') && cmd.includes(`:${redisPort}`));
-  if (redis !== undefined) pids.set('redis', redis);
+  const pids = new Map<string, number[]>();
+  for (const [name, pid] of children) if (pid !== undefined) pids.set(name, [pid]);
+  const redis = redisPorts.flatMap((port) => {
+    // `redis-server 127.0.0.1:<port>`, or the binary's full path when a private server found it.
+    const pid = findPid((cmd) => /^(\S*\/)?redis-server /.test(cmd) && cmd.includes(`:${port}`));
+    return pid === undefined ? [] : [pid];
+  });
+  if (redis.length > 0) pids.set('redis', redis);
   const rabbit = findPid(isBroker);
-  if (rabbit !== undefined) pids.set('rabbitmq', rabbit);
+  if (rabbit !== undefined) pids.set('rabbitmq', [rabbit]);
   const ticks = 10_000; // µs per clock tick at the usual USER_HZ of 100
   const read = (): Map<string, number> => {
     const now = new Map<string, number>();
-    for (const [name, pid] of pids) now.set(name, cpuTicksOf(pid) * ticks);
+    for (const [name, each] of pids) {
+      now.set(name, each.reduce((sum, pid) => sum + cpuTicksOf(pid), 0) * ticks);
+    }
     const own = process.cpuUsage();
     now.set('load generator', own.user + own.system);
     return now;

@@ -9,7 +9,13 @@ import { createEventEnqueuer } from '../../src/events/enqueue-event';
 import { createRejectedStore } from '../../src/events/rejected-store';
 import type { RejectedStore } from '../../src/events/rejected-store';
 import { createLogger } from '../../src/logger';
+import { EnvSchema, loadConfig, queueOnItsSlot, redisKeys } from '../../src/config';
 import { reportCpuPerRequest } from './report-cpu-per-request';
+
+/** The Redis keys of the real listener, and its queue's name placed as on a cluster. */
+const BenchRedisConfig = EnvSchema.pick({ ...redisKeys, QUEUE_NAME: true }).overwrite(
+  queueOnItsSlot,
+);
 
 /**
  * A server for the ingress benchmark, in its own process so the load generator does not share its
@@ -42,9 +48,11 @@ async function main(): Promise<void> {
       checkReady: async () => undefined,
     });
   } else if (kind === 'listener') {
+    // One Redis at REDIS_URL, or a cluster with REDIS_CLUSTER_NODES (its queue then `{name}`).
+    const redis = loadConfig(BenchRedisConfig, { ...process.env, QUEUE_NAME: queueName });
     const events = createEventQueue({
-      connection: openProducerConnection(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'),
-      queueName,
+      connection: openProducerConnection(redis),
+      queueName: redis.QUEUE_NAME,
     });
     // The delivery line is written as in production, to a sink instead of a terminal.
     const sink = new Writable({ write: (_chunk, _encoding, callback) => callback() });
@@ -55,7 +63,7 @@ async function main(): Promise<void> {
       enqueue: createEventEnqueuer({ queue: events.queue, dedupWindowHours: 48, attempts: 8 }),
       rejected: createRejectedStore({
         redis: events.connection,
-        queueName,
+        queueName: redis.QUEUE_NAME,
         maxCount: 1000,
         maxAgeHours: 1,
       }),

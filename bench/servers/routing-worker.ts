@@ -13,7 +13,7 @@ import { createWorkerProcess } from '../../src/processes/worker-process';
 const config = loadConfig(WorkerConfig, process.env);
 const sink = new Writable({ write: (_chunk, _encoding, callback) => callback() });
 const logger = createLogger({ level: 'info', name: 'worker', destination: sink });
-const connection = openWorkerConnection(config.REDIS_URL, logger);
+const connection = openWorkerConnection(config, logger);
 const running = createWorkerProcess({ config, logger, connection, env: process.env });
 let since = process.cpuUsage();
 process.on('SIGUSR2', () => {
