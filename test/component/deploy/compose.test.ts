@@ -9,6 +9,7 @@ import { SandboxConfig } from '../../../packages/sandbox/src/sandbox-config';
 const ROOT = join(__dirname, '../../..');
 const BASE = join(ROOT, 'docker-compose.yml');
 const SENTINEL = join(ROOT, 'docker-compose.sentinel.yml');
+const CLUSTER = join(ROOT, 'docker-compose.cluster.yml');
 const PROFILES = ['console', 'history', 'observability'] as const;
 const APP_SERVICES = ['web', 'worker', 'console'] as const;
 
@@ -40,6 +41,8 @@ interface Service {
   pull_policy?: string;
   profiles?: string[];
   environment?: Record<string, string>;
+  command?: string[];
+  depends_on?: Record<string, { condition: string }>;
   ports?: (string | { published: number | string; host_ip?: string })[];
   volumes?: (string | { target: string })[];
   healthcheck?: { test: string[] };
@@ -122,6 +125,35 @@ describe('docker-compose.yml', () => {
     },
   );
 
+  it.each(subsets(PROFILES).map((profiles) => [profiles.join('+') || 'no profile', profiles]))(
+    'with the cluster file and %s, points web, worker and console at its six nodes, each a cluster-mode Redis, once they are joined',
+    (_name, profiles) => {
+      const cluster = composeConfig([BASE, CLUSTER], profiles);
+      const seeds = cluster.services.web?.environment?.REDIS_CLUSTER_NODES ?? '';
+      const nodes = seeds.split(',').map((seed) => seed.split(':')[0] ?? '');
+      expect(nodes).toHaveLength(6);
+      for (const node of nodes) {
+        const command = cluster.services[node]?.command?.join(' ') ?? '';
+        expect([node, command]).toEqual([node, expect.stringContaining('--cluster-enabled yes')]);
+        expect(command).toContain(`--cluster-announce-hostname "$$NODE_NAME"`);
+        expect(cluster.services[node]?.environment?.NODE_NAME).toBe(node);
+      }
+      // The one-shot join names the same nodes, and every process waits for it to succeed.
+      const join = cluster.services['redis-cluster-create'] ?? {};
+      expect(join.command?.slice(2)).toEqual(seeds.split(','));
+      for (const name of APP_SERVICES) {
+        const service = cluster.services[name] ?? {};
+        expect(service.environment?.REDIS_CLUSTER_NODES).toBe(seeds);
+        expect(service.environment?.REDIS_SENTINELS).toBeUndefined();
+        expect(service.depends_on?.['redis-cluster-create']).toEqual({
+          condition: 'service_completed_successfully',
+        });
+      }
+      // A 200 once a replica of the queue's primary has the job, as with Sentinel.
+      expect(cluster.services.web?.environment?.REDIS_ACK_REPLICAS).toBe('1');
+    },
+  );
+
   it('points each health check at the port and path its process serves, and publishes that port', () => {
     for (const name of APP_SERVICES) {
       const service = base.services[name];
@@ -133,9 +165,10 @@ describe('docker-compose.yml', () => {
     }
   });
 
-  it('publishes no host port twice in any combination of profiles, Sentinel or not', () => {
+  it('publishes no host port twice in any combination of profiles, on one Redis, Sentinel or a cluster', () => {
     const withSentinel = composeConfig([BASE, SENTINEL]);
-    for (const compose of [base, withSentinel]) {
+    const withCluster = composeConfig([BASE, CLUSTER]);
+    for (const compose of [base, withSentinel, withCluster]) {
       for (const profiles of subsets(PROFILES)) {
         const published = active(compose, profiles).flatMap(([, service]) => hostPorts(service));
         expect(published).toEqual([...new Set(published)]);
@@ -232,6 +265,7 @@ describe('docker-compose.yml: the listener spool', () => {
   it.each([
     ['alone', [BASE]],
     ['with the Sentinel file', [BASE, SENTINEL]],
+    ['with the cluster file', [BASE, CLUSTER]],
   ])('keeps SPOOL_DIR on a named volume of the listener alone (%s)', (_name, files) => {
     const compose = composeConfig(files, PROFILES);
     const web = compose.services.web ?? {};
