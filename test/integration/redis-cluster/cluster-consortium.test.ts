@@ -18,6 +18,27 @@ const PER_SECOND = 20;
 const SECONDS = 10;
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Each primary's key count (DBSIZE) and the deployment's queues on it, for the closing figures. */
+async function keysPerPrimary(pipeline: ClusterPipeline): Promise<string> {
+  const { cluster, queueNames } = pipeline;
+  const primaries = (await cluster.roles()).filter((node) => node.role === 'primary');
+  const parts = await Promise.all(
+    primaries.map(async ({ port }) => {
+      const client = cluster.nodeClient(port);
+      try {
+        const queues: string[] = [];
+        for (const name of queueNames) {
+          if ((await cluster.ownerOf(keySlot(`bull:${name}:id`))) === port) queues.push(name);
+        }
+        return `:${String(port)} ${String(await client.dbsize())} keys (${queues.join(', ') || 'no queue'})`;
+      } finally {
+        client.disconnect();
+      }
+    }),
+  );
+  return parts.join('; ');
+}
+
 /** CROSSSLOT refusals any node has counted since it started (INFO errorstats). */
 async function crossSlotErrors(pipeline: ClusterPipeline): Promise<Record<number, string>> {
   const found: Record<number, string> = {};
@@ -133,6 +154,9 @@ describe('a 3-member consortium with 2 routes on a 6-node Redis Cluster', () => 
       });
     }
     expect(await crossSlotErrors(pipeline)).toEqual({});
+    console.log(
+      `consortium on the cluster, after ${String(records.length)} deliveries: ${await keysPerPrimary(pipeline)}`,
+    );
     for (const child of [pipeline.web, pipeline.worker]) {
       const text = child
         .lines()

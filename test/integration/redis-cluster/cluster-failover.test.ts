@@ -46,6 +46,38 @@ async function busiestPrimary(pipeline: ClusterPipeline): Promise<number> {
   return [...counts].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 0;
 }
 
+/** Seconds from `since` (epoch ms) to the log line's ISO `time`. */
+const secondsAfter = (since: number, line: Record<string, unknown>): number =>
+  (Date.parse(String(line.time)) - since) / 1000;
+
+/**
+ * How long the disruption held things up, from the processes' own lines: the listener's last
+ * delivery that went to the spool, the last drain that left it empty, and the longest pause
+ * between two route deliveries of the worker after the disruption began (seconds).
+ */
+function resumeFigures(pipeline: ClusterPipeline, since: number): string {
+  const web = pipeline.web.lines();
+  const spooled = web.filter((line) => line.msg === 'delivery' && line.outcome === 'spooled');
+  const drained = web.filter(
+    (line) => line.msg === 'spool drained into the queue' && line.left === 0,
+  );
+  const last = (lines: Record<string, unknown>[]): string => {
+    const at = lines.at(-1);
+    return at === undefined ? '-' : `${secondsAfter(since, at).toFixed(1)} s`;
+  };
+  const delivered = pipeline.worker
+    .lines()
+    .filter((line) => line.msg === 'delivered')
+    .map((line) => secondsAfter(since, line))
+    .filter((at) => at >= -1)
+    .sort((a, b) => a - b);
+  const pause = delivered.reduce(
+    (longest, at, index) => Math.max(longest, at - (delivered[index - 1] ?? at)),
+    0,
+  );
+  return `last spooled ${last(spooled)}, spool empty ${last(drained)}, longest pause between route deliveries ${pause.toFixed(1)} s`;
+}
+
 /**
  * What happens to the busiest primary, `victim`, once the load runs; resolves when it is over,
  * with what the listener's /readyz said of the victim meanwhile (where it looked).
@@ -132,7 +164,8 @@ describe.each([
       console.log(
         `cluster, busiest primary ${how}: ${String(records.length)} deliveries, :${String(victim)} → ` +
           `:${String(now)}; spooled ${String(spooled)}; duplicates hook ` +
-          `${String(tallies.hook.twice.count)}, archive ${String(tallies.archive.twice.count)}`,
+          `${String(tallies.hook.twice.count)}, archive ${String(tallies.archive.twice.count)}; ` +
+          `after the disruption: ${resumeFigures(pipeline, startedAt)}`,
       );
       expect(records.filter((record) => record.status !== 200)).toEqual([]);
       for (const route of ROUTES) {
