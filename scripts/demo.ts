@@ -7,7 +7,8 @@ import { createDemoOutput } from './demo/demo-output';
  * keeps them running and adds the operator console with a token valid for this run only. Knobs (env):
  * DEMO_RECORDS (25), DEMO_JOB_DURATION_MS (2000), DEMO_WEBHOOK_FORMAT (json|xml), DEMO_TIMEOUT_MS
  * (60000), DOWNLOAD_FORMAT (XML|BINARY), WEBHOOK_SECRET (random unless given; never printed),
- * DATABASE_URL with HISTORY_KEY (the history kept in that PostgreSQL; PGlite in-process without).
+ * DATABASE_URL with HISTORY_KEY (the history kept in that PostgreSQL; PGlite in-process without),
+ * REDIS_CLUSTER_NODES (that Redis Cluster instead of REDIS_URL; it must answer).
  *
  * This file imports nothing heavy: the demo says what it does at once, then loads the product
  * (seconds on a busy machine) and runs (scripts/demo/run-demo.ts).

@@ -13,7 +13,8 @@ import { closeRedis } from '../../src/redis/close-redis';
 import { openProducerConnection } from '../../src/redis/open-producer-connection';
 
 export interface DemoConsoleOptions {
-  readonly redisUrl: string;
+  /** The demo's Redis keys: REDIS_URL, or a cluster's (demo-redis.ts). */
+  readonly redisEnv: Readonly<Record<string, string>>;
   readonly queueName: string;
   readonly routesFile: string;
   /** The demo's history (PGlite) and the key its hashes and bodies were made with. */
@@ -48,17 +49,18 @@ export async function startDemoConsole(options: DemoConsoleOptions): Promise<Dem
     { mode: 0o600 },
   );
   const env = {
-    REDIS_URL: options.redisUrl,
+    ...options.redisEnv,
     QUEUE_NAME: options.queueName,
     ROUTES_FILE: options.routesFile,
     CONSOLE_TOKENS_FILE: tokensFile,
     HISTORY_KEY: options.historyKey,
   };
-  const connection = openProducerConnection(options.redisUrl, { commandTimeoutMs: 5000 });
+  const config = loadConfig(ConsoleConfig, env);
+  const connection = openProducerConnection(config, { commandTimeoutMs: 5000 });
   let consoleProcess;
   try {
     consoleProcess = createConsoleProcess({
-      config: loadConfig(ConsoleConfig, env),
+      config,
       logger: options.logger,
       connection,
       env,

@@ -2,15 +2,30 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
+import { ConfigError, EnvSchema, loadConfig, redisKeys } from '../../src/config';
+import { closeRedis } from '../../src/redis/close-redis';
+import { openRedis } from '../../src/redis/open-redis';
+import type { RedisConnectionConfig } from '../../src/redis/open-redis';
+import { redisWhere } from '../../src/redis/redis-target';
+import { withTimeout } from '../../src/with-timeout';
 import { installMissing, MissingServicesError } from '../services/install-missing';
 import { redisServer } from '../services/servers/redis';
 
 export interface DemoRedis {
+  /** Where it is, for the banner: a URL, or `cluster host:port,…`. */
   url: string;
+  /** The Redis keys every part of the demo is started with: REDIS_URL, or the cluster's. */
+  env: Readonly<Record<string, string>>;
+  /** The same keys, parsed: what the demo's own connections open (its clean-up). */
+  config: RedisConnectionConfig;
   /** Where it came from, for the banner. */
   origin: string;
   stop: () => Promise<void>;
 }
+
+/** The keys of a cluster the demo passes on to its parts, when given. */
+const CLUSTER_KEYS = ['REDIS_CLUSTER_NODES', 'REDIS_CLUSTER_TLS', 'REDIS_PASSWORD'] as const;
+const RedisKeys = EnvSchema.pick(redisKeys);
 
 /** Thrown when neither REDIS_URL answers nor a redis-server can be had; the message says what to do. */
 export class NoRedisError extends Error {}
@@ -22,11 +37,21 @@ export class NoRedisError extends Error {}
  * run may (root on Debian), one line saying so.
  */
 export async function demoRedis(
-  preferredUrl: string,
+  env: NodeJS.ProcessEnv,
   say: (line: string) => void = () => undefined,
 ): Promise<DemoRedis> {
+  if (env.REDIS_CLUSTER_NODES !== undefined && env.REDIS_CLUSTER_NODES !== '') {
+    return demoCluster(env);
+  }
+  const preferredUrl = env.REDIS_URL ?? 'redis://127.0.0.1:6379';
   if (await answers(preferredUrl)) {
-    return { url: preferredUrl, origin: 'REDIS_URL', stop: () => Promise.resolve() };
+    return {
+      url: preferredUrl,
+      env: { REDIS_URL: preferredUrl },
+      config: { REDIS_URL: preferredUrl },
+      origin: 'REDIS_URL',
+      stop: () => Promise.resolve(),
+    };
   }
   try {
     installMissing([redisServer], say);
@@ -48,11 +73,59 @@ export async function demoRedis(
   });
   return {
     url: server.url,
+    env: { REDIS_URL: server.url },
+    config: { REDIS_URL: server.url },
     origin: 'private redis-server (no persistence), stopped at the end',
     stop: async () => {
       await server.stop();
       await rm(dir, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * The Redis Cluster REDIS_CLUSTER_NODES names, when asked for one: it must answer, since a
+ * private single Redis in its place would not be what was asked.
+ */
+async function demoCluster(env: NodeJS.ProcessEnv): Promise<DemoRedis> {
+  const keys: Record<string, string> = {};
+  for (const key of CLUSTER_KEYS) {
+    const value = env[key];
+    if (value !== undefined && value !== '') keys[key] = value;
+  }
+  let config;
+  try {
+    config = loadConfig(RedisKeys, keys);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    throw new NoRedisError(`The demo cannot use REDIS_CLUSTER_NODES: ${error.message}`);
+  }
+  const where = redisWhere(config).target;
+  const cluster = openRedis(config, {
+    connectTimeout: 1000,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
+  cluster.on('error', () => undefined);
+  try {
+    const noAnswer = () => new Error('no answer');
+    await withTimeout(cluster.ping(), 5000, noAnswer);
+  } catch {
+    throw new NoRedisError(
+      [
+        `No Redis Cluster answers at ${where.replace(/^cluster /, '')} (REDIS_CLUSTER_NODES).`,
+        'Start it, or leave REDIS_CLUSTER_NODES unset: the demo then uses REDIS_URL or a private Redis.',
+      ].join('\n'),
+    );
+  } finally {
+    await closeRedis(cluster);
+  }
+  return {
+    url: where,
+    env: keys,
+    config,
+    origin: 'REDIS_CLUSTER_NODES',
+    stop: () => Promise.resolve(),
   };
 }
 

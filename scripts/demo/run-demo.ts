@@ -42,16 +42,17 @@ export async function runDemo(settings: DemoSettings, out: DemoOutput): Promise<
   }
 }
 
-/** The Redis at REDIS_URL, or a private one; undefined (and advice on stderr) when neither. */
+/**
+ * The cluster REDIS_CLUSTER_NODES names, the Redis at REDIS_URL, or a private one; undefined (and
+ * advice on stderr) when none.
+ */
 async function redisOrAdvice(
   settings: DemoSettings,
   out: DemoOutput,
 ): Promise<DemoRedis | undefined> {
   out.say('…', 'looking for Redis');
   try {
-    return await demoRedis(settings.env.REDIS_URL ?? 'redis://127.0.0.1:6379', (line) =>
-      out.say('…', line),
-    );
+    return await demoRedis(settings.env, (line) => out.say('…', line));
   } catch (error) {
     if (!(error instanceof NoRedisError)) throw error;
     process.stderr.write(`${error.message}\n`);

@@ -76,7 +76,7 @@ export async function startDemoParts(
   const queueName = `demo-${randomUUID().slice(0, 8)}`;
   out.part('Redis', `${redis.url}  (${redis.origin}), queue ${queueName}`);
   // Runs after every part below has closed: nothing writes to these keys any more.
-  cleanups.push(() => removeDemoKeys(redis.url, queueName));
+  cleanups.push(() => removeDemoKeys(redis.config, queueName));
   const logFile = path.join(dir, 'demo.log');
   const narrator = createDemoNarrator(out.say);
   const tee = logTee(logFile, narrator.onLine);
@@ -123,7 +123,7 @@ async function startListener(
 ): Promise<Started<'secret' | 'listenerBase' | 'listenerUrl'>> {
   const secret = settings.env.WEBHOOK_SECRET ?? randomBytes(24).toString('base64url');
   const config = loadConfig(WebConfig, {
-    REDIS_URL: parts.redis.url,
+    ...parts.redis.env,
     QUEUE_NAME: parts.queueName,
     WEBHOOK_SECRET: secret,
     DEDUP_WINDOW_HOURS: '1',
@@ -131,7 +131,7 @@ async function startListener(
     REJECTED_MAX_COUNT: '100',
     REJECTED_MAX_AGE_HOURS: '24',
   });
-  const connection = openProducerConnection(parts.redis.url);
+  const connection = openProducerConnection(config);
   cleanups.push(() => closeRedis(connection));
   const listener = createListenerProcess({
     config,
@@ -191,7 +191,7 @@ async function startWorker(
     ROUTES_FILE: routesFile,
     SVC_BASE_URL: parts.platformUrl,
     SVC_API_KEY: API_KEY,
-    REDIS_URL: parts.redis.url,
+    ...parts.redis.env,
     QUEUE_NAME: parts.queueName,
     RECORDS_DIR: path.join(parts.dir, 'records'),
     WORKER_CONCURRENCY: '2',
@@ -200,7 +200,7 @@ async function startWorker(
   });
   const logger = parts.logger('worker');
   const metrics = createWorkerMetrics();
-  const connection = openWorkerConnection(config.REDIS_URL, logger);
+  const connection = openWorkerConnection(config, logger);
   cleanups.push(() => closeRedis(connection));
   const worker = createWorkerProcess({
     config,

@@ -17,7 +17,7 @@ export async function watchDemo(
 ): Promise<void> {
   // The console only when watching: the plain demo stays as quick as it was.
   const operatorConsole = await startDemoConsole({
-    redisUrl: parts.redis.url,
+    redisEnv: parts.redis.env,
     queueName: parts.queueName,
     routesFile: parts.routesFile,
     historyDb: parts.historyDb,
@@ -45,11 +45,19 @@ function commandsToTry(parts: DemoParts, secretFromEnv: boolean): string[] {
     `curl -s -XPOST ${platformUrl}/sandbox/jobs/${IMPORT_JOB}/run -H 'content-type: application/json' -d '{}'`,
     `curl -s ${listenerBase}/metrics | grep svcws_     # listener metrics`,
     `curl -s http://127.0.0.1:${String(parts.workerMetricsPort)}/metrics | grep svcws_     # worker metrics`,
-    `REDIS_URL=${redis.url} QUEUE_NAME=${queueName} npm run events -- failed`,
+    `${redisKeysText(redis.env)} QUEUE_NAME=${queueName} npm run events -- failed`,
     ...(secretFromEnv
       ? [
           `npm run events -- send-test-event --url ${listenerUrl} --sample loan   # WEBHOOK_SECRET from env`,
         ]
       : []),
   ];
+}
+
+/** The demo's Redis keys as a command's prefix; a password stays out of the terminal. */
+function redisKeysText(env: Readonly<Record<string, string>>): string {
+  return Object.entries(env)
+    .filter(([key]) => key !== 'REDIS_PASSWORD')
+    .map(([key, value]) => `${key}=${value}`)
+    .join(' ');
 }

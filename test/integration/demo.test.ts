@@ -9,6 +9,8 @@ import { captureIo } from '../component/cli/cli-io-capture';
 import { dropSchema, TEST_DATABASE_URL, uniqueSchema } from '../helpers/history-database';
 import { TEST_HISTORY_KEY } from '../helpers/history-events';
 import { TEST_REDIS_URL } from '../helpers/redis';
+import { startPrivateCluster } from '../helpers/private-cluster';
+import type { PrivateCluster } from '../helpers/private-cluster';
 import { noteLinesOf } from '../helpers/log-reference/note-log-line';
 
 const root = path.join(__dirname, '../..');
@@ -276,5 +278,61 @@ describe('npm run demo', () => {
     );
     expect(run.stderr).toContain('apt-get install redis-server');
     expect(run.stderr).toContain('REDIS_URL=');
+  });
+});
+
+describe('npm run demo on a Redis Cluster (REDIS_CLUSTER_NODES)', () => {
+  let cluster: PrivateCluster;
+  beforeAll(async () => {
+    cluster = await startPrivateCluster();
+  });
+  afterAll(async () => {
+    await cluster.close();
+  });
+
+  /** Keys of one demo run on any node of the cluster. */
+  async function clusterKeysOf(queueName: string): Promise<string[]> {
+    const keys: string[] = [];
+    for (const { port } of cluster.nodes) {
+      const node = cluster.nodeClient(port);
+      try {
+        keys.push(...(await node.keys(`*${queueName}*`)));
+      } finally {
+        node.disconnect();
+      }
+    }
+    return keys;
+  }
+
+  it('runs the whole path on the cluster it names (REDIS_URL unused), then leaves no key of its run on any node', async () => {
+    const run = await runDemo({
+      ...quick,
+      REDIS_CLUSTER_NODES: cluster.seeds,
+      REDIS_URL: 'redis://127.0.0.1:1',
+    });
+
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/Redis\s+cluster 127\.0\.0\.1:\d+,\S+\s+\(REDIS_CLUSTER_NODES\)/);
+    expect(run.stdout).toMatch(/✓ signature verified, event queued as evt-\d+/);
+    expect(run.stdout).toMatch(/✓ records stored: 7 records/);
+    expect(run.stdout).toMatch(/✓ routed: event \d+ → route archive/);
+    const queueName = /queue (demo-[0-9a-f]{8})/.exec(run.stdout)?.[1] ?? '';
+    expect(queueName).not.toBe('');
+    expect(await clusterKeysOf(queueName)).toEqual([]);
+    const log = /Logs\s+(\S+)/.exec(run.stdout)?.[1] ?? '';
+    const lines = (await readFile(log, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { level: number; msg: string });
+    expect(lines.filter((line) => line.level >= 40)).toEqual([]);
+  });
+
+  it('says so and exits 1 when the cluster it names does not answer, instead of using another Redis', async () => {
+    const run = await runDemo({ ...quick, REDIS_CLUSTER_NODES: '127.0.0.1:1' });
+
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('No Redis Cluster answers at 127.0.0.1:1 (REDIS_CLUSTER_NODES).');
+    expect(run.stdout).not.toMatch(/private \S*redis-server/);
   });
 });
