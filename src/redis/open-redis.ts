@@ -37,6 +37,7 @@ export function openRedis(
   const roleOptions: RedisOptions = {
     // Quick at first, then every REDIS_RETRY_MAX_MS: the cadence watch-redis.ts announces.
     retryStrategy: (attempt) => Math.min(attempt * 200, REDIS_RETRY_MAX_MS),
+    reconnectOnError: reconnectWhenReplica,
     ...options,
   };
   // With REDIS_URL a password in the URL wins (ioredis takes the URL's fields first).
@@ -57,11 +58,19 @@ export function openRedis(
       : { sentinelPassword: config.REDIS_SENTINEL_PASSWORD }),
     // A sentinel that accepts the connection but never answers must not stall the reconnect.
     sentinelCommandTimeout: 2000,
-    // Sentinel demotes an old primary that comes back and disconnects its clients; should a
-    // connection still reach a server that is a replica by now, its writes fail READONLY:
-    // reconnect, which asks the sentinels again.
-    reconnectOnError: (error) => error.message.startsWith('READONLY'),
   });
+}
+
+/**
+ * A write refused READONLY reached a server that is a replica by now: after a failover, an old
+ * primary that Sentinel demoted, a managed service's primary endpoint (a DNS name) that moved
+ * to the promoted node while this connection stayed on the old one, or a cluster node turned
+ * replica. Reconnect (the sentinels asked again, the name resolved again, the node's slots read
+ * again); the command itself fails, and its caller's retry (the listener's spool or 503, the
+ * worker's job retry) sends it to the new primary.
+ */
+function reconnectWhenReplica(error: Error): boolean {
+  return error.message.startsWith('READONLY');
 }
 
 /**
