@@ -93,6 +93,16 @@ function openCluster(
       ...(config.REDIS_CLUSTER_TLS === 'on' ? { tls: {} } : {}),
     },
     scaleReads: 'master',
+    // Over TLS each node is reached by the name it is known by, not by an address the name
+    // resolves to: a managed service's certificate names its hosts, and a connection made to an
+    // address would fail the certificate check (ioredis' note on AWS ElastiCache with TLS;
+    // test/integration/redis-cluster/cluster-tls.test.ts).
+    ...(config.REDIS_CLUSTER_TLS === 'on'
+      ? {
+          dnsLookup: (address: string, found: (error: null, address: string) => void) =>
+            found(null, address),
+        }
+      : {}),
     // A failover, a cluster without a primary for some slots, a slot being moved: wait a moment
     // and send again, within the role's retries per request.
     retryDelayOnFailover: 200,

@@ -3,6 +3,7 @@ import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
 import { startPrivateRedis } from './private-redis';
 import type { PrivateRedis } from './private-redis';
+import { freePort } from './free-port';
 
 const run = promisify(execFile);
 
@@ -27,6 +28,8 @@ export interface PrivateCluster {
   readonly nodes: readonly ClusterNode[];
   /** REDIS_CLUSTER_NODES: every node, as a deployment would list some of them. */
   readonly seeds: string;
+  /** With `tls`: every node's TLS port by name, `localhost:<tls port>,…` (else empty). */
+  readonly tlsSeeds: string;
   /** The roles now, as a node that answers sees them. */
   roles(): Promise<NodeRole[]>;
   /** The port of the primary that serves `slot`. */
@@ -43,8 +46,12 @@ export interface PrivateCluster {
  * a private redis-server (its AOF as startPrivateRedis keeps it) with cluster mode on, joined by
  * `redis-cli --cluster create`. A node can be stopped (SIGKILL) and started again on its port.
  */
-export async function startPrivateCluster(primaries = 3): Promise<PrivateCluster> {
+export async function startPrivateCluster(
+  primaries = 3,
+  options: PrivateClusterOptions = {},
+): Promise<PrivateCluster> {
   const nodes: ClusterNode[] = [];
+  const tlsPorts: number[] = [];
   const args = [
     '--cluster-enabled',
     'yes',
@@ -62,8 +69,10 @@ export async function startPrivateCluster(primaries = 3): Promise<PrivateCluster
   ];
   try {
     for (let index = 0; index < primaries * 2; index += 1) {
-      const server = await startPrivateRedis({ args });
+      const tls = options.tls === undefined ? [] : await tlsArgs(options.tls);
+      const server = await startPrivateRedis({ args: [...args, ...tls] });
       nodes.push({ port: server.port, server });
+      if (tls.length > 0) tlsPorts.push(Number(tls[1]));
     }
     await run('redis-cli', [
       '--cluster',
@@ -77,12 +86,33 @@ export async function startPrivateCluster(primaries = 3): Promise<PrivateCluster
     await Promise.all(nodes.map(({ server }) => server.close()));
     throw error;
   }
-  const cluster = clusterOf(nodes);
+  const cluster = clusterOf(nodes, tlsPorts);
   await cluster.settled();
   return cluster;
 }
 
-function clusterOf(nodes: readonly ClusterNode[]): PrivateCluster {
+export interface PrivateClusterOptions {
+  /**
+   * TLS besides the plain ports: each node also listens with this certificate on a TLS port, the
+   * cluster bus and replication go over TLS, and the nodes announce themselves as `localhost`,
+   * as a managed service announces its names: a client on TLS is sent to names, not addresses.
+   */
+  readonly tls?: { readonly certFile: string; readonly keyFile: string };
+}
+
+/** A node's TLS settings (`--tls-port` first, then its free port). */
+async function tlsArgs(tls: NonNullable<PrivateClusterOptions['tls']>): Promise<string[]> {
+  return [
+    ...['--tls-port', String(await freePort())],
+    ...['--tls-cert-file', tls.certFile, '--tls-key-file', tls.keyFile],
+    ...['--tls-ca-cert-file', tls.certFile, '--tls-auth-clients', 'no'],
+    ...['--tls-cluster', 'yes', '--tls-replication', 'yes'],
+    ...['--cluster-announce-hostname', 'localhost'],
+    ...['--cluster-preferred-endpoint-type', 'hostname'],
+  ];
+}
+
+function clusterOf(nodes: readonly ClusterNode[], tlsPorts: readonly number[]): PrivateCluster {
   const nodeClient = (port: number): Redis =>
     new Redis({ host: '127.0.0.1', port, lazyConnect: false, maxRetriesPerRequest: 1 });
   const ask = async <T>(port: number, command: string[]): Promise<T> => {
@@ -116,6 +146,7 @@ function clusterOf(nodes: readonly ClusterNode[]): PrivateCluster {
   return {
     nodes,
     seeds: nodes.map(({ port }) => `127.0.0.1:${String(port)}`).join(','),
+    tlsSeeds: tlsPorts.map((port) => `localhost:${String(port)}`).join(','),
     roles,
     ownerOf: async (slot) => {
       const owner = (await roles()).find(

@@ -4,6 +4,7 @@ import { once } from 'node:events';
 import { chmod, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { localCertificate } from '../../../helpers/local-certificate';
 import { ROOT, accepting, runCommand } from '../../../helpers/proxy-under-test';
 import { freePort } from '../../../../bench/ingress/free-port';
 
@@ -30,7 +31,7 @@ export async function startNginxSite(
   const dir = await mkdtemp(join(tmpdir(), 'svcws-proxy-'));
   // nginx's workers run as an unprivileged user when the test runs as root.
   await chmod(dir, 0o755);
-  const ca = await localCertificate(dir);
+  const { pem: ca } = await localCertificate(dir);
   const ports = { webhooks: await freePort(), console: await freePort(), ...upstreams };
   await writeNginxConfig(dir, ports, edit);
   const test = await runCommand('nginx', ['-t', '-c', join(dir, 'nginx.conf'), '-p', dir]);
@@ -51,16 +52,6 @@ async function stopNginx(nginx: ChildProcess): Promise<void> {
   if (nginx.exitCode !== null) return;
   nginx.kill('SIGQUIT');
   await once(nginx, 'exit');
-}
-
-async function localCertificate(dir: string): Promise<string> {
-  const cert = await runCommand('openssl', [
-    ...['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1'],
-    ...['-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1'],
-    ...['-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')],
-  ]);
-  if (cert.code !== 0) throw new Error(`openssl: ${cert.output}`);
-  return readFile(join(dir, 'cert.pem'), 'utf8');
 }
 
 async function writeNginxConfig(

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { institutionQueueName } from '../../../../src/institutions/institution-queue-name';
 import { hashTagged } from '../../../../src/redis/hash-tag';
 import { routeQueueName } from '../../../../src/routes/route-queue-name';
+import { localCertificate } from '../../../helpers/local-certificate';
 import { startPrivateCluster } from '../../../helpers/private-cluster';
 import type { PrivateCluster } from '../../../helpers/private-cluster';
 import { startRecordingHttpReceiver } from '../../../helpers/recording-http-receiver';
@@ -68,13 +69,28 @@ export function membersDeliveries(
 /**
  * A private Redis Cluster (3 primaries, a replica each), the listener (src/bin/web.ts) and the
  * worker (src/bin/worker.ts) on it through REDIS_CLUSTER_NODES, for a 3-member consortium with
- * two routes: HTTP to a recording receiver, and a JSONL archive. `extra` is more environment.
+ * two routes: HTTP to a recording receiver, and a JSONL archive. `extra` is more environment;
+ * `tls`: the processes reach the nodes over TLS by name (REDIS_CLUSTER_TLS=on), with a
+ * certificate for `localhost` alone, which they trust (NODE_EXTRA_CA_CERTS).
  */
 export async function startClusterPipeline(
   extra: Record<string, string> = {},
+  { tls = false }: { tls?: boolean } = {},
 ): Promise<ClusterPipeline> {
-  const cluster = await startPrivateCluster();
   const dir = await mkdtemp(join(tmpdir(), 'redis-cluster-'));
+  const certificate = tls ? await localCertificate(dir, 'DNS:localhost') : undefined;
+  const cluster = await startPrivateCluster(
+    3,
+    certificate === undefined ? {} : { tls: certificate },
+  );
+  const reach =
+    certificate === undefined
+      ? { REDIS_CLUSTER_NODES: cluster.seeds }
+      : {
+          REDIS_CLUSTER_NODES: cluster.tlsSeeds,
+          REDIS_CLUSTER_TLS: 'on',
+          NODE_EXTRA_CA_CERTS: certificate.certFile,
+        };
   const receiver = await startRecordingHttpReceiver(200);
   const archiveDir = join(dir, 'archive');
   const secretOf = (member: string): string => `webhook-secret-of-${member.toLowerCase()}`;
@@ -98,7 +114,7 @@ export async function startClusterPipeline(
     ].join('\n'),
   );
   const env = {
-    REDIS_CLUSTER_NODES: cluster.seeds,
+    ...reach,
     QUEUE_NAME,
     INSTITUTIONS_FILE: join(dir, 'institutions.yaml'),
     ROUTES_FILE: join(dir, 'routes.yaml'),
