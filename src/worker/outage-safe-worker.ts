@@ -1,4 +1,5 @@
 import { Worker } from 'bullmq';
+import { BlockingWaitStuckError } from './blocking-wait-stuck-error';
 import type { Job, Span } from 'bullmq';
 
 /** BullMQ's code for a finishing command refused because the job's lock is missing. */
@@ -22,6 +23,11 @@ export class OutageSafeWorker<DataType, ResultType, NameType extends string> ext
   ResultType,
   NameType
 > {
+  constructor(...args: ConstructorParameters<typeof Worker<DataType, ResultType, NameType>>) {
+    super(...args);
+    boundBlockingWaits(this);
+  }
+
   protected override async handleCompleted(
     result: ResultType,
     job: Job<DataType, ResultType, NameType>,
@@ -45,4 +51,68 @@ export class OutageSafeWorker<DataType, ResultType, NameType extends string> ext
 /** BullMQ's error for a lock it could not renew (lock-manager.js), sent with lockRenewalFailed. */
 export function isLockRenewalError(error: Error): boolean {
   return error.message.startsWith('could not renew lock for job ');
+}
+
+/** How much longer than its own bound (its block timeout and BullMQ's 1 s watchdog) a wait may take. */
+const WAIT_GRACE_MS = 5000;
+/** While a wait is stuck: how often the worker asks for a job on its other connection. */
+const POLL_WHILE_STUCK_MS = 1000;
+
+/** BullMQ's private wait for the next job (worker.js), and the bound it blocks for. */
+interface BlockingWaits {
+  waitForJob(blockUntil: number): Promise<number>;
+  getBlockTimeout(blockUntil: number): number;
+}
+
+/**
+ * BullMQ waits for a job on a blocking connection (BZPOPMIN, at most 10 s), then asks for it on
+ * the other one. On a Redis Cluster that connection can stay stuck after a primary is lost: the
+ * wait never returns (in BullMQ 6.7, resetting the connection waits for it to become ready, and
+ * it never does), so the worker takes no job again while jobs wait — seen after `kill -9` of a
+ * primary under load: a route's jobs held for minutes (test/integration/redis-cluster/
+ * cluster-failover.test.ts). Here a wait that outlives its own bound by WAIT_GRACE_MS is let go:
+ * the worker then asks for jobs every POLL_WHILE_STUCK_MS, without blocking, until the stuck
+ * wait returns, and says so once as an `error` event (logged as the worker's error line).
+ */
+function boundBlockingWaits(worker: {
+  readonly name: string;
+  emit(event: 'error', error: Error): boolean;
+}): void {
+  const waits = worker as unknown as BlockingWaits;
+  const wait = waits.waitForJob.bind(worker);
+  let stuck: Promise<unknown> | undefined;
+  waits.waitForJob = async (blockUntil) => {
+    if (stuck !== undefined) {
+      await sleep(POLL_WHILE_STUCK_MS);
+      return 0;
+    }
+    const boundMs = Math.max(0, waits.getBlockTimeout(blockUntil)) * 1000 + 1000 + WAIT_GRACE_MS;
+    const waiting = wait(blockUntil);
+    const outcome = await withinMs(waiting, boundMs);
+    if (outcome.done) return outcome.value;
+    stuck = waiting.finally(() => {
+      stuck = undefined;
+    });
+    worker.emit('error', new BlockingWaitStuckError(worker.name, boundMs, POLL_WHILE_STUCK_MS));
+    return 0;
+  };
+}
+
+async function withinMs<T>(
+  promise: Promise<T>,
+  ms: number,
+): Promise<{ done: true; value: T } | { done: false }> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<{ done: false }>((resolve) => {
+    timer = setTimeout(() => resolve({ done: false }), ms);
+  });
+  try {
+    return await Promise.race([promise.then((value) => ({ done: true as const, value })), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }

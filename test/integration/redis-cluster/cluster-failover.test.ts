@@ -53,9 +53,9 @@ const secondsAfter = (since: number, line: Record<string, unknown>): number =>
 /**
  * How long the disruption held things up, from the processes' own lines: the listener's last
  * delivery that went to the spool, the last drain that left it empty, and the longest pause
- * between two route deliveries of the worker after the disruption began (seconds).
+ * between two route deliveries of the worker from the disruption to the end of the load (seconds).
  */
-function resumeFigures(pipeline: ClusterPipeline, since: number): string {
+function resumeFigures(pipeline: ClusterPipeline, since: number, until: number): string {
   const web = pipeline.web.lines();
   const spooled = web.filter((line) => line.msg === 'delivery' && line.outcome === 'spooled');
   const drained = web.filter(
@@ -69,7 +69,7 @@ function resumeFigures(pipeline: ClusterPipeline, since: number): string {
     .lines()
     .filter((line) => line.msg === 'delivered')
     .map((line) => secondsAfter(since, line))
-    .filter((at) => at >= -1)
+    .filter((at) => at >= -1 && at <= (until - since) / 1000)
     .sort((a, b) => a - b);
   const pause = delivered.reduce(
     (longest, at, index) => Math.max(longest, at - (delivered[index - 1] ?? at)),
@@ -153,6 +153,7 @@ describe.each([
       const seen = await disrupt(pipeline, victim);
       await sleep(Math.max(0, AFTER_MS - (Date.now() - startedAt)));
       const records: DeliveryRecord[] = await deliveries.stop();
+      const loadEnded = Date.now();
       const expected = new Set(records.filter((one) => one.status === 200).map((one) => one.id));
       const tallies = await settled(pipeline, expected);
       await pipeline.cluster.settled();
@@ -165,7 +166,7 @@ describe.each([
         `cluster, busiest primary ${how}: ${String(records.length)} deliveries, :${String(victim)} → ` +
           `:${String(now)}; spooled ${String(spooled)}; duplicates hook ` +
           `${String(tallies.hook.twice.count)}, archive ${String(tallies.archive.twice.count)}; ` +
-          `after the disruption: ${resumeFigures(pipeline, startedAt)}`,
+          `after the disruption: ${resumeFigures(pipeline, startedAt, loadEnded)}`,
       );
       expect(records.filter((record) => record.status !== 200)).toEqual([]);
       for (const route of ROUTES) {
