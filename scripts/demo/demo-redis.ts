@@ -27,11 +27,15 @@ export interface DemoRedis {
 const CLUSTER_KEYS = ['REDIS_CLUSTER_NODES', 'REDIS_CLUSTER_TLS', 'REDIS_PASSWORD'] as const;
 const RedisKeys = EnvSchema.pick(redisKeys);
 
-/** Thrown when neither REDIS_URL answers nor a redis-server can be had; the message says what to do. */
+/**
+ * Thrown when the cluster asked for does not answer, or neither REDIS_URL answers nor a
+ * redis-server can be had; the message says what to do.
+ */
 export class NoRedisError extends Error {}
 
 /**
- * The Redis of the demo: REDIS_URL (or the local default) when it answers PING; otherwise the
+ * The Redis of the demo: the Redis Cluster of REDIS_CLUSTER_NODES when it is set (it must
+ * answer); else REDIS_URL (or the local default) when it answers PING; otherwise the
  * test services' private `redis-server` (scripts/services) on a free port, without persistence,
  * stopped with the demo — installed from Debian's packages first when it is missing and this
  * run may (root on Debian), one line saying so.
