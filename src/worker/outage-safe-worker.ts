@@ -25,7 +25,12 @@ export class OutageSafeWorker<DataType, ResultType, NameType extends string> ext
 > {
   constructor(...args: ConstructorParameters<typeof Worker<DataType, ResultType, NameType>>) {
     super(...args);
-    boundBlockingWaits(this);
+    const connection = args[2]?.connection as { status?: unknown } | undefined;
+    // Redis answers while the connection the worker was given is ready (one, or a cluster).
+    boundBlockingWaits(
+      this,
+      () => connection?.status === undefined || connection.status === 'ready',
+    );
   }
 
   protected override async handleCompleted(
@@ -64,6 +69,9 @@ interface BlockingWaits {
   getBlockTimeout(blockUntil: number): number;
 }
 
+/** How long Redis must have answered, the wait still stuck, before the worker says so. */
+const SAY_STUCK_AFTER_READY_MS = 10_000;
+
 /**
  * BullMQ waits for a job on a blocking connection (BZPOPMIN, at most 10 s), then asks for it on
  * the other one. On a Redis Cluster that connection can stay stuck after a primary is lost: the
@@ -72,28 +80,43 @@ interface BlockingWaits {
  * primary under load: a route's jobs held for minutes (test/integration/redis-cluster/
  * cluster-failover.test.ts). Here a wait that outlives its own bound by WAIT_GRACE_MS is let go:
  * the worker then asks for jobs every POLL_WHILE_STUCK_MS, without blocking, until the stuck
- * wait returns, and says so once as an `error` event (logged as the worker's error line).
+ * wait returns. While Redis is away a wait is stuck as a matter of course (the outage is said
+ * once, src/redis/watch-redis.ts); one still stuck SAY_STUCK_AFTER_READY_MS after the worker's
+ * connection answers again is said once, as an `error` event (the worker's error line).
  */
-function boundBlockingWaits(worker: {
-  readonly name: string;
-  emit(event: 'error', error: Error): boolean;
-}): void {
+function boundBlockingWaits(
+  worker: { readonly name: string; emit(event: 'error', error: Error): boolean },
+  redisAnswers: () => boolean,
+): void {
   const waits = worker as unknown as BlockingWaits;
   const wait = waits.waitForJob.bind(worker);
-  let stuck: Promise<unknown> | undefined;
+  let stuck: { readonly since: number; readySince?: number; said?: true } | undefined;
+  const sayIfStillStuck = (boundMs: number): void => {
+    if (stuck === undefined || stuck.said === true) return;
+    if (!redisAnswers()) {
+      delete stuck.readySince;
+      return;
+    }
+    stuck.readySince ??= Date.now();
+    if (Date.now() - stuck.readySince < SAY_STUCK_AFTER_READY_MS) return;
+    stuck.said = true;
+    worker.emit('error', new BlockingWaitStuckError(worker.name, boundMs, POLL_WHILE_STUCK_MS));
+  };
   waits.waitForJob = async (blockUntil) => {
+    const boundMs = Math.max(0, waits.getBlockTimeout(blockUntil)) * 1000 + 1000 + WAIT_GRACE_MS;
     if (stuck !== undefined) {
       await sleep(POLL_WHILE_STUCK_MS);
+      sayIfStillStuck(boundMs);
       return 0;
     }
-    const boundMs = Math.max(0, waits.getBlockTimeout(blockUntil)) * 1000 + 1000 + WAIT_GRACE_MS;
     const waiting = wait(blockUntil);
     const outcome = await withinMs(waiting, boundMs);
     if (outcome.done) return outcome.value;
-    stuck = waiting.finally(() => {
-      stuck = undefined;
+    const episode = { since: Date.now() };
+    stuck = episode;
+    void waiting.finally(() => {
+      if (stuck === episode) stuck = undefined;
     });
-    worker.emit('error', new BlockingWaitStuckError(worker.name, boundMs, POLL_WHILE_STUCK_MS));
     return 0;
   };
 }
