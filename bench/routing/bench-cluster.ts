@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
 import { keySlot } from '../../src/redis/key-slot';
 import { startRedisServer } from '../../scripts/services/servers/redis';
+import { freePort } from '../ingress/free-port';
 
 const run = promisify(execFile);
 
@@ -114,7 +115,9 @@ async function keysByTag(client: Redis): Promise<Map<string, number>> {
 async function startNode(dir: string, index: number): Promise<Node> {
   const own = path.join(dir, String(index));
   await mkdir(own);
-  const server = await startRedisServer(own, ['--cluster-enabled', 'yes']);
+  // The cluster bus on a free port of its own: port + 10000 may be taken, or past 65535.
+  const bus = ['--cluster-port', String(await freePort())];
+  const server = await startRedisServer(own, ['--cluster-enabled', 'yes', ...bus]);
   const client = new Redis({ host: '127.0.0.1', port: server.port });
   client.on('error', () => undefined);
   return { port: server.port, stop: server.stop, client };

@@ -70,7 +70,7 @@ export async function startPrivateCluster(
   try {
     for (let index = 0; index < primaries * 2; index += 1) {
       const tls = options.tls === undefined ? [] : await tlsArgs(options.tls);
-      const server = await startPrivateRedis({ args: [...args, ...tls] });
+      const server = await startPrivateRedis({ args: [...args, ...(await busPort()), ...tls] });
       nodes.push({ port: server.port, server });
       if (tls.length > 0) tlsPorts.push(Number(tls[1]));
     }
@@ -98,6 +98,14 @@ export interface PrivateClusterOptions {
    * as a managed service announces its names: a client on TLS is sent to names, not addresses.
    */
   readonly tls?: { readonly certFile: string; readonly keyFile: string };
+}
+
+/**
+ * The node's cluster bus on a free port of its own: by default it is the node's port + 10000,
+ * which may be taken, or past 65535 for a port above 55535 (Redis then refuses to start).
+ */
+export async function busPort(): Promise<string[]> {
+  return ['--cluster-port', String(await freePort())];
 }
 
 /** A node's TLS settings (`--tls-port` first, then its free port). */

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
+import { busPort } from '../../helpers/private-cluster';
 import { startPrivateRedis } from '../../helpers/private-redis';
 import type { PrivateRedis } from '../../helpers/private-redis';
 
@@ -44,7 +45,11 @@ describe("deploy/redis-cluster/create-cluster.sh (docker-compose.cluster.yml's o
   beforeAll(async () => {
     // Both loopbacks, so `localhost` answers whichever address it resolves to here.
     const args = ['--cluster-enabled', 'yes', '--bind', '127.0.0.1', '-::1'];
-    servers = await Promise.all(Array.from({ length: 6 }, () => startPrivateRedis({ args })));
+    servers = await Promise.all(
+      Array.from({ length: 6 }, async () =>
+        startPrivateRedis({ args: [...args, ...(await busPort())] }),
+      ),
+    );
     nodes = servers.map(({ port }) => `localhost:${String(port)}`);
   });
 
