@@ -1,4 +1,5 @@
 import { Worker } from 'bullmq';
+import { withTimeout } from '../with-timeout';
 import { BlockingWaitStuckError } from './blocking-wait-stuck-error';
 import type { Job, Span } from 'bullmq';
 
@@ -90,7 +91,7 @@ function boundBlockingWaits(
 ): void {
   const waits = worker as unknown as BlockingWaits;
   const wait = waits.waitForJob.bind(worker);
-  let stuck: { readonly since: number; readySince?: number; said?: true } | undefined;
+  let stuck: { readySince?: number; said?: true } | undefined;
   const sayIfStillStuck = (boundMs: number): void => {
     if (stuck === undefined || stuck.said === true) return;
     if (!redisAnswers()) {
@@ -110,31 +111,23 @@ function boundBlockingWaits(
       return 0;
     }
     const waiting = wait(blockUntil);
-    const outcome = await withinMs(waiting, boundMs);
-    if (outcome.done) return outcome.value;
-    const episode = { since: Date.now() };
+    try {
+      return await withTimeout(waiting, boundMs, () => new WaitOutlivedItsBound());
+    } catch (error) {
+      if (!(error instanceof WaitOutlivedItsBound)) throw error;
+    }
+    const episode = {};
     stuck = episode;
-    void waiting.finally(() => {
+    const over = (): void => {
       if (stuck === episode) stuck = undefined;
-    });
+    };
+    waiting.then(over, over);
     return 0;
   };
 }
 
-async function withinMs<T>(
-  promise: Promise<T>,
-  ms: number,
-): Promise<{ done: true; value: T } | { done: false }> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<{ done: false }>((resolve) => {
-    timer = setTimeout(() => resolve({ done: false }), ms);
-  });
-  try {
-    return await Promise.race([promise.then((value) => ({ done: true as const, value })), late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
+/** The wait for a job took longer than its bound (it goes on; the worker stops waiting for it). */
+class WaitOutlivedItsBound extends Error {}
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
